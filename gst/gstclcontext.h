@@ -1,0 +1,56 @@
+/* clconvolve: OpenCL device, context and program cache
+ * Copyright (C) 2026 clconvolve developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+#ifndef __GST_CL_CONTEXT_H__
+#define __GST_CL_CONTEXT_H__
+
+#include <gst/gst.h>
+#include <CL/cl.h>
+
+G_BEGIN_DECLS
+
+/* One per OpenCL device in the process, shared by every element that uses that device, so that
+ * programs are built once. Immutable after creation except the program cache, which has its own
+ * lock. Command queues and kernel objects belong to each element (clSetKernelArg is not
+ * thread-safe on a shared kernel). */
+typedef struct _GstClContext
+{
+  /*< private >*/
+  gint refcount;
+  GMutex lock;                  /* protects programs */
+  GHashTable *programs;         /* "hash options" -> cl_program */
+
+  /*< public, read-only >*/
+  cl_platform_id platform;
+  cl_device_id device;
+  cl_context context;
+  cl_device_type type;
+  gchar *device_name;           /* "device name (platform name)" */
+  gsize local_mem_size;
+  gboolean local_mem_dedicated; /* CL_LOCAL: on-chip memory, worth staging tiles in */
+  gsize max_work_group_size;
+} GstClContext;
+
+/* spec: "" (first GPU, else first CPU, else any), "gpu", "cpu", "accelerator", "P:D" indices, or
+ * a case-insensitive substring of the device or platform name. On failure returns NULL and sets
+ * a GST_RESOURCE_ERROR_NOT_FOUND error whose message says how to get a device. */
+GstClContext *gst_cl_context_acquire (const gchar * spec, GError ** error);
+void gst_cl_context_release (GstClContext * ctx);
+
+/* Returns the program built from source with options, building it on first use (cached for the
+ * context's lifetime; the caller must not release it). On a build failure returns NULL, sets
+ * *err and, if the compiler said anything, *build_log (free with g_free). */
+cl_program gst_cl_context_get_program (GstClContext * ctx, const gchar * source,
+    const gchar * options, cl_int * err, gchar ** build_log);
+
+const gchar *gst_cl_error_to_string (cl_int err);
+
+G_END_DECLS
+
+#endif /* __GST_CL_CONTEXT_H__ */

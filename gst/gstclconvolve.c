@@ -1,0 +1,869 @@
+/* clconvolve: convolve video frames on an OpenCL device
+ * Copyright (C) 2026 clconvolve developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/**
+ * SECTION:element-clconvolve
+ * @title: clconvolve
+ *
+ * Convolves (correlates, with the kernel centred, as OpenCV filter2D does) each video frame with
+ * a square coefficient matrix on an OpenCL device: a GPU where there is one, else the CPU through
+ * PoCL. The matrix is a preset (#GstClConvolve:kernel) generated for any odd #GstClConvolve:size,
+ * or a custom #GstClConvolve:matrix. Every colour channel is convolved on its own; alpha and
+ * padding bytes pass through unchanged.
+ * out = saturate (round (sum (k * in) / divisor + bias)).
+ *
+ * ## Example launch line
+ * |[
+ * gst-launch-1.0 videotestsrc ! clconvolve kernel=motionblur size=7 ! videoconvert ! autovideosink
+ * gst-launch-1.0 v4l2src ! videoconvert ! clconvolve matrix="0,-1,0; -1,5,-1; 0,-1,0" ! videoconvert ! autovideosink
+ * ]|
+ */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstclconvolve.h"
+#include "gstclcontext.h"
+#include "convkernel.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+GST_DEBUG_CATEGORY_STATIC (gst_cl_convolve_debug);
+#define GST_CAT_DEFAULT gst_cl_convolve_debug
+
+/* kernels/convolve.cl, embedded at build time (kernels/embed.py) */
+extern const char gst_cl_source_convolve[];
+
+/* Developer override: read the OpenCL source from this file instead of the embedded copy. */
+#define SOURCE_ENV "GST_CLCONVOLVE_KERNEL_SOURCE"
+
+#define NCOEF (CONV_MAX_SIZE * CONV_MAX_SIZE)
+
+#define DEFAULT_KERNEL CONV_PRESET_GAUSSIAN
+#define DEFAULT_SIZE 5
+#define DEFAULT_DIVISOR 0.0
+#define DEFAULT_BIAS 0.0
+#define DEFAULT_BORDER GST_CL_CONVOLVE_BORDER_CLAMP
+#define DEFAULT_METHOD GST_CL_CONVOLVE_METHOD_AUTO
+#define DEFAULT_ANGLE 45.0
+#define DEFAULT_SIGMA 0.0
+#define DEFAULT_DEVICE ""
+
+enum
+{
+  PROP_0,
+  PROP_KERNEL,
+  PROP_SIZE,
+  PROP_MATRIX,
+  PROP_DIVISOR,
+  PROP_BIAS,
+  PROP_BORDER,
+  PROP_METHOD,
+  PROP_ANGLE,
+  PROP_SIGMA,
+  PROP_DEVICE,
+  PROP_DEVICE_NAME
+};
+
+/* What the coefficients and the program depend on: copied from the properties under the object
+ * lock, used by the streaming thread without it. */
+typedef struct
+{
+  ConvPreset kernel;
+  gint size;
+  gint custom_size;             /* side of the custom matrix, 0 when none was set */
+  gdouble custom[NCOEF];
+  gdouble divisor, bias, angle, sigma;
+  GstClConvolveBorder border;
+  GstClConvolveMethod method;
+} Settings;
+
+struct _GstClConvolve
+{
+  GstVideoFilter parent;
+
+  /* under the object lock */
+  Settings set;
+  guint cookie;                 /* bumped on every change of set */
+  gchar *matrix_text;
+  gchar *device;
+  gchar *device_name;
+
+  /* streaming thread (and start/stop) only */
+  GstClContext *ctx;
+  const gchar *source;
+  gchar *source_override;
+  cl_command_queue queue;
+  cl_mem coef_mem, src_mem, dst_mem;
+  gsize src_bytes, dst_bytes;
+  cl_kernel kernel;
+  gchar *kernel_key;
+  gsize local[2];
+  Settings cur;                 /* the snapshot in use */
+  guint cur_cookie;
+  gboolean cur_valid;
+  gint channels;                /* samples per pixel of plane 0 */
+  guint passmask;               /* samples copied unchanged (alpha, padding) */
+};
+
+#define CAPS_FORMATS "{ RGBA, BGRA, ARGB, ABGR, RGBx, BGRx, xRGB, xBGR, GRAY8 }"
+#define CL_CONVOLVE_CAPS GST_VIDEO_CAPS_MAKE (CAPS_FORMATS)
+
+static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
+    GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS (CL_CONVOLVE_CAPS));
+static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
+    GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS (CL_CONVOLVE_CAPS));
+
+#define gst_cl_convolve_parent_class parent_class
+G_DEFINE_TYPE (GstClConvolve, gst_cl_convolve, GST_TYPE_VIDEO_FILTER);
+GST_ELEMENT_REGISTER_DEFINE (clconvolve, "clconvolve", GST_RANK_NONE, GST_TYPE_CL_CONVOLVE);
+
+#define GST_TYPE_CL_CONVOLVE_KERNEL (gst_cl_convolve_kernel_get_type ())
+static GType
+gst_cl_convolve_kernel_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {CONV_PRESET_IDENTITY, "Identity: 1 at the centre", "identity"},
+    {CONV_PRESET_BOX, "Box: mean over size x size", "box"},
+    {CONV_PRESET_GAUSSIAN, "Gaussian with the sigma property, normalised to 1", "gaussian"},
+    {CONV_PRESET_SHARPEN, "Sharpen: centre 5, centre row and column -1/radius", "sharpen"},
+    {CONV_PRESET_EMBOSS, "Emboss: diagonal gradient plus the centre", "emboss"},
+    {CONV_PRESET_EDGE, "Edge: centre 8, every other cell -8/(size^2-1)", "edge"},
+    {CONV_PRESET_SOBEL_X, "Sobel x: binomial smoothing x binomial derivative", "sobel-x"},
+    {CONV_PRESET_SOBEL_Y, "Sobel y: the transpose of sobel-x", "sobel-y"},
+    {CONV_PRESET_MOTIONBLUR, "Motion blur: anti-aliased line of length size at the angle "
+          "property, normalised to 1", "motionblur"},
+    {CONV_PRESET_CUSTOM, "Custom: the matrix property", "custom"},
+    {0, NULL, NULL}
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstClConvolveKernel", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+#define GST_TYPE_CL_CONVOLVE_BORDER (gst_cl_convolve_border_get_type ())
+static GType
+gst_cl_convolve_border_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {GST_CL_CONVOLVE_BORDER_CLAMP, "Repeat the edge pixel (aaa|abcd|ddd)", "clamp"},
+    {GST_CL_CONVOLVE_BORDER_MIRROR, "Reflect without repeating the edge (dcb|abcd|cba)",
+        "mirror"},
+    {GST_CL_CONVOLVE_BORDER_WRAP, "Wrap around (bcd|abcd|abc)", "wrap"},
+    {GST_CL_CONVOLVE_BORDER_CONSTANT, "Zeros outside the frame", "constant"},
+    {0, NULL, NULL}
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstClConvolveBorder", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+#define GST_TYPE_CL_CONVOLVE_METHOD (gst_cl_convolve_method_get_type ())
+static GType
+gst_cl_convolve_method_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {GST_CL_CONVOLVE_METHOD_AUTO, "Pick for the device and size (tiled where the device has "
+          "on-chip local memory and the tile fits, else float4)", "auto"},
+    {GST_CL_CONVOLVE_METHOD_TILED, "16x16 work-groups staging tile plus halo in local memory",
+        "tiled"},
+    {GST_CL_CONVOLVE_METHOD_FLOAT4, "One work-item per pixel from global memory, vector loads, "
+          "__constant coefficients", "float4"},
+    {0, NULL, NULL}
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstClConvolveMethod", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+static const gchar *
+enum_nick (GType type, gint value)
+{
+  GEnumClass *klass = g_type_class_ref (type);
+  GEnumValue *v = g_enum_get_value (klass, value);
+  const gchar *nick = v ? v->value_nick : "?";
+
+  g_type_class_unref (klass);
+  return nick;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Properties: setters change self->set under the object lock and bump the cookie; the streaming
+ * thread picks the change up at its next frame. No OpenCL here. */
+
+/* Stores a double property if it is finite; returns FALSE (and warns) otherwise. */
+static gboolean
+set_double (GstClConvolve * self, gdouble * field, const GValue * value, const gchar * name)
+{
+  gdouble v = g_value_get_double (value);
+
+  if (!isfinite (v)) {
+    g_warning ("%s: %s must be a finite number; keeping the previous value",
+        GST_OBJECT_NAME (self), name);
+    return FALSE;
+  }
+  GST_OBJECT_LOCK (self);
+  if (*field != v) {
+    *field = v;
+    self->cookie++;
+  }
+  GST_OBJECT_UNLOCK (self);
+  return TRUE;
+}
+
+static void
+set_matrix (GstClConvolve * self, const gchar * text)
+{
+  gdouble *k = g_new (gdouble, NCOEF);
+  gchar err[256];
+  gint n = conv_matrix_parse (text, k, err, sizeof (err));
+  gchar *formatted;
+
+  if (n == 0) {
+    g_warning ("%s: matrix refused: %s; keeping the previous kernel", GST_OBJECT_NAME (self),
+        err);
+    g_free (k);
+    return;
+  }
+  formatted = conv_matrix_format (k, n);
+  GST_OBJECT_LOCK (self);
+  memcpy (self->set.custom, k, sizeof (gdouble) * n * n);
+  self->set.custom_size = n;
+  self->set.kernel = CONV_PRESET_CUSTOM;
+  self->set.size = n;
+  g_free (self->matrix_text);
+  self->matrix_text = g_strdup (formatted);
+  self->cookie++;
+  GST_OBJECT_UNLOCK (self);
+  free (formatted);
+  g_free (k);
+  g_object_notify (G_OBJECT (self), "kernel");
+  g_object_notify (G_OBJECT (self), "size");
+}
+
+static void
+set_size (GstClConvolve * self, gint v)
+{
+  gint old, custom;
+
+  GST_OBJECT_LOCK (self);
+  old = self->set.size;
+  custom = self->set.kernel == CONV_PRESET_CUSTOM ? self->set.custom_size : 0;
+  if (v % 2 == 1 && (custom == 0 || custom == v)) {
+    if (v != old) {
+      self->set.size = v;
+      self->cookie++;
+    }
+    custom = -1;
+  }
+  GST_OBJECT_UNLOCK (self);
+
+  if (custom == -1)
+    return;
+  if (v % 2 == 0)
+    g_warning ("%s: size %d refused: the kernel size must be odd (1, 3, 5, ... %d); keeping %d",
+        GST_OBJECT_NAME (self), v, CONV_MAX_SIZE, old);
+  else
+    g_warning ("%s: size %d refused: kernel=custom takes its size (%d) from the matrix; "
+        "choose a preset kernel first; keeping %d", GST_OBJECT_NAME (self), v, custom, old);
+}
+
+static void
+gst_cl_convolve_set_property (GObject * object, guint prop_id, const GValue * value,
+    GParamSpec * pspec)
+{
+  GstClConvolve *self = GST_CL_CONVOLVE (object);
+  gboolean size_changed = FALSE;
+
+  switch (prop_id) {
+    case PROP_KERNEL:
+      GST_OBJECT_LOCK (self);
+      self->set.kernel = g_value_get_enum (value);
+      if (self->set.kernel == CONV_PRESET_CUSTOM && self->set.custom_size &&
+          self->set.size != self->set.custom_size) {
+        self->set.size = self->set.custom_size;
+        size_changed = TRUE;
+      }
+      self->cookie++;
+      GST_OBJECT_UNLOCK (self);
+      if (size_changed)
+        g_object_notify (object, "size");
+      break;
+    case PROP_SIZE:
+      set_size (self, g_value_get_int (value));
+      break;
+    case PROP_MATRIX:
+      set_matrix (self, g_value_get_string (value));
+      break;
+    case PROP_DIVISOR:
+      set_double (self, &self->set.divisor, value, "divisor");
+      break;
+    case PROP_BIAS:
+      set_double (self, &self->set.bias, value, "bias");
+      break;
+    case PROP_ANGLE:
+      set_double (self, &self->set.angle, value, "angle");
+      break;
+    case PROP_SIGMA:
+      set_double (self, &self->set.sigma, value, "sigma");
+      break;
+    case PROP_BORDER:
+      GST_OBJECT_LOCK (self);
+      self->set.border = g_value_get_enum (value);
+      self->cookie++;
+      GST_OBJECT_UNLOCK (self);
+      break;
+    case PROP_METHOD:
+      GST_OBJECT_LOCK (self);
+      self->set.method = g_value_get_enum (value);
+      self->cookie++;
+      GST_OBJECT_UNLOCK (self);
+      break;
+    case PROP_DEVICE:
+      GST_OBJECT_LOCK (self);
+      g_free (self->device);
+      self->device = g_value_dup_string (value);
+      if (!self->device)
+        self->device = g_strdup (DEFAULT_DEVICE);
+      GST_OBJECT_UNLOCK (self);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+}
+
+static void
+gst_cl_convolve_get_property (GObject * object, guint prop_id, GValue * value,
+    GParamSpec * pspec)
+{
+  GstClConvolve *self = GST_CL_CONVOLVE (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_KERNEL:
+      g_value_set_enum (value, self->set.kernel);
+      break;
+    case PROP_SIZE:
+      g_value_set_int (value, self->set.size);
+      break;
+    case PROP_MATRIX:
+      g_value_set_string (value, self->matrix_text);
+      break;
+    case PROP_DIVISOR:
+      g_value_set_double (value, self->set.divisor);
+      break;
+    case PROP_BIAS:
+      g_value_set_double (value, self->set.bias);
+      break;
+    case PROP_ANGLE:
+      g_value_set_double (value, self->set.angle);
+      break;
+    case PROP_SIGMA:
+      g_value_set_double (value, self->set.sigma);
+      break;
+    case PROP_BORDER:
+      g_value_set_enum (value, self->set.border);
+      break;
+    case PROP_METHOD:
+      g_value_set_enum (value, self->set.method);
+      break;
+    case PROP_DEVICE:
+      g_value_set_string (value, self->device);
+      break;
+    case PROP_DEVICE_NAME:
+      g_value_set_string (value, self->device_name);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Streaming */
+
+/* The device's float coefficients: the matrix already divided by the divisor. */
+static void
+compute_coefficients (const Settings * s, gfloat * out)
+{
+  gdouble k[NCOEF];
+  gint n = s->size;
+  gdouble divisor;
+
+  if (s->kernel == CONV_PRESET_CUSTOM && s->custom_size) {
+    n = s->custom_size;
+    memcpy (k, s->custom, sizeof (gdouble) * n * n);
+  } else {
+    conv_preset_generate (s->kernel, n, s->sigma, s->angle, k);
+  }
+  divisor = s->divisor != 0.0 ? s->divisor : conv_auto_divisor (k, n);
+  for (gint i = 0; i < n * n; i++)
+    out[i] = (gfloat) (k[i] / divisor);
+}
+
+/* Method to run: an explicit choice is honoured when the device can run it; auto stages tiles in
+ * local memory only where that memory is on-chip (a CPU's "local" memory is ordinary RAM). */
+static GstClConvolveMethod
+resolve_method (GstClConvolve * self, GstClConvolveMethod asked, gint size, gint tile)
+{
+  GstClContext *ctx = self->ctx;
+  gsize side = tile + size - 1;
+  gboolean fits = ctx->max_work_group_size >= (gsize) tile * tile &&
+      side * side * self->channels + 256 <= ctx->local_mem_size;
+
+  switch (asked) {
+    case GST_CL_CONVOLVE_METHOD_TILED:
+      if (fits)
+        return GST_CL_CONVOLVE_METHOD_TILED;
+      GST_WARNING_OBJECT (self, "method=tiled: a %dx%d tile with a %d-pixel halo does not fit "
+          "in %" G_GSIZE_FORMAT " bytes of local memory; using float4", tile, tile, size / 2,
+          ctx->local_mem_size);
+      return GST_CL_CONVOLVE_METHOD_FLOAT4;
+    case GST_CL_CONVOLVE_METHOD_FLOAT4:
+      return GST_CL_CONVOLVE_METHOD_FLOAT4;
+    case GST_CL_CONVOLVE_METHOD_AUTO:
+    default:
+      return fits && ctx->local_mem_dedicated ?
+          GST_CL_CONVOLVE_METHOD_TILED : GST_CL_CONVOLVE_METHOD_FLOAT4;
+  }
+}
+
+#define FLOW_FAILED(what, err) G_STMT_START { \
+    GST_ELEMENT_ERROR (self, LIBRARY, FAILED, \
+        ("OpenCL %s failed on %s: %s", what, self->ctx->device_name, \
+            gst_cl_error_to_string (err)), (NULL)); \
+} G_STMT_END
+
+/* Makes self->kernel the kernel for the current settings and format, building its program on
+ * first use (the context keeps programs; coefficients are data, so they never cause a build). */
+static gboolean
+ensure_kernel (GstClConvolve * self)
+{
+  const Settings *s = &self->cur;
+  gint size = s->kernel == CONV_PRESET_CUSTOM && s->custom_size ? s->custom_size : s->size;
+  gint tile = self->ctx->max_work_group_size >= 256 ? 16 : 8;
+  GstClConvolveMethod method = resolve_method (self, s->method, size, tile);
+  gboolean tiled = method == GST_CL_CONVOLVE_METHOD_TILED;
+  const gchar *entry = tiled ? "convolve_tiled" : "convolve_direct";
+  gchar *options, *key, *log = NULL;
+  cl_program prog;
+  cl_kernel kernel;
+  cl_int err;
+  gsize wg = 0;
+
+  options = g_strdup_printf ("-DKSIZE=%d -DCHANNELS=%d -DBORDER=%d -DTILE_W=%d -DTILE_H=%d",
+      size, self->channels, s->border, tile, tile);
+  key = g_strconcat (entry, " ", options, NULL);
+  if (self->kernel && !g_strcmp0 (key, self->kernel_key)) {
+    g_free (key);
+    g_free (options);
+    return TRUE;
+  }
+
+  prog = gst_cl_context_get_program (self->ctx, self->source, options, &err, &log);
+  if (!prog) {
+    GST_ELEMENT_ERROR (self, LIBRARY, INIT,
+        ("Could not build the OpenCL convolution program on %s (%s).",
+            self->ctx->device_name, gst_cl_error_to_string (err)),
+        ("build options: %s\nbuild log:\n%s", options, log ? log : "(empty)"));
+    goto fail;
+  }
+  kernel = clCreateKernel (prog, entry, &err);
+  if (!kernel) {
+    FLOW_FAILED ("clCreateKernel", err);
+    goto fail;
+  }
+  if (tiled && (clGetKernelWorkGroupInfo (kernel, self->ctx->device,
+              CL_KERNEL_WORK_GROUP_SIZE, sizeof (wg), &wg, NULL) != CL_SUCCESS
+          || wg < (gsize) tile * tile)) {
+    /* the compiled kernel needs more resources than a tile's work-group may have */
+    GST_WARNING_OBJECT (self, "tiled kernel allows %" G_GSIZE_FORMAT " work-items, needs %d; "
+        "using float4", wg, tile * tile);
+    clReleaseKernel (kernel);
+    self->cur.method = GST_CL_CONVOLVE_METHOD_FLOAT4;
+    g_free (key);
+    g_free (options);
+    return ensure_kernel (self);
+  }
+
+  if (self->kernel)
+    clReleaseKernel (self->kernel);
+  self->kernel = kernel;
+  g_free (self->kernel_key);
+  self->kernel_key = key;
+  self->local[0] = self->local[1] = tile;
+  GST_INFO_OBJECT (self, "method=%s: running %s (%s) on %s",
+      enum_nick (GST_TYPE_CL_CONVOLVE_METHOD, s->method),
+      enum_nick (GST_TYPE_CL_CONVOLVE_METHOD, method), options, self->ctx->device_name);
+  g_free (options);
+  return TRUE;
+
+fail:
+  g_free (log);
+  g_free (key);
+  g_free (options);
+  return FALSE;
+}
+
+static gboolean
+ensure_buffer (GstClConvolve * self, cl_mem * mem, gsize * have, gsize need, cl_mem_flags flags)
+{
+  cl_int err;
+
+  if (*mem && *have >= need)
+    return TRUE;
+  if (*mem)
+    clReleaseMemObject (*mem);
+  *mem = clCreateBuffer (self->ctx->context, flags, need, NULL, &err);
+  *have = *mem ? need : 0;
+  if (!*mem) {
+    FLOW_FAILED ("clCreateBuffer", err);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* Host plane (with its stride) to or from a tightly packed device buffer. */
+static cl_int
+transfer_plane (cl_command_queue q, gboolean upload, cl_mem mem, gpointer host, gsize row,
+    gsize stride, gsize rows)
+{
+  const size_t origin[3] = { 0, 0, 0 };
+  const size_t region[3] = { row, rows, 1 };
+
+  if (stride == row && upload)
+    return clEnqueueWriteBuffer (q, mem, CL_FALSE, 0, row * rows, host, 0, NULL, NULL);
+  if (stride == row)
+    return clEnqueueReadBuffer (q, mem, CL_TRUE, 0, row * rows, host, 0, NULL, NULL);
+  if (upload)
+    return clEnqueueWriteBufferRect (q, mem, CL_FALSE, origin, origin, region, row, 0, stride, 0,
+        host, 0, NULL, NULL);
+  return clEnqueueReadBufferRect (q, mem, CL_TRUE, origin, origin, region, row, 0, stride, 0,
+      host, 0, NULL, NULL);
+}
+
+static void
+gst_cl_convolve_before_transform (GstBaseTransform * bt, GstBuffer * buf)
+{
+  GstClockTime ts = gst_segment_to_stream_time (&bt->segment, GST_FORMAT_TIME,
+      GST_BUFFER_PTS (buf));
+
+  if (GST_CLOCK_TIME_IS_VALID (ts))
+    gst_object_sync_values (GST_OBJECT (bt), ts);
+}
+
+static GstFlowReturn
+gst_cl_convolve_transform_frame (GstVideoFilter * vf, GstVideoFrame * in, GstVideoFrame * out)
+{
+  GstClConvolve *self = GST_CL_CONVOLVE (vf);
+  gint w = GST_VIDEO_FRAME_WIDTH (in), h = GST_VIDEO_FRAME_HEIGHT (in);
+  gint row = w * self->channels, zero = 0;
+  gsize bytes = (gsize) row * h;
+  gsize global[2];
+  gboolean changed = FALSE;
+  gfloat bias;
+  const gchar *what;
+  cl_int err;
+
+  GST_OBJECT_LOCK (self);
+  if (!self->cur_valid || self->cur_cookie != self->cookie) {
+    self->cur = self->set;
+    self->cur_cookie = self->cookie;
+    self->cur_valid = changed = TRUE;
+  }
+  GST_OBJECT_UNLOCK (self);
+
+  if (!ensure_kernel (self))
+    return GST_FLOW_ERROR;
+  if (!ensure_buffer (self, &self->src_mem, &self->src_bytes, bytes, CL_MEM_READ_ONLY) ||
+      !ensure_buffer (self, &self->dst_mem, &self->dst_bytes, bytes, CL_MEM_WRITE_ONLY))
+    return GST_FLOW_ERROR;
+
+  if (changed) {
+    gfloat coef[NCOEF];
+
+    compute_coefficients (&self->cur, coef);
+    what = "coefficient upload";
+    err = clEnqueueWriteBuffer (self->queue, self->coef_mem, CL_TRUE, 0, sizeof (coef), coef,
+        0, NULL, NULL);
+    if (err != CL_SUCCESS)
+      goto cl_failed;
+  }
+
+  what = "frame upload";
+  err = transfer_plane (self->queue, TRUE, self->src_mem, GST_VIDEO_FRAME_PLANE_DATA (in, 0),
+      row, GST_VIDEO_FRAME_PLANE_STRIDE (in, 0), h);
+  if (err != CL_SUCCESS)
+    goto cl_failed;
+
+  bias = (gfloat) self->cur.bias;
+  what = "clSetKernelArg";
+  err = clSetKernelArg (self->kernel, 0, sizeof (cl_mem), &self->src_mem);
+  err |= clSetKernelArg (self->kernel, 1, sizeof (gint), &zero);
+  err |= clSetKernelArg (self->kernel, 2, sizeof (gint), &row);
+  err |= clSetKernelArg (self->kernel, 3, sizeof (cl_mem), &self->dst_mem);
+  err |= clSetKernelArg (self->kernel, 4, sizeof (gint), &zero);
+  err |= clSetKernelArg (self->kernel, 5, sizeof (gint), &row);
+  err |= clSetKernelArg (self->kernel, 6, sizeof (gint), &w);
+  err |= clSetKernelArg (self->kernel, 7, sizeof (gint), &h);
+  err |= clSetKernelArg (self->kernel, 8, sizeof (cl_mem), &self->coef_mem);
+  err |= clSetKernelArg (self->kernel, 9, sizeof (gfloat), &bias);
+  err |= clSetKernelArg (self->kernel, 10, sizeof (guint), &self->passmask);
+  if (err != CL_SUCCESS)
+    goto cl_failed;
+
+  global[0] = GST_ROUND_UP_N ((gsize) w, self->local[0]);
+  global[1] = GST_ROUND_UP_N ((gsize) h, self->local[1]);
+  what = "kernel launch";
+  err = clEnqueueNDRangeKernel (self->queue, self->kernel, 2, NULL, global, self->local, 0,
+      NULL, NULL);
+  if (err != CL_SUCCESS)
+    goto cl_failed;
+
+  what = "frame download";
+  err = transfer_plane (self->queue, FALSE, self->dst_mem, GST_VIDEO_FRAME_PLANE_DATA (out, 0),
+      row, GST_VIDEO_FRAME_PLANE_STRIDE (out, 0), h);
+  if (err != CL_SUCCESS)
+    goto cl_failed;
+  return GST_FLOW_OK;
+
+  /* ERRORS */
+cl_failed:
+  {
+    /* the upload may still read the input frame: let it finish before the frame is unmapped */
+    clFinish (self->queue);
+    FLOW_FAILED (what, err);
+    return GST_FLOW_ERROR;
+  }
+}
+
+static gboolean
+gst_cl_convolve_set_info (GstVideoFilter * vf, GstCaps * incaps, GstVideoInfo * in_info,
+    GstCaps * outcaps, GstVideoInfo * out_info)
+{
+  GstClConvolve *self = GST_CL_CONVOLVE (vf);
+  const GstVideoFormatInfo *finfo = in_info->finfo;
+
+  self->channels = GST_VIDEO_FORMAT_INFO_PSTRIDE (finfo, 0);
+  self->passmask = 0;
+  if (self->channels == 4) {
+    guint colour = 0;
+
+    /* every byte that is not R, G or B (alpha or padding) is copied */
+    for (gint c = 0; c < 3; c++)
+      colour |= 1u << GST_VIDEO_FORMAT_INFO_POFFSET (finfo, c);
+    self->passmask = 0xfu & ~colour;
+  }
+  GST_DEBUG_OBJECT (self, "format %s: %d samples per pixel, passmask 0x%x",
+      GST_VIDEO_FORMAT_INFO_NAME (finfo), self->channels, self->passmask);
+  return TRUE;
+}
+
+static void
+release_cl (GstClConvolve * self)
+{
+  g_clear_pointer (&self->kernel, clReleaseKernel);
+  g_clear_pointer (&self->src_mem, clReleaseMemObject);
+  g_clear_pointer (&self->dst_mem, clReleaseMemObject);
+  g_clear_pointer (&self->coef_mem, clReleaseMemObject);
+  g_clear_pointer (&self->queue, clReleaseCommandQueue);
+  g_clear_pointer (&self->ctx, gst_cl_context_release);
+  g_clear_pointer (&self->kernel_key, g_free);
+  g_clear_pointer (&self->source_override, g_free);
+  self->src_bytes = self->dst_bytes = 0;
+  self->cur_valid = FALSE;
+}
+
+static gboolean
+gst_cl_convolve_start (GstBaseTransform * bt)
+{
+  GstClConvolve *self = GST_CL_CONVOLVE (bt);
+  const gchar *override = g_getenv (SOURCE_ENV);
+  GError *error = NULL;
+  gchar *spec;
+  cl_int err;
+
+  GST_OBJECT_LOCK (self);
+  spec = g_strdup (self->device);
+  GST_OBJECT_UNLOCK (self);
+
+  self->ctx = gst_cl_context_acquire (spec, &error);
+  if (!self->ctx) {
+    GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND, ("%s", error->message),
+        ("device=\"%s\"", spec));
+    g_clear_error (&error);
+    g_free (spec);
+    return FALSE;
+  }
+  g_free (spec);
+
+  self->source = gst_cl_source_convolve;
+  if (override && *override) {
+    if (!g_file_get_contents (override, &self->source_override, NULL, &error)) {
+      GST_ELEMENT_ERROR (self, RESOURCE, READ, ("Could not read %s=%s: %s", SOURCE_ENV,
+              override, error->message), (NULL));
+      g_clear_error (&error);
+      goto fail;
+    }
+    GST_WARNING_OBJECT (self, "using OpenCL source from %s (developer override)", override);
+    self->source = self->source_override;
+  }
+
+  self->queue = clCreateCommandQueue (self->ctx->context, self->ctx->device, 0, &err);
+  if (!self->queue) {
+    FLOW_FAILED ("clCreateCommandQueue", err);
+    goto fail;
+  }
+  self->coef_mem = clCreateBuffer (self->ctx->context, CL_MEM_READ_ONLY,
+      sizeof (gfloat) * NCOEF, NULL, &err);
+  if (!self->coef_mem) {
+    FLOW_FAILED ("clCreateBuffer", err);
+    goto fail;
+  }
+
+  GST_OBJECT_LOCK (self);
+  g_free (self->device_name);
+  self->device_name = g_strdup (self->ctx->device_name);
+  GST_OBJECT_UNLOCK (self);
+  g_object_notify (G_OBJECT (self), "device-name");
+  GST_INFO_OBJECT (self, "using OpenCL device %s", self->ctx->device_name);
+  return TRUE;
+
+fail:
+  release_cl (self);
+  return FALSE;
+}
+
+static gboolean
+gst_cl_convolve_stop (GstBaseTransform * bt)
+{
+  release_cl (GST_CL_CONVOLVE (bt));
+  return TRUE;
+}
+
+static void
+gst_cl_convolve_finalize (GObject * object)
+{
+  GstClConvolve *self = GST_CL_CONVOLVE (object);
+
+  release_cl (self);
+  g_free (self->matrix_text);
+  g_free (self->device);
+  g_free (self->device_name);
+  G_OBJECT_CLASS (parent_class)->finalize (object);
+}
+
+static void
+gst_cl_convolve_class_init (GstClConvolveClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstBaseTransformClass *bt_class = GST_BASE_TRANSFORM_CLASS (klass);
+  GstVideoFilterClass *vf_class = GST_VIDEO_FILTER_CLASS (klass);
+  const GParamFlags rw = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS;
+  const GParamFlags live = rw | GST_PARAM_MUTABLE_PLAYING;
+  const GParamFlags ctrl = live | GST_PARAM_CONTROLLABLE;
+
+  GST_DEBUG_CATEGORY_INIT (gst_cl_convolve_debug, "clconvolve", 0, "OpenCL convolution");
+
+  gobject_class->set_property = gst_cl_convolve_set_property;
+  gobject_class->get_property = gst_cl_convolve_get_property;
+  gobject_class->finalize = gst_cl_convolve_finalize;
+
+  g_object_class_install_property (gobject_class, PROP_KERNEL,
+      g_param_spec_enum ("kernel", "Kernel", "Coefficient preset, generated for any odd size "
+          "(formulas in docs/kernels.md); 'custom' uses the matrix property",
+          GST_TYPE_CL_CONVOLVE_KERNEL, DEFAULT_KERNEL, live));
+  g_object_class_install_property (gobject_class, PROP_SIZE,
+      g_param_spec_int ("size", "Size", "Side of the square kernel in pixels, odd; an even "
+          "value is refused with a warning and the previous size stays", 1, CONV_MAX_SIZE,
+          DEFAULT_SIZE, live));
+  g_object_class_install_property (gobject_class, PROP_MATRIX,
+      g_param_spec_string ("matrix", "Matrix", "Custom coefficients, row-major, separated by "
+          "commas, spaces or semicolons, an odd square count (n x n, n <= 63); setting it "
+          "switches kernel to custom and size to n; a malformed matrix is refused with a "
+          "warning", NULL, live));
+  g_object_class_install_property (gobject_class, PROP_DIVISOR,
+      g_param_spec_double ("divisor", "Divisor", "Divide the weighted sum by this; 0 = "
+          "automatic: the sum of the coefficients, or 1 where that sum is 0",
+          -G_MAXDOUBLE, G_MAXDOUBLE, DEFAULT_DIVISOR, ctrl));
+  g_object_class_install_property (gobject_class, PROP_BIAS,
+      g_param_spec_double ("bias", "Bias", "Added after dividing, in 8-bit units "
+          "(e.g. 128 to centre signed responses such as sobel-x)", -1e6, 1e6, DEFAULT_BIAS,
+          ctrl));
+  g_object_class_install_property (gobject_class, PROP_BORDER,
+      g_param_spec_enum ("border", "Border", "How pixels outside the frame are made up",
+          GST_TYPE_CL_CONVOLVE_BORDER, DEFAULT_BORDER, live));
+  g_object_class_install_property (gobject_class, PROP_METHOD,
+      g_param_spec_enum ("method", "Method", "OpenCL kernel variant (all give the same output "
+          "within 1 LSB); auto logs its choice at INFO level", GST_TYPE_CL_CONVOLVE_METHOD,
+          DEFAULT_METHOD, live));
+  g_object_class_install_property (gobject_class, PROP_ANGLE,
+      g_param_spec_double ("angle", "Angle", "Direction of the motionblur line in degrees, "
+          "counter-clockwise from +x (image y points down)", -360.0, 360.0, DEFAULT_ANGLE,
+          ctrl));
+  g_object_class_install_property (gobject_class, PROP_SIGMA,
+      g_param_spec_double ("sigma", "Sigma", "Standard deviation of the gaussian in pixels; "
+          "0 = OpenCV's rule 0.3*((size-1)*0.5-1)+0.8", 0.0, 1000.0, DEFAULT_SIGMA, ctrl));
+  g_object_class_install_property (gobject_class, PROP_DEVICE,
+      g_param_spec_string ("device", "Device", "OpenCL device: empty = the first GPU, else the "
+          "first CPU; 'gpu', 'cpu', 'P:D' (platform:device indices as listed by clinfo -l) or "
+          "a case-insensitive substring of the device or platform name; read when the element "
+          "starts", DEFAULT_DEVICE, rw | GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property (gobject_class, PROP_DEVICE_NAME,
+      g_param_spec_string ("device-name", "Device name", "The OpenCL device in use, as "
+          "'device (platform)'", NULL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+
+  gst_element_class_add_static_pad_template (element_class, &sink_template);
+  gst_element_class_add_static_pad_template (element_class, &src_template);
+  gst_element_class_set_static_metadata (element_class, "OpenCL convolution",
+      "Filter/Effect/Video", "Convolves video frames with a square kernel on an OpenCL device "
+      "(GPU, or CPU through PoCL)", "clconvolve developers");
+
+  bt_class->start = GST_DEBUG_FUNCPTR (gst_cl_convolve_start);
+  bt_class->stop = GST_DEBUG_FUNCPTR (gst_cl_convolve_stop);
+  bt_class->before_transform = GST_DEBUG_FUNCPTR (gst_cl_convolve_before_transform);
+  vf_class->set_info = GST_DEBUG_FUNCPTR (gst_cl_convolve_set_info);
+  vf_class->transform_frame = GST_DEBUG_FUNCPTR (gst_cl_convolve_transform_frame);
+
+  gst_type_mark_as_plugin_api (GST_TYPE_CL_CONVOLVE_KERNEL, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_CL_CONVOLVE_BORDER, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_CL_CONVOLVE_METHOD, 0);
+}
+
+static void
+gst_cl_convolve_init (GstClConvolve * self)
+{
+  self->set.kernel = DEFAULT_KERNEL;
+  self->set.size = DEFAULT_SIZE;
+  self->set.divisor = DEFAULT_DIVISOR;
+  self->set.bias = DEFAULT_BIAS;
+  self->set.angle = DEFAULT_ANGLE;
+  self->set.sigma = DEFAULT_SIGMA;
+  self->set.border = DEFAULT_BORDER;
+  self->set.method = DEFAULT_METHOD;
+  self->device = g_strdup (DEFAULT_DEVICE);
+}

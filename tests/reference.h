@@ -1,0 +1,40 @@
+/* clconvolve: plain-C reference convolution for the tests
+ * Copyright (C) 2026 clconvolve developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/* An independent, deliberately simple implementation of what the element computes, used as
+ * the oracle the OpenCL output is compared against. No GStreamer, no OpenCL, no GLib.
+ *
+ * For every pixel (x,y) and channel c of an 8-bit interleaved plane:
+ *   - if bit c of passmask is set, dst = src (the channel is copied unchanged, e.g. alpha);
+ *   - otherwise dst = saturate_0_255 (round (S / divisor + bias)), where
+ *     S = sum_{j,i in 0..ksize-1} k[j*ksize+i] * in(x+i-r, y+j-r, c), r = ksize/2,
+ *     computed in double (correlation, kernel centred, row j = 0 of k at the top),
+ *     round() is C's round (half away from zero) and NaN saturates to 0.
+ * Coordinates outside the image are resolved per axis (x against width, y against height)
+ * according to the border mode; see RefBorder. */
+
+#ifndef __CLCONVOLVE_TEST_REFERENCE_H__
+#define __CLCONVOLVE_TEST_REFERENCE_H__
+
+typedef enum
+{
+  REF_BORDER_CLAMP,             /* repeat the edge pixel: "aaa|abcd|ddd" */
+  REF_BORDER_MIRROR,            /* reflect without repeating the edge: "dcb|abcd|cba", repeated
+                                 * as often as needed; a dimension of 1 maps everything to 0 */
+  REF_BORDER_WRAP,              /* periodic: "bcd|abcd|abc" (mathematical modulo) */
+  REF_BORDER_CONSTANT           /* the value 0 outside the image */
+} RefBorder;
+
+/* 8-bit interleaved plane: pixel (x,y) channel c at src[y*src_stride + x*channels + c].
+ * src and dst must not overlap. width, height >= 1, ksize odd >= 1, channels 1..32. */
+void ref_convolve_u8 (const unsigned char *src, int src_stride, unsigned char *dst,
+    int dst_stride, int width, int height, int channels, unsigned passmask,
+    const double *k, int ksize, double divisor, double bias, RefBorder border);
+
+#endif /* __CLCONVOLVE_TEST_REFERENCE_H__ */

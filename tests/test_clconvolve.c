@@ -1,0 +1,808 @@
+/* clconvolve: element tests against the plain-C reference
+ * Copyright (C) 2026 clconvolve developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/* Every output frame is compared pixel by pixel with tests/reference.c (double precision, written
+ * apart from the OpenCL path). Tolerance: 1 LSB (the device sums in float). */
+
+#include <gst/check/gstcheck.h>
+#include <gst/check/gstharness.h>
+#include <gst/video/video.h>
+#include <glib/gstdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common.h"
+#include "convkernel.h"
+#include "reference.h"
+
+#define TOLERANCE 1
+/* Float against double may flip a rounding only near a .5 tie. Besides the 1 LSB bound, the
+ * samples whose reference lies more than TIE_MARGIN from a tie must match exactly, but for this
+ * fraction (plus 2): that catches truncation, half-pixel shifts and other systematic errors. */
+#define TIE_MARGIN 0.01
+#define MAX_OFF_BY_ONE_FRACTION 0.005
+
+typedef struct
+{
+  const gchar *name;
+  gint channels;
+  guint passmask;               /* bytes that must come out unchanged (alpha, padding) */
+} Format;
+
+static const Format formats[] = {
+  {"RGBA", 4, 0x8}, {"BGRA", 4, 0x8}, {"ARGB", 4, 0x1}, {"ABGR", 4, 0x1},
+  {"RGBx", 4, 0x8}, {"BGRx", 4, 0x8}, {"xRGB", 4, 0x1}, {"xBGR", 4, 0x1},
+  {"GRAY8", 1, 0x0},
+};
+
+static const struct
+{
+  const gchar *nick;
+  ConvPreset preset;
+} presets[] = {
+  {"identity", CONV_PRESET_IDENTITY}, {"box", CONV_PRESET_BOX},
+  {"gaussian", CONV_PRESET_GAUSSIAN}, {"sharpen", CONV_PRESET_SHARPEN},
+  {"emboss", CONV_PRESET_EMBOSS}, {"edge", CONV_PRESET_EDGE},
+  {"sobel-x", CONV_PRESET_SOBEL_X}, {"sobel-y", CONV_PRESET_SOBEL_Y},
+  {"motionblur", CONV_PRESET_MOTIONBLUR},
+};
+
+static const gchar *borders[] = { "clamp", "mirror", "wrap", "constant" };
+static const gchar *methods[] = { "auto", "float4", "tiled" };
+static const gint preset_sizes[] = { 1, 3, 5, 7, 15, 31, 63 };
+
+typedef struct
+{
+  const gchar *format;
+  gint width, height;
+  const gchar *kernel;          /* preset nick, or NULL for the matrix below */
+  gint size;
+  const gdouble *matrix;        /* size x size custom coefficients when kernel is NULL */
+  gdouble divisor, bias, angle, sigma;
+  const gchar *border, *method;
+  gint pad;                     /* extra bytes per input row, through GstVideoMeta */
+} Case;
+
+#define CASE_DEFAULTS .format = "RGBA", .width = 37, .height = 29, .kernel = "gaussian", \
+    .size = 5, .angle = 45.0, .border = "clamp", .method = "auto"
+
+static const Format *
+find_format (const gchar * name)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
+    if (!strcmp (formats[i].name, name))
+      return &formats[i];
+  g_assert_not_reached ();
+  return NULL;
+}
+
+static ConvPreset
+preset_from_nick (const gchar * nick)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (presets); i++)
+    if (!strcmp (presets[i].nick, nick))
+      return presets[i].preset;
+  g_assert_not_reached ();
+  return CONV_PRESET_IDENTITY;
+}
+
+static RefBorder
+border_from_nick (const gchar * nick)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (borders); i++)
+    if (!strcmp (borders[i], nick))
+      return (RefBorder) i;
+  g_assert_not_reached ();
+  return REF_BORDER_CLAMP;
+}
+
+static gchar *
+describe (const Case * c)
+{
+  return g_strdup_printf ("%s %dx%d pad=%d kernel=%s size=%d divisor=%g bias=%g angle=%g "
+      "sigma=%g border=%s method=%s", c->format, c->width, c->height, c->pad,
+      c->kernel ? c->kernel : "custom", c->size, c->divisor, c->bias, c->angle, c->sigma,
+      c->border, c->method);
+}
+
+static gchar *
+matrix_string (const gdouble * k, gint n)
+{
+  GString *s = g_string_new (NULL);
+  gchar buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  for (gint i = 0; i < n * n; i++) {
+    g_string_append (s, g_ascii_dtostr (buf, sizeof (buf), k[i]));
+    g_string_append (s, (i + 1) % n ? " " : ";\n");
+  }
+  return g_string_free (s, FALSE);
+}
+
+static void
+apply_case (GstElement * e, const Case * c)
+{
+  if (c->kernel) {
+    gst_util_set_object_arg (G_OBJECT (e), "kernel", c->kernel);
+    g_object_set (e, "size", c->size, NULL);
+  } else {
+    gchar *m = matrix_string (c->matrix, c->size);
+    g_object_set (e, "matrix", m, NULL);
+    g_free (m);
+  }
+  g_object_set (e, "divisor", c->divisor, "bias", c->bias, "angle", c->angle,
+      "sigma", c->sigma, NULL);
+  gst_util_set_object_arg (G_OBJECT (e), "border", c->border);
+  gst_util_set_object_arg (G_OBJECT (e), "method", c->method);
+}
+
+static gchar *
+caps_string (const Case * c)
+{
+  return g_strdup_printf ("video/x-raw,format=%s,width=%d,height=%d,framerate=30/1",
+      c->format, c->width, c->height);
+}
+
+static GstHarness *
+harness_for (const Case * c)
+{
+  GstHarness *h = gst_harness_new ("clconvolve");
+  gchar *caps = caps_string (c);
+
+  apply_case (h->element, c);
+  gst_harness_set_src_caps_str (h, caps);
+  gst_harness_set_sink_caps_str (h, caps);
+  g_free (caps);
+  return h;
+}
+
+/* Random frame; the visible pixels are also returned tightly packed in *pixels. */
+static GstBuffer *
+make_input (const Case * c, guint32 seed, guint8 ** pixels)
+{
+  const Format *f = find_format (c->format);
+  GstVideoInfo info;
+  gint row = c->width * f->channels, stride;
+  gsize offset = c->pad ? 64 : 0, size;
+  GstBuffer *buf;
+
+  /* without a GstVideoMeta the buffer has GStreamer's default layout (GRAY8 rows are padded
+   * to 4 bytes); with one, rows are `pad` bytes longer and the plane starts at byte 64 */
+  fail_unless (gst_video_info_set_format (&info, gst_video_format_from_string (c->format),
+          c->width, c->height));
+  stride = c->pad ? row + c->pad : GST_VIDEO_INFO_PLANE_STRIDE (&info, 0);
+  size = c->pad ? offset + (gsize) stride * c->height : GST_VIDEO_INFO_SIZE (&info);
+  buf = gst_buffer_new_allocate (NULL, size, NULL);
+  GRand *rand = g_rand_new_with_seed (seed);
+  GstMapInfo map;
+
+  gst_buffer_map (buf, &map, GST_MAP_WRITE);
+  for (gsize i = 0; i < size; i++)
+    map.data[i] = g_rand_int_range (rand, 0, 256);
+  *pixels = g_malloc ((gsize) row * c->height);
+  for (gint y = 0; y < c->height; y++)
+    memcpy (*pixels + (gsize) y * row, map.data + offset + (gsize) y * stride, row);
+  gst_buffer_unmap (buf, &map);
+  g_rand_free (rand);
+
+  if (c->pad) {
+    gsize offsets[GST_VIDEO_MAX_PLANES] = { offset };
+    gint strides[GST_VIDEO_MAX_PLANES] = { stride };
+
+    gst_buffer_add_video_meta_full (buf, GST_VIDEO_FRAME_FLAG_NONE,
+        gst_video_format_from_string (c->format), c->width, c->height, 1, offsets, strides);
+  }
+  GST_BUFFER_PTS (buf) = 0;
+  return buf;
+}
+
+/* The coefficients and divisor the element is expected to apply. */
+static gint
+case_coefficients (const Case * c, gdouble * k, gdouble * divisor)
+{
+  if (c->kernel)
+    conv_preset_generate (preset_from_nick (c->kernel), c->size, c->sigma, c->angle, k);
+  else
+    memcpy (k, c->matrix, sizeof (gdouble) * c->size * c->size);
+  *divisor = c->divisor != 0.0 ? c->divisor : conv_auto_divisor (k, c->size);
+  return c->size;
+}
+
+/* The expected plane (tight) and, in ties (if not NULL), 1 for the samples whose exact value
+ * lies within TIE_MARGIN of a rounding tie. */
+static void
+reference (const Case * c, const guint8 * in, guint8 * out, guint8 * ties)
+{
+  const Format *f = find_format (c->format);
+  gdouble *k = g_new (gdouble, CONV_MAX_SIZE * CONV_MAX_SIZE), divisor;
+  gint n = case_coefficients (c, k, &divisor);
+  gint row = c->width * f->channels;
+  gsize bytes = (gsize) row * c->height;
+  RefBorder border = border_from_nick (c->border);
+
+  ref_convolve_u8 (in, row, out, row, c->width, c->height, f->channels, f->passmask, k, n,
+      divisor, c->bias, border);
+  if (ties) {
+    guint8 *lo = g_malloc (bytes);
+
+    ref_convolve_u8 (in, row, lo, row, c->width, c->height, f->channels, f->passmask, k, n,
+        divisor, c->bias - TIE_MARGIN, border);
+    ref_convolve_u8 (in, row, ties, row, c->width, c->height, f->channels, f->passmask, k, n,
+        divisor, c->bias + TIE_MARGIN, border);
+    for (gsize i = 0; i < bytes; i++)
+      ties[i] = ties[i] != lo[i];
+    g_free (lo);
+  }
+  g_free (k);
+}
+
+/* Largest difference between an output buffer and the expected tight plane; *where gets the
+ * first pixel above the tolerance. */
+static gint
+max_difference (const Case * c, GstBuffer * out, const guint8 * expect, const guint8 * ties,
+    gchar ** where)
+{
+  const Format *f = find_format (c->format);
+  GstVideoInfo info;
+  GstVideoFrame frame;
+  gint row = c->width * f->channels, worst = 0;
+
+  fail_unless (gst_video_info_set_format (&info, gst_video_format_from_string (c->format),
+          c->width, c->height));
+  guint off = 0;
+
+  fail_unless (gst_video_frame_map (&frame, &info, out, GST_MAP_READ));
+  *where = NULL;
+  for (gint y = 0; y < c->height; y++) {
+    const guint8 *o = (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&frame, 0) +
+        (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0);
+    for (gint x = 0; x < row; x++) {
+      gint d = abs ((gint) o[x] - (gint) expect[(gsize) y * row + x]);
+      if (d > TOLERANCE && !*where)
+        *where = g_strdup_printf ("pixel (%d,%d) sample %d: got %u, reference %u",
+            x / f->channels, y, x % f->channels, o[x], expect[(gsize) y * row + x]);
+      worst = MAX (worst, d);
+      off += d != 0 && !ties[(gsize) y * row + x];
+    }
+  }
+  gst_video_frame_unmap (&frame);
+  if (worst <= TOLERANCE && off > 2 + MAX_OFF_BY_ONE_FRACTION * row * c->height) {
+    *where = g_strdup_printf ("%u of %d samples away from rounding ties off by 1 "
+        "(a systematic error)", off, row * c->height);
+    worst = TOLERANCE + 1;
+  }
+  return worst;
+}
+
+/* Pushes one random frame through h and checks the output against the reference for c. */
+static void
+check_frame (GstHarness * h, const Case * c, guint32 seed)
+{
+  const Format *f = find_format (c->format);
+  gsize bytes = (gsize) c->width * f->channels * c->height;
+  guint8 *in, *expect = g_malloc (bytes), *ties = g_malloc (bytes);
+  GstBuffer *out = gst_harness_push_and_pull (h, make_input (c, seed, &in));
+  gchar *where = NULL, *what = describe (c);
+  gint worst;
+
+  fail_unless (out != NULL, "no output buffer for %s", what);
+  reference (c, in, expect, ties);
+  worst = max_difference (c, out, expect, ties, &where);
+  fail_unless (worst <= TOLERANCE, "%s: off by %d (> %d LSB) at %s", what, worst, TOLERANCE,
+      where);
+  GST_DEBUG ("%s: max difference %d", what, worst);
+  gst_buffer_unref (out);
+  g_free (where);
+  g_free (what);
+  g_free (in);
+  g_free (expect);
+  g_free (ties);
+}
+
+static void
+run_case (const Case * c)
+{
+  GstHarness *h = harness_for (c);
+
+  check_frame (h, c, 1234 + c->size);
+  gst_harness_teardown (h);
+}
+
+static gdouble *
+random_matrix (gint n, guint32 seed, gdouble lo, gdouble hi)
+{
+  GRand *rand = g_rand_new_with_seed (seed);
+  gdouble *k = g_new (gdouble, n * n);
+
+  for (gint i = 0; i < n * n; i++)
+    k[i] = g_rand_double_range (rand, lo, hi);
+  g_rand_free (rand);
+  return k;
+}
+
+static gdouble
+abs_sum (const gdouble * k, gint n)
+{
+  gdouble s = 0.0;
+
+  for (gint i = 0; i < n * n; i++)
+    s += fabs (k[i]);
+  return s;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+
+GST_START_TEST (test_device_available)
+{
+  GError *err = NULL;
+  gchar *debug = NULL;
+  gboolean ok = run_one_frame_pipeline ("clconvolve", &err, &debug);
+
+  fail_unless (ok, "%s. The element said: %s", NO_DEVICE_HINT, err ? err->message : "nothing");
+}
+
+GST_END_TEST;
+
+/* every preset at every size of the issue, through the default method */
+GST_START_TEST (test_presets)
+{
+  const gchar *nick = presets[__i__].nick;
+  gboolean signed_response = !strcmp (nick, "edge") || !strncmp (nick, "sobel", 5);
+
+  for (guint s = 0; s < G_N_ELEMENTS (preset_sizes); s++) {
+    Case c = { CASE_DEFAULTS, .kernel = nick, .size = preset_sizes[s],
+      .bias = signed_response ? 128.0 : 0.0, .angle = 30.0 + 20.0 * s
+    };
+    run_case (&c);
+  }
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_gaussian_sigma)
+{
+  const gdouble sigmas[] = { 0.3, 1.0, 2.5, 9.0 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (sigmas); i++) {
+    Case c = { CASE_DEFAULTS, .size = 9, .sigma = sigmas[i] };
+    run_case (&c);
+  }
+}
+
+GST_END_TEST;
+
+/* random dense matrices, each method, explicit and automatic divisor */
+GST_START_TEST (test_custom_random)
+{
+  const gint sizes[] = { 1, 3, 5, 9, 15, 31, 63 };
+
+  for (guint m = 1; m < G_N_ELEMENTS (methods); m++) {
+    for (guint i = 0; i < G_N_ELEMENTS (sizes); i++) {
+      gint n = sizes[i];
+      gdouble *k = random_matrix (n, 77 + n, -1.0, 1.0);
+      gdouble *pos = random_matrix (n, 99 + n, 0.0, 1.0);
+      Case signed_k = { CASE_DEFAULTS, .kernel = NULL, .size = n, .matrix = k,
+        .divisor = abs_sum (k, n) / 3.0, .bias = 100.0, .method = methods[m]
+      };
+      Case auto_divisor = { CASE_DEFAULTS, .kernel = NULL, .size = n, .matrix = pos,
+        .method = methods[m], .width = 23, .height = 18
+      };
+
+      run_case (&signed_k);
+      run_case (&auto_divisor);
+      g_free (k);
+      g_free (pos);
+    }
+  }
+}
+
+GST_END_TEST;
+
+/* each border mode, each method, on frames larger and smaller than the kernel */
+GST_START_TEST (test_borders)
+{
+  const gint sizes[] = { 3, 7, 31 };
+  const gint dims[][2] = { {17, 13}, {5, 4}, {1, 1}, {2, 9} };
+
+  for (guint m = 1; m < G_N_ELEMENTS (methods); m++) {
+    for (guint s = 0; s < G_N_ELEMENTS (sizes); s++) {
+      gdouble *k = random_matrix (sizes[s], 5 + s, 0.0, 1.0);
+
+      for (guint d = 0; d < G_N_ELEMENTS (dims); d++) {
+        Case c = { CASE_DEFAULTS, .kernel = NULL, .matrix = k, .size = sizes[s],
+          .width = dims[d][0], .height = dims[d][1], .border = borders[__i__],
+          .method = methods[m]
+        };
+        run_case (&c);
+      }
+      g_free (k);
+    }
+  }
+}
+
+GST_END_TEST;
+
+/* each format, each method, tight and padded strides: alpha/padding bytes must pass through */
+GST_START_TEST (test_formats)
+{
+  const Format *f = &formats[__i__];
+  gdouble *k = random_matrix (5, 11, -0.5, 1.0);
+
+  for (guint m = 1; m < G_N_ELEMENTS (methods); m++) {
+    for (gint pad = 0; pad <= 12; pad += 12) {
+      Case c = { CASE_DEFAULTS, .format = f->name, .kernel = NULL, .matrix = k, .size = 5,
+        .divisor = abs_sum (k, 5) / 2.0, .bias = 40.0, .border = "mirror",
+        .method = methods[m], .pad = pad + (f->channels == 1 ? 3 : 0)
+      };
+      Case preset = { CASE_DEFAULTS, .format = f->name, .kernel = "motionblur", .size = 7,
+        .method = methods[m], .pad = pad
+      };
+      run_case (&c);
+      run_case (&preset);
+    }
+  }
+  g_free (k);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_frame_sizes)
+{
+  const gint dims[][2] = { {1, 1}, {2, 1}, {1, 3}, {5, 4}, {17, 13}, {16, 16}, {641, 479} };
+
+  for (guint m = 1; m < G_N_ELEMENTS (methods); m++) {
+    for (guint d = 0; d < G_N_ELEMENTS (dims); d++) {
+      Case c = { CASE_DEFAULTS, .width = dims[d][0], .height = dims[d][1],
+        .method = methods[m], .border = "mirror"
+      };
+      run_case (&c);
+    }
+    {
+      Case tiny = { CASE_DEFAULTS, .width = 1, .height = 1, .size = 63, .method = methods[m],
+        .border = "wrap"
+      };
+      run_case (&tiny);
+    }
+  }
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_padded_strides)
+{
+  for (guint m = 1; m < G_N_ELEMENTS (methods); m++) {
+    Case rgba = { CASE_DEFAULTS, .width = 17, .height = 13, .pad = 28, .method = methods[m],
+      .kernel = "sharpen", .size = 3
+    };
+    Case gray = { CASE_DEFAULTS, .format = "GRAY8", .width = 19, .height = 11, .pad = 5,
+      .method = methods[m], .kernel = "box", .size = 7
+    };
+    run_case (&rgba);
+    run_case (&gray);
+  }
+}
+
+GST_END_TEST;
+
+/* ---------------------------------------------------------------- properties */
+
+static gchar *last_warning;
+static guint warnings;
+
+static void
+count_warning (const gchar * domain, GLogLevelFlags level, const gchar * message, gpointer data)
+{
+  warnings++;
+  g_free (last_warning);
+  last_warning = g_strdup (message);
+}
+
+/* Runs code, which must print exactly one warning of our own log domain containing needle. */
+#define ASSERT_OUR_WARNING(code, needle) G_STMT_START { \
+    guint before = warnings; \
+    code; \
+    fail_unless_equals_int (warnings, before + 1); \
+    fail_unless (strstr (last_warning, needle) != NULL, "warning '%s' lacks '%s'", \
+        last_warning, needle); \
+} G_STMT_END
+
+GST_START_TEST (test_refused_values)
+{
+  GstElement *e = gst_element_factory_make ("clconvolve", NULL);
+  gint size;
+  gint kernel;
+  gchar *matrix;
+  guint handler = g_log_set_handler ("clconvolve", G_LOG_LEVEL_WARNING, count_warning, NULL);
+
+  fail_unless (e != NULL);
+  g_object_set (e, "size", 7, NULL);
+  ASSERT_OUR_WARNING (g_object_set (e, "size", 4, NULL), "odd");
+  g_object_get (e, "size", &size, NULL);
+  fail_unless_equals_int (size, 7);
+  ASSERT_WARNING (g_object_set (e, "size", 65, NULL));
+  ASSERT_WARNING (g_object_set (e, "size", 0, NULL));
+  g_object_get (e, "size", &size, NULL);
+  fail_unless_equals_int (size, 7);
+
+  ASSERT_OUR_WARNING (g_object_set (e, "matrix", "1,2,3,4", NULL), "odd square");
+  ASSERT_OUR_WARNING (g_object_set (e, "matrix", "1 2 3 4 5 6 7 8", NULL), "odd square");
+  ASSERT_OUR_WARNING (g_object_set (e, "matrix", "1,2,x,4,5,6,7,8,9", NULL), "'x'");
+  ASSERT_OUR_WARNING (g_object_set (e, "matrix", "1,2,nan,4,5,6,7,8,9", NULL), "nan");
+  ASSERT_OUR_WARNING (g_object_set (e, "matrix", "1,2,3,4,inf,6,7,8,9", NULL), "inf");
+  ASSERT_OUR_WARNING (g_object_set (e, "matrix", "", NULL), "empty");
+  ASSERT_WARNING (g_object_set (e, "divisor", NAN, NULL));
+  ASSERT_WARNING (g_object_set (e, "bias", INFINITY, NULL));
+  g_object_get (e, "kernel", &kernel, "size", &size, "matrix", &matrix, NULL);
+  fail_unless_equals_int (kernel, CONV_PRESET_GAUSSIAN);
+  fail_unless_equals_int (size, 7);
+  fail_unless (matrix == NULL);
+
+  /* a matrix sets kernel=custom and its size; size then follows the matrix */
+  g_object_set (e, "matrix", "0 -1 0; -1 5 -1; 0 -1 0", NULL);
+  g_object_get (e, "kernel", &kernel, "size", &size, "matrix", &matrix, NULL);
+  fail_unless_equals_int (kernel, CONV_PRESET_CUSTOM);
+  fail_unless_equals_int (size, 3);
+  fail_unless (matrix != NULL && strstr (matrix, "5") != NULL);
+  g_free (matrix);
+  ASSERT_OUR_WARNING (g_object_set (e, "size", 5, NULL), "matrix");
+  gst_util_set_object_arg (G_OBJECT (e), "kernel", "box");
+  g_object_set (e, "size", 5, NULL);
+  g_object_get (e, "size", &size, NULL);
+  fail_unless_equals_int (size, 5);
+  gst_util_set_object_arg (G_OBJECT (e), "kernel", "custom");
+  g_object_get (e, "size", &size, NULL);
+  fail_unless_equals_int (size, 3);
+
+  g_log_remove_handler ("clconvolve", handler);
+  gst_object_unref (e);
+}
+
+GST_END_TEST;
+
+/* a refused matrix mid-stream changes nothing: the stream goes on with the previous kernel */
+GST_START_TEST (test_refused_matrix_midstream)
+{
+  Case c = { CASE_DEFAULTS, .kernel = "sharpen", .size = 3 };
+  GstHarness *h = harness_for (&c);
+  guint handler = g_log_set_handler ("clconvolve", G_LOG_LEVEL_WARNING, count_warning, NULL);
+
+  check_frame (h, &c, 1);
+  ASSERT_OUR_WARNING (g_object_set (h->element, "matrix", "1,2", NULL), "odd square");
+  check_frame (h, &c, 2);
+  g_log_remove_handler ("clconvolve", handler);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* each change while playing applies from the next frame */
+GST_START_TEST (test_live_changes)
+{
+  Case c = { CASE_DEFAULTS, .width = 40, .height = 30 };
+  GstHarness *h = harness_for (&c);
+  gdouble *k = random_matrix (3, 3, 0.0, 1.0);
+  gchar *m = matrix_string (k, 3);
+
+  check_frame (h, &c, 1);
+  gst_util_set_object_arg (G_OBJECT (h->element), "kernel", "box");
+  c.kernel = "box";
+  check_frame (h, &c, 2);
+  g_object_set (h->element, "size", 9, NULL);
+  c.size = 9;
+  check_frame (h, &c, 3);
+  gst_util_set_object_arg (G_OBJECT (h->element), "border", "wrap");
+  c.border = "wrap";
+  check_frame (h, &c, 4);
+  g_object_set (h->element, "divisor", 3.0, "bias", -20.0, NULL);
+  c.divisor = 3.0;
+  c.bias = -20.0;
+  check_frame (h, &c, 5);
+  g_object_set (h->element, "matrix", m, NULL);
+  c.kernel = NULL;
+  c.matrix = k;
+  c.size = 3;
+  check_frame (h, &c, 6);
+  gst_util_set_object_arg (G_OBJECT (h->element), "method", "tiled");
+  c.method = "tiled";
+  check_frame (h, &c, 7);
+  gst_util_set_object_arg (G_OBJECT (h->element), "kernel", "motionblur");
+  g_object_set (h->element, "angle", 120.0, "divisor", 0.0, "bias", 0.0, NULL);
+  c.kernel = "motionblur";
+  c.angle = 120.0;
+  c.divisor = c.bias = 0.0;
+  check_frame (h, &c, 8);
+  gst_util_set_object_arg (G_OBJECT (h->element), "kernel", "gaussian");
+  g_object_set (h->element, "sigma", 2.0, NULL);
+  c.kernel = "gaussian";
+  c.sigma = 2.0;
+  check_frame (h, &c, 9);
+
+  g_free (m);
+  g_free (k);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* properties changed from another thread while 1000 frames flow: every output frame must be
+ * the reference for one of the settings the other thread can leave behind */
+typedef struct
+{
+  GstElement *element;
+  volatile gint stop;
+} Toggler;
+
+static gpointer
+toggle_properties (gpointer data)
+{
+  Toggler *t = data;
+  const gchar *kernels[] = { "box", "gaussian" };
+  guint i = 0;
+
+  while (!g_atomic_int_get (&t->stop)) {
+    gst_util_set_object_arg (G_OBJECT (t->element), "kernel", kernels[i & 1]);
+    g_object_set (t->element, "size", (i & 2) ? 5 : 3, "bias", (i & 4) ? 10.0 : 0.0, NULL);
+    i++;
+    g_usleep (50);
+  }
+  return NULL;
+}
+
+GST_START_TEST (test_stress_properties)
+{
+  Case base = { CASE_DEFAULTS, .format = "GRAY8", .width = 32, .height = 24 };
+  GstHarness *h = harness_for (&base);
+  Case cases[8];
+  guint8 *in = NULL, *expect[8], *ties[8];
+  gsize bytes = (gsize) base.width * base.height;
+  Toggler t = { h->element, 0 };
+  GThread *thread;
+  guint seen[8] = { 0 };
+  GstBuffer *input;
+
+  input = make_input (&base, 42, &in);
+  for (guint i = 0; i < 8; i++) {
+    cases[i] = base;
+    cases[i].kernel = (i & 1) ? "gaussian" : "box";
+    cases[i].size = (i & 2) ? 5 : 3;
+    cases[i].bias = (i & 4) ? 10.0 : 0.0;
+    expect[i] = g_malloc (bytes);
+    ties[i] = g_malloc (bytes);
+    reference (&cases[i], in, expect[i], ties[i]);
+  }
+
+  thread = g_thread_new ("toggler", toggle_properties, &t);
+  for (guint frame = 0; frame < 1000; frame++) {
+    GstBuffer *out = gst_harness_push_and_pull (h, gst_buffer_ref (input));
+    gboolean matched = FALSE;
+
+    fail_unless (out != NULL, "frame %u lost", frame);
+    for (guint i = 0; i < 8 && !matched; i++) {
+      gchar *where = NULL;
+      if (max_difference (&cases[i], out, expect[i], ties[i], &where) <= TOLERANCE) {
+        matched = TRUE;
+        seen[i]++;
+      }
+      g_free (where);
+    }
+    fail_unless (matched, "frame %u matches none of the 8 possible settings", frame);
+    gst_buffer_unref (out);
+  }
+  g_atomic_int_set (&t.stop, 1);
+  g_thread_join (thread);
+
+  for (guint i = 0; i < 8; i++)
+    GST_INFO ("setting %u seen %u times", i, seen[i]);
+  gst_buffer_unref (input);
+  for (guint i = 0; i < 8; i++) {
+    g_free (expect[i]);
+    g_free (ties[i]);
+  }
+  g_free (in);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* a program that does not build gives LIBRARY/INIT with the compiler's log in the debug text */
+GST_START_TEST (test_build_failure)
+{
+  gchar *path = NULL;
+  gint fd = g_file_open_tmp ("clconvolve-broken-XXXXXX.cl", &path, NULL);
+  const gchar *broken = "__kernel void convolve_direct (__global uchar *p) { p[0] = undeclared; }\n";
+  gchar *saved = g_strdup (g_getenv ("GST_CLCONVOLVE_KERNEL_SOURCE"));
+  GError *err = NULL;
+  gchar *debug = NULL;
+
+  fail_unless (fd >= 0);
+  fail_unless (g_file_set_contents (path, broken, -1, NULL));
+  close (fd);
+  g_setenv ("GST_CLCONVOLVE_KERNEL_SOURCE", path, TRUE);
+  fail_if (run_one_frame_pipeline ("clconvolve", &err, &debug));
+  if (saved)
+    g_setenv ("GST_CLCONVOLVE_KERNEL_SOURCE", saved, TRUE);
+  else
+    g_unsetenv ("GST_CLCONVOLVE_KERNEL_SOURCE");
+  g_free (saved);
+  fail_unless (err != NULL);
+  fail_unless (g_error_matches (err, GST_LIBRARY_ERROR, GST_LIBRARY_ERROR_INIT),
+      "unexpected error %s", err->message);
+  fail_unless (debug && strstr (debug, "build log") && strstr (debug, "undeclared"),
+      "debug text lacks the build log: %s", debug);
+  g_clear_error (&err);
+  g_free (debug);
+  g_unlink (path);
+  g_free (path);
+}
+
+GST_END_TEST;
+
+/* a device that does not exist gives RESOURCE/NOT_FOUND naming it */
+GST_START_TEST (test_unknown_device)
+{
+  GError *err = NULL;
+  gchar *debug = NULL;
+
+  fail_if (run_one_frame_pipeline ("clconvolve device=no-such-device-xyz", &err, &debug));
+  fail_unless (g_error_matches (err, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_NOT_FOUND));
+  fail_unless (strstr (err->message, "no-such-device-xyz") != NULL, "%s", err->message);
+  fail_unless (strstr (err->message, "pocl-opencl-icd") != NULL, "%s", err->message);
+  g_clear_error (&err);
+  g_free (debug);
+}
+
+GST_END_TEST;
+
+/* a real pipeline with negotiation against videotestsrc and videoconvert */
+GST_START_TEST (test_pipeline)
+{
+  GError *err = NULL;
+  gchar *debug = NULL;
+  gboolean ok = run_one_frame_pipeline ("videoconvert ! clconvolve kernel=motionblur size=7 "
+      "! videoconvert", &err, &debug);
+
+  fail_unless (ok, "%s", err ? err->message : "no EOS");
+}
+
+GST_END_TEST;
+
+static Suite *
+clconvolve_suite (void)
+{
+  Suite *s = suite_create ("clconvolve");
+  TCase *tc;
+
+  tc = tcase_create ("device");
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_device_available);
+  tcase_add_test (tc, test_unknown_device);
+  tcase_add_test (tc, test_build_failure);
+  tcase_add_test (tc, test_pipeline);
+
+  tc = tcase_create ("output");
+  suite_add_tcase (s, tc);
+  tcase_add_loop_test (tc, test_presets, 0, G_N_ELEMENTS (presets));
+  tcase_add_test (tc, test_gaussian_sigma);
+  tcase_add_test (tc, test_custom_random);
+  tcase_add_loop_test (tc, test_borders, 0, G_N_ELEMENTS (borders));
+  tcase_add_loop_test (tc, test_formats, 0, G_N_ELEMENTS (formats));
+  tcase_add_test (tc, test_frame_sizes);
+  tcase_add_test (tc, test_padded_strides);
+
+  tc = tcase_create ("properties");
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_refused_values);
+  tcase_add_test (tc, test_refused_matrix_midstream);
+  tcase_add_test (tc, test_live_changes);
+  tcase_add_test (tc, test_stress_properties);
+
+  return s;
+}
+
+GST_CHECK_MAIN (clconvolve);

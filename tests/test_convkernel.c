@@ -1,0 +1,1295 @@
+/* clconvolve: unit tests of the coefficient maths in gst/convkernel.h
+ * Copyright (C) 2026 clconvolve developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/* Every expected matrix here is computed independently from the written definitions
+ * (r = n/2, offsets dx to the right and dy downward in -r..r, k row-major with
+ * row = dy + r and column = dx + r), or written out literally for small n.
+ *
+ * Build: gcc -O2 -Wall -Igst tests/test_convkernel.c gst/convkernel.c \
+ *          $(pkg-config --cflags --libs glib-2.0) -lm -o /tmp/tck
+ *
+ * Assertions are non-fatal so that one run lists every failing check; the exit status is
+ * non-zero as soon as any check failed. */
+
+#include <glib.h>
+
+#include <float.h>
+#include <locale.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "convkernel.h"
+
+#define MAX_CELLS (CONV_MAX_SIZE * CONV_MAX_SIZE)
+#define GUARD_CELLS 8
+#define GUARD_VALUE (-12345.6789)
+#define MAX_REPORTED 6
+
+/* ------------------------------------------------------------------------------------------ */
+/* helpers */
+
+static const char *
+preset_name (ConvPreset p)
+{
+  switch (p) {
+    case CONV_PRESET_IDENTITY:
+      return "identity";
+    case CONV_PRESET_BOX:
+      return "box";
+    case CONV_PRESET_GAUSSIAN:
+      return "gaussian";
+    case CONV_PRESET_SHARPEN:
+      return "sharpen";
+    case CONV_PRESET_EMBOSS:
+      return "emboss";
+    case CONV_PRESET_EDGE:
+      return "edge";
+    case CONV_PRESET_SOBEL_X:
+      return "sobel-x";
+    case CONV_PRESET_SOBEL_Y:
+      return "sobel-y";
+    case CONV_PRESET_MOTIONBLUR:
+      return "motionblur";
+    case CONV_PRESET_CUSTOM:
+      return "custom";
+  }
+  return "?";
+}
+
+/* Runs conv_preset_generate into a fresh buffer with guard cells after n*n and checks the
+ * guard cells were left alone. Returns a g_malloc'ed array of n*n + GUARD_CELLS doubles. */
+static double *
+generate (ConvPreset p, int n, double sigma, double angle)
+{
+  double *k = g_new (double, n * n + GUARD_CELLS);
+  int q;
+
+  for (q = 0; q < n * n + GUARD_CELLS; q++)
+    k[q] = GUARD_VALUE;
+  conv_preset_generate (p, n, sigma, angle, k);
+  for (q = n * n; q < n * n + GUARD_CELLS; q++) {
+    if (k[q] != GUARD_VALUE) {
+      g_test_message ("%s n=%d: wrote past out[n*n] (index %d)", preset_name (p), n, q);
+      g_test_fail ();
+      break;
+    }
+  }
+  return k;
+}
+
+static double
+max_abs (const double *k, int count)
+{
+  double m = 0.0;
+  int q;
+
+  for (q = 0; q < count; q++)
+    if (fabs (k[q]) > m)
+      m = fabs (k[q]);
+  return m;
+}
+
+/* Compares got against want cell by cell with an absolute tolerance (NaN always mismatches),
+ * reports the first few mismatches and marks the test failed. Returns TRUE when all match. */
+static gboolean
+check_matrix (const char *what, const double *got, const double *want, int n, double tol)
+{
+  int bad = 0;
+  int j, i;
+
+  for (j = 0; j < n; j++) {
+    for (i = 0; i < n; i++) {
+      double g = got[j * n + i], w = want[j * n + i];
+
+      if (!(fabs (g - w) <= tol)) {
+        if (bad < MAX_REPORTED)
+          g_test_message ("%s: row %d col %d (dx=%d, dy=%d): got %.17g, want %.17g "
+              "(diff %.3g, tol %.3g)", what, j, i, i - n / 2, j - n / 2, g, w, fabs (g - w), tol);
+        bad++;
+      }
+    }
+  }
+  if (bad > 0) {
+    g_test_message ("%s: %d of %d coefficients differ", what, bad, n * n);
+    g_test_fail ();
+  }
+  return bad == 0;
+}
+
+/* Tolerance scaled to the magnitude of the expected matrix. */
+static double
+rel_tol (const double *want, int n, double rel)
+{
+  double m = max_abs (want, n * n);
+
+  return rel * (m > 1.0 ? m : 1.0);
+}
+
+/* Binomial coefficient C(m, k) in double, 0 outside 0..m. */
+static double
+binom (int m, int k)
+{
+  double c = 1.0;
+  int q;
+
+  if (k < 0 || k > m)
+    return 0.0;
+  if (k > m - k)
+    k = m - k;
+  for (q = 1; q <= k; q++)
+    c = c * (m - k + q) / q;
+  return c;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* independent expected matrices, straight from the definitions */
+
+static void
+exp_identity (int n, double *k)
+{
+  int q;
+
+  for (q = 0; q < n * n; q++)
+    k[q] = 0.0;
+  k[(n / 2) * n + n / 2] = 1.0;
+}
+
+static void
+exp_box (int n, double *k)
+{
+  int q;
+
+  for (q = 0; q < n * n; q++)
+    k[q] = 1.0 / ((double) n * n);
+}
+
+static double
+exp_default_sigma (int n)
+{
+  return 0.3 * ((n - 1) * 0.5 - 1.0) + 0.8;
+}
+
+static void
+exp_gaussian (int n, double sigma, double *k)
+{
+  double g[CONV_MAX_SIZE];
+  double total = 0.0;
+  int r = n / 2;
+  int i, j;
+
+  if (sigma <= 0.0)
+    sigma = exp_default_sigma (n);
+  for (i = 0; i < n; i++)
+    g[i] = exp (-(double) (i - r) * (i - r) / (2.0 * sigma * sigma));
+  for (j = 0; j < n; j++)
+    for (i = 0; i < n; i++) {
+      k[j * n + i] = g[j] * g[i];
+      total += k[j * n + i];
+    }
+  for (i = 0; i < n * n; i++)
+    k[i] /= total;
+}
+
+static void
+exp_sharpen (int n, double *k)
+{
+  int r = n / 2;
+  int dx, dy;
+
+  if (n == 1) {
+    k[0] = 1.0;
+    return;
+  }
+  for (dy = -r; dy <= r; dy++)
+    for (dx = -r; dx <= r; dx++) {
+      double v = 0.0;
+
+      if (dx == 0 && dy == 0)
+        v = 5.0;
+      else if (dx == 0 || dy == 0)
+        v = -1.0 / r;
+      k[(dy + r) * n + dx + r] = v;
+    }
+}
+
+static void
+exp_edge (int n, double *k)
+{
+  int r = n / 2;
+  int q;
+
+  if (n == 1) {
+    k[0] = 0.0;
+    return;
+  }
+  for (q = 0; q < n * n; q++)
+    k[q] = -8.0 / ((double) n * n - 1.0);
+  k[r * n + r] = 8.0;
+}
+
+static void
+exp_emboss (int n, double *k)
+{
+  int r = n / 2;
+  double s = (double) n * r * (r + 1) * (2 * r + 1) / 3.0;
+  int dx, dy;
+
+  if (n == 1) {
+    k[0] = 1.0;
+    return;
+  }
+  for (dy = -r; dy <= r; dy++)
+    for (dx = -r; dx <= r; dx++)
+      k[(dy + r) * n + dx + r] = 6.0 * (dx + dy) / s;
+  k[r * n + r] = 1.0;
+}
+
+static void
+exp_sobel_x (int n, double *k)
+{
+  double s[CONV_MAX_SIZE], d[CONV_MAX_SIZE];
+  double ssum = 0.0, moment = 0.0;
+  int r = n / 2;
+  int i, j;
+
+  if (n == 1) {
+    k[0] = 0.0;
+    return;
+  }
+  for (j = 0; j < n; j++) {
+    s[j] = binom (n - 1, j);
+    ssum += s[j];
+  }
+  for (j = 0; j < n; j++)
+    s[j] *= 4.0 / ssum;
+  for (i = 0; i < n; i++) {
+    d[i] = binom (n - 2, i - 1) - binom (n - 2, i);
+    moment += d[i] * (i - r);
+  }
+  for (i = 0; i < n; i++)
+    d[i] *= 2.0 / moment;
+  for (j = 0; j < n; j++)
+    for (i = 0; i < n; i++)
+      k[j * n + i] = s[j] * d[i];
+}
+
+static void
+exp_sobel_y (int n, double *k)
+{
+  double *t = g_new (double, n * n);
+  int i, j;
+
+  exp_sobel_x (n, t);
+  for (j = 0; j < n; j++)
+    for (i = 0; i < n; i++)
+      k[j * n + i] = t[i * n + j];
+  g_free (t);
+}
+
+/* --- motion blur: exact piecewise integration ---
+ * f(t) = tent(dx - t*ux) * tent(dy - t*uy) is a product of two piecewise-linear functions of
+ * t whose kinks sit where dx - t*ux or dy - t*uy is -1, 0 or 1. Between consecutive kinks f
+ * is a polynomial of degree <= 2, on which Simpson's rule is exact, so summing Simpson over
+ * the pieces gives the integral up to rounding. */
+
+static double
+tent (double v)
+{
+  double a = 1.0 - fabs (v);
+
+  return a > 0.0 ? a : 0.0;
+}
+
+static double
+mb_integrand (double t, double dx, double dy, double ux, double uy)
+{
+  return tent (dx - t * ux) * tent (dy - t * uy);
+}
+
+static int
+cmp_double (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+
+  return x < y ? -1 : (x > y ? 1 : 0);
+}
+
+static double
+mb_cell (int dx, int dy, double ux, double uy, double half)
+{
+  double pts[8];
+  double total = 0.0;
+  int np = 0;
+  int c, q;
+
+  pts[np++] = -half;
+  pts[np++] = half;
+  for (c = -1; c <= 1; c++) {
+    if (ux != 0.0) {
+      double t = (dx - c) / ux;
+
+      if (t > -half && t < half)
+        pts[np++] = t;
+    }
+    if (uy != 0.0) {
+      double t = (dy - c) / uy;
+
+      if (t > -half && t < half)
+        pts[np++] = t;
+    }
+  }
+  qsort (pts, np, sizeof (double), cmp_double);
+  for (q = 0; q + 1 < np; q++) {
+    double a = pts[q], b = pts[q + 1];
+
+    if (b > a)
+      total += (b - a) / 6.0 * (mb_integrand (a, dx, dy, ux, uy)
+          + 4.0 * mb_integrand (0.5 * (a + b), dx, dy, ux, uy)
+          + mb_integrand (b, dx, dy, ux, uy));
+  }
+  return total;
+}
+
+static void
+exp_motionblur (int n, double angle_deg, double *k)
+{
+  double a = angle_deg * G_PI / 180.0;
+  double ux = cos (a), uy = -sin (a);
+  double total = 0.0;
+  int r = n / 2;
+  int dx, dy, q;
+
+  if (n == 1) {
+    k[0] = 1.0;
+    return;
+  }
+  for (dy = -r; dy <= r; dy++)
+    for (dx = -r; dx <= r; dx++) {
+      double w = mb_cell (dx, dy, ux, uy, n / 2.0);
+
+      k[(dy + r) * n + dx + r] = w;
+      total += w;
+    }
+  for (q = 0; q < n * n; q++)
+    k[q] /= total;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* preset tests */
+
+static void
+test_default_sigma (void)
+{
+  int n;
+
+  g_assert_cmpfloat_with_epsilon (conv_gaussian_default_sigma (1), 0.5, 1e-12);
+  g_assert_cmpfloat_with_epsilon (conv_gaussian_default_sigma (3), 0.8, 1e-12);
+  g_assert_cmpfloat_with_epsilon (conv_gaussian_default_sigma (5), 1.1, 1e-12);
+  g_assert_cmpfloat_with_epsilon (conv_gaussian_default_sigma (7), 1.4, 1e-12);
+  g_assert_cmpfloat_with_epsilon (conv_gaussian_default_sigma (9), 1.7, 1e-12);
+  g_assert_cmpfloat_with_epsilon (conv_gaussian_default_sigma (63), 9.8, 1e-12);
+  for (n = 1; n <= CONV_MAX_SIZE; n += 2)
+    g_assert_cmpfloat_with_epsilon (conv_gaussian_default_sigma (n), exp_default_sigma (n),
+        1e-12);
+}
+
+typedef void (*ExpFunc) (int n, double *k);
+
+/* Checks one simple preset against its formula for every odd n, with a relative tolerance. */
+static void
+check_preset_all_sizes (ConvPreset p, ExpFunc expected)
+{
+  double want[MAX_CELLS];
+  int n;
+
+  for (n = 1; n <= CONV_MAX_SIZE; n += 2) {
+    double *got = generate (p, n, 0.0, 0.0);
+    gchar *what = g_strdup_printf ("%s n=%d", preset_name (p), n);
+
+    expected (n, want);
+    check_matrix (what, got, want, n, rel_tol (want, n, 1e-12));
+    g_free (what);
+    g_free (got);
+  }
+}
+
+/* Checks a preset at one size against a literal matrix. */
+static void
+check_literal (ConvPreset p, int n, double sigma, double angle, const double *want, double tol)
+{
+  double *got = generate (p, n, sigma, angle);
+  gchar *what = g_strdup_printf ("%s n=%d (literal)", preset_name (p), n);
+
+  check_matrix (what, got, want, n, tol);
+  g_free (what);
+  g_free (got);
+}
+
+static void
+test_identity (void)
+{
+  static const double id3[9] = { 0, 0, 0, 0, 1, 0, 0, 0, 0 };
+  static const double one[1] = { 1 };
+
+  check_literal (CONV_PRESET_IDENTITY, 1, 0, 0, one, 0.0);
+  check_literal (CONV_PRESET_IDENTITY, 3, 0, 0, id3, 0.0);
+  check_preset_all_sizes (CONV_PRESET_IDENTITY, exp_identity);
+}
+
+static void
+test_custom_is_identity (void)
+{
+  static const double id3[9] = { 0, 0, 0, 0, 1, 0, 0, 0, 0 };
+  double want[MAX_CELLS];
+  int n;
+
+  check_literal (CONV_PRESET_CUSTOM, 3, 0, 0, id3, 0.0);
+  for (n = 1; n <= CONV_MAX_SIZE; n += 2) {
+    double *got = generate (CONV_PRESET_CUSTOM, n, 0.0, 0.0);
+    gchar *what = g_strdup_printf ("custom n=%d", n);
+
+    exp_identity (n, want);
+    check_matrix (what, got, want, n, 0.0);
+    g_free (what);
+    g_free (got);
+  }
+}
+
+static void
+test_box (void)
+{
+  static const double one[1] = { 1 };
+  double b3[9];
+  int q;
+
+  for (q = 0; q < 9; q++)
+    b3[q] = 1.0 / 9.0;
+  check_literal (CONV_PRESET_BOX, 1, 0, 0, one, 1e-15);
+  check_literal (CONV_PRESET_BOX, 3, 0, 0, b3, 1e-15);
+  check_preset_all_sizes (CONV_PRESET_BOX, exp_box);
+}
+
+static void
+test_gaussian (void)
+{
+  static const double sigmas[] = { 0.0, -1.0, -0.0, 0.05, 0.3, 0.8, 1.0, 1.7, 2.5, 5.0, 10.0,
+    40.0
+  };
+  static const double one[1] = { 1 };
+  double want[MAX_CELLS];
+  double g3[9];
+  double e = exp (-1.0 / (2.0 * 0.8 * 0.8));
+  double tot = (1.0 + 2.0 * e) * (1.0 + 2.0 * e);
+  guint si;
+  int n;
+
+  /* n = 3, default sigma 0.8: g = [e, 1, e], e = exp (-1 / 1.28), written out */
+  g3[0] = g3[2] = g3[6] = g3[8] = e * e / tot;
+  g3[1] = g3[3] = g3[5] = g3[7] = e / tot;
+  g3[4] = 1.0 / tot;
+  check_literal (CONV_PRESET_GAUSSIAN, 3, 0.0, 0.0, g3, 1e-14);
+  check_literal (CONV_PRESET_GAUSSIAN, 3, 0.8, 0.0, g3, 1e-14);
+  check_literal (CONV_PRESET_GAUSSIAN, 1, 0.0, 0.0, one, 1e-15);
+  check_literal (CONV_PRESET_GAUSSIAN, 1, 3.0, 0.0, one, 1e-15);
+
+  for (si = 0; si < G_N_ELEMENTS (sigmas); si++) {
+    for (n = 1; n <= CONV_MAX_SIZE; n += 2) {
+      double *got = generate (CONV_PRESET_GAUSSIAN, n, sigmas[si], 0.0);
+      gchar *what = g_strdup_printf ("gaussian n=%d sigma=%g", n, sigmas[si]);
+
+      exp_gaussian (n, sigmas[si], want);
+      check_matrix (what, got, want, n, 1e-12);
+      g_free (what);
+      g_free (got);
+    }
+  }
+}
+
+static void
+test_sharpen (void)
+{
+  static const double one[1] = { 1 };
+  static const double s3[9] = { 0, -1, 0, -1, 5, -1, 0, -1, 0 };
+  static const double s5[25] = {
+    0, 0, -0.5, 0, 0,
+    0, 0, -0.5, 0, 0,
+    -0.5, -0.5, 5, -0.5, -0.5,
+    0, 0, -0.5, 0, 0,
+    0, 0, -0.5, 0, 0
+  };
+
+  check_literal (CONV_PRESET_SHARPEN, 1, 0, 0, one, 0.0);
+  check_literal (CONV_PRESET_SHARPEN, 3, 0, 0, s3, 1e-15);
+  check_literal (CONV_PRESET_SHARPEN, 5, 0, 0, s5, 1e-15);
+  check_preset_all_sizes (CONV_PRESET_SHARPEN, exp_sharpen);
+}
+
+static void
+test_edge (void)
+{
+  static const double zero[1] = { 0 };
+  static const double e3[9] = { -1, -1, -1, -1, 8, -1, -1, -1, -1 };
+  double e5[25];
+  int q;
+
+  for (q = 0; q < 25; q++)
+    e5[q] = -1.0 / 3.0;
+  e5[12] = 8.0;
+  check_literal (CONV_PRESET_EDGE, 1, 0, 0, zero, 0.0);
+  check_literal (CONV_PRESET_EDGE, 3, 0, 0, e3, 1e-15);
+  check_literal (CONV_PRESET_EDGE, 5, 0, 0, e5, 1e-15);
+  check_preset_all_sizes (CONV_PRESET_EDGE, exp_edge);
+}
+
+static void
+test_emboss (void)
+{
+  static const double one[1] = { 1 };
+  static const double m3[9] = { -2, -1, 0, -1, 1, 1, 0, 1, 2 };
+  /* n = 5: r = 2, S = 5*2*3*5/3 = 50, cell = 0.12 * (dx + dy) */
+  static const double m5[25] = {
+    -0.48, -0.36, -0.24, -0.12, 0.00,
+    -0.36, -0.24, -0.12, 0.00, 0.12,
+    -0.24, -0.12, 1.00, 0.12, 0.24,
+    -0.12, 0.00, 0.12, 0.24, 0.36,
+    0.00, 0.12, 0.24, 0.36, 0.48
+  };
+
+  check_literal (CONV_PRESET_EMBOSS, 1, 0, 0, one, 0.0);
+  check_literal (CONV_PRESET_EMBOSS, 3, 0, 0, m3, 1e-14);
+  check_literal (CONV_PRESET_EMBOSS, 5, 0, 0, m5, 1e-14);
+  check_preset_all_sizes (CONV_PRESET_EMBOSS, exp_emboss);
+}
+
+static void
+test_sobel_x (void)
+{
+  static const double zero[1] = { 0 };
+  static const double x3[9] = { -1, 0, 1, -2, 0, 2, -1, 0, 1 };
+  /* n = 5, by hand: s = C(4,j) = [1 4 6 4 1] (sum 16) * 4/16 = [0.25 1 1.5 1 0.25];
+   * d = C(3,i-1) - C(3,i) = [-1 -2 0 2 1], sum d[i]*(i-2) = 2+2+2+2 = 8, * 2/8
+   * = [-0.25 -0.5 0 0.5 0.25]; k = s[j] * d[i]. */
+  static const double x5[25] = {
+    -0.0625, -0.125, 0, 0.125, 0.0625,
+    -0.25, -0.5, 0, 0.5, 0.25,
+    -0.375, -0.75, 0, 0.75, 0.375,
+    -0.25, -0.5, 0, 0.5, 0.25,
+    -0.0625, -0.125, 0, 0.125, 0.0625
+  };
+
+  check_literal (CONV_PRESET_SOBEL_X, 1, 0, 0, zero, 0.0);
+  check_literal (CONV_PRESET_SOBEL_X, 3, 0, 0, x3, 1e-14);
+  check_literal (CONV_PRESET_SOBEL_X, 5, 0, 0, x5, 1e-14);
+  check_preset_all_sizes (CONV_PRESET_SOBEL_X, exp_sobel_x);
+}
+
+static void
+test_sobel_y (void)
+{
+  static const double zero[1] = { 0 };
+  static const double y3[9] = { -1, -2, -1, 0, 0, 0, 1, 2, 1 };
+  int n;
+
+  check_literal (CONV_PRESET_SOBEL_Y, 1, 0, 0, zero, 0.0);
+  check_literal (CONV_PRESET_SOBEL_Y, 3, 0, 0, y3, 1e-14);
+  check_preset_all_sizes (CONV_PRESET_SOBEL_Y, exp_sobel_y);
+
+  /* and literally the transpose of what the implementation gives for sobel-x */
+  for (n = 1; n <= CONV_MAX_SIZE; n += 2) {
+    double *x = generate (CONV_PRESET_SOBEL_X, n, 0, 0);
+    double *y = generate (CONV_PRESET_SOBEL_Y, n, 0, 0);
+    double *xt = g_new (double, n * n);
+    gchar *what = g_strdup_printf ("sobel-y vs transpose(sobel-x) n=%d", n);
+    int i, j;
+
+    for (j = 0; j < n; j++)
+      for (i = 0; i < n; i++)
+        xt[j * n + i] = x[i * n + j];
+    check_matrix (what, y, xt, n, rel_tol (xt, n, 1e-13));
+    g_free (what);
+    g_free (xt);
+    g_free (y);
+    g_free (x);
+  }
+}
+
+/* --- motion blur --- */
+
+static const double mb_angles[] = { 0.0, 10.0, 15.0, 30.0, 45.0, 60.0, 77.7, 90.0, 120.0,
+  135.0, 180.0, 200.0, 270.0, -30.0, -45.0, 333.3, 405.0
+};
+
+static void
+test_motionblur_reference (void)
+{
+  static const double one[1] = { 1 };
+  double want[MAX_CELLS];
+  guint ai;
+  int n;
+
+  check_literal (CONV_PRESET_MOTIONBLUR, 1, 0.0, 0.0, one, 1e-12);
+  check_literal (CONV_PRESET_MOTIONBLUR, 1, 0.0, 45.0, one, 1e-12);
+  for (ai = 0; ai < G_N_ELEMENTS (mb_angles); ai++) {
+    for (n = 1; n <= CONV_MAX_SIZE; n += 2) {
+      double *got = generate (CONV_PRESET_MOTIONBLUR, n, 0.0, mb_angles[ai]);
+      gchar *what = g_strdup_printf ("motionblur n=%d angle=%g", n, mb_angles[ai]);
+
+      exp_motionblur (n, mb_angles[ai], want);
+      check_matrix (what, got, want, n, 1e-4);
+      g_free (what);
+      g_free (got);
+    }
+  }
+}
+
+/* angle 0 / 90, n = 7: a single line proportional to [0.875 1 1 1 1 1 0.875]
+ * (the ends of the segment t in [-3.5, 3.5] reach half-way into the outer cells:
+ * integral of the tent over [-0.5, 1] = 0.875). */
+static void
+check_axis_line (double angle, gboolean horizontal)
+{
+  static const double prof[7] = { 0.875, 1, 1, 1, 1, 1, 0.875 };
+  double want[49];
+  double *got = generate (CONV_PRESET_MOTIONBLUR, 7, 0.0, angle);
+  gchar *what = g_strdup_printf ("motionblur n=7 angle=%g (line)", angle);
+  int i, j;
+
+  for (j = 0; j < 7; j++)
+    for (i = 0; i < 7; i++) {
+      double v = 0.0;
+
+      if (horizontal && j == 3)
+        v = prof[i] / 6.75;
+      if (!horizontal && i == 3)
+        v = prof[j] / 6.75;
+      want[j * 7 + i] = v;
+    }
+  check_matrix (what, got, want, 7, 1e-4);
+  g_free (what);
+
+  /* off the line: zero up to rounding (cos 90deg is not exactly 0 in double) */
+  what = g_strdup_printf ("motionblur n=7 angle=%g (off-line cells)", angle);
+  for (j = 0; j < 7; j++)
+    for (i = 0; i < 7; i++)
+      if ((horizontal && j != 3) || (!horizontal && i != 3))
+        want[j * 7 + i] = 0.0;
+      else
+        want[j * 7 + i] = got[j * 7 + i];
+  check_matrix (what, got, want, 7, 1e-12);
+  g_free (what);
+  g_free (got);
+}
+
+static void
+test_motionblur_angle0 (void)
+{
+  check_axis_line (0.0, TRUE);
+  check_axis_line (180.0, TRUE);
+}
+
+static void
+test_motionblur_angle90 (void)
+{
+  check_axis_line (90.0, FALSE);
+  check_axis_line (-90.0, FALSE);
+}
+
+#define CELL(k, n, dx, dy) ((k)[((dy) + (n) / 2) * (n) + (dx) + (n) / 2])
+
+static void
+test_motionblur_angle45 (void)
+{
+  int sizes[] = { 5, 7, 9, 15 };
+  guint si;
+
+  for (si = 0; si < G_N_ELEMENTS (sizes); si++) {
+    int n = sizes[si];
+    double *k = generate (CONV_PRESET_MOTIONBLUR, n, 0.0, 45.0);
+    double *k225 = generate (CONV_PRESET_MOTIONBLUR, n, 0.0, 225.0);
+    double *km45 = generate (CONV_PRESET_MOTIONBLUR, n, 0.0, -45.0);
+    double up = CELL (k, n, 2, -2), down = CELL (k, n, 2, 2);
+    double up1 = CELL (k, n, -1, 1), down1 = CELL (k, n, -1, -1);
+    gchar *what;
+
+    g_test_message ("motionblur n=%d angle=45: k(+2,-2)=%.6g k(+2,+2)=%.6g", n, up, down);
+    /* up and to the right: (+2,-2) and (-1,+1) lie on the segment, (+2,+2) and (-1,-1) not */
+    g_assert_cmpfloat (up, >, 0.01);
+    g_assert_cmpfloat (up, >, 100.0 * fabs (down) + 1e-6);
+    g_assert_cmpfloat (up1, >, 100.0 * fabs (down1) + 1e-6);
+    /* and -45 is its mirror image: weight on the main diagonal */
+    g_assert_cmpfloat (CELL (km45, n, 2, 2), >, 100.0 * fabs (CELL (km45, n, 2, -2)) + 1e-6);
+
+    /* the same line traversed the other way */
+    what = g_strdup_printf ("motionblur n=%d angle=225 vs 45", n);
+    check_matrix (what, k225, k, n, 1e-6);
+    g_free (what);
+
+    g_free (km45);
+    g_free (k225);
+    g_free (k);
+  }
+}
+
+static void
+test_motionblur_symmetry (void)
+{
+  static const double angles[] = { 10.0, 30.0, 45.0, 77.7, 135.0, -20.0 };
+  int sizes[] = { 3, 5, 7, 11, 21, 63 };
+  guint ai, si;
+
+  for (ai = 0; ai < G_N_ELEMENTS (angles); ai++)
+    for (si = 0; si < G_N_ELEMENTS (sizes); si++) {
+      int n = sizes[si];
+      double *k = generate (CONV_PRESET_MOTIONBLUR, n, 0.0, angles[ai]);
+      double *rot = g_new (double, n * n);
+      gchar *what = g_strdup_printf ("motionblur n=%d angle=%g point symmetry", n, angles[ai]);
+      int q;
+
+      for (q = 0; q < n * n; q++)
+        rot[q] = k[n * n - 1 - q];
+      check_matrix (what, k, rot, n, 1e-6);
+      g_free (what);
+      g_free (rot);
+      g_free (k);
+    }
+}
+
+static void
+test_motionblur_nonnegative (void)
+{
+  guint ai;
+  int n;
+
+  for (ai = 0; ai < G_N_ELEMENTS (mb_angles); ai++)
+    for (n = 1; n <= CONV_MAX_SIZE; n += 2) {
+      double *k = generate (CONV_PRESET_MOTIONBLUR, n, 0.0, mb_angles[ai]);
+      int q;
+
+      for (q = 0; q < n * n; q++) {
+        if (!(k[q] >= 0.0)) {
+          g_test_message ("motionblur n=%d angle=%g: k[%d] = %.17g < 0", n, mb_angles[ai], q,
+              k[q]);
+          g_test_fail ();
+          break;
+        }
+      }
+      g_free (k);
+    }
+}
+
+/* --- every preset, every size: finite, and the documented sum --- */
+
+static void
+test_all_presets_sums (void)
+{
+  static const ConvPreset presets[] = { CONV_PRESET_IDENTITY, CONV_PRESET_BOX,
+    CONV_PRESET_GAUSSIAN, CONV_PRESET_SHARPEN, CONV_PRESET_EMBOSS, CONV_PRESET_EDGE,
+    CONV_PRESET_SOBEL_X, CONV_PRESET_SOBEL_Y, CONV_PRESET_MOTIONBLUR, CONV_PRESET_CUSTOM
+  };
+  static const double sigmas[] = { 0.0, -2.0, 0.05, 0.7, 3.0, 100.0 };
+  static const double angles[] = { 0.0, 30.0, 45.0, 90.0, 137.5, -60.0, 1000.0 };
+  guint pi, vi;
+  int n;
+
+  for (pi = 0; pi < G_N_ELEMENTS (presets); pi++) {
+    ConvPreset p = presets[pi];
+    double expect_sum = (p == CONV_PRESET_EDGE || p == CONV_PRESET_SOBEL_X
+        || p == CONV_PRESET_SOBEL_Y) ? 0.0 : 1.0;
+    guint nvar = p == CONV_PRESET_GAUSSIAN ? G_N_ELEMENTS (sigmas)
+        : p == CONV_PRESET_MOTIONBLUR ? G_N_ELEMENTS (angles) : 1;
+
+    for (vi = 0; vi < nvar; vi++) {
+      double sigma = p == CONV_PRESET_GAUSSIAN ? sigmas[vi] : 0.0;
+      double angle = p == CONV_PRESET_MOTIONBLUR ? angles[vi] : 0.0;
+
+      for (n = 1; n <= CONV_MAX_SIZE; n += 2) {
+        double *k = generate (p, n, sigma, angle);
+        double sum = 0.0;
+        int q, nonfinite = -1;
+
+        for (q = 0; q < n * n; q++) {
+          if (!isfinite (k[q]) && nonfinite < 0)
+            nonfinite = q;
+          sum += k[q];
+        }
+        if (nonfinite >= 0) {
+          g_test_message ("%s n=%d sigma=%g angle=%g: k[%d] = %g is not finite",
+              preset_name (p), n, sigma, angle, nonfinite, k[nonfinite]);
+          g_test_fail ();
+        } else if (!(fabs (sum - expect_sum) <= 1e-9)) {
+          g_test_message ("%s n=%d sigma=%g angle=%g: sum %.17g, want %g", preset_name (p),
+              n, sigma, angle, sum, expect_sum);
+          g_test_fail ();
+        }
+        g_free (k);
+      }
+    }
+  }
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* automatic divisor */
+
+static void
+test_auto_divisor (void)
+{
+  static const double ones[9] = { 1, 1, 1, 1, 1, 1, 1, 1, 1 };
+  static const double binom3[9] = { 1, 2, 1, 2, 4, 2, 1, 2, 1 };
+  static const double lap[9] = { 0, 1, 0, 1, -4, 1, 0, 1, 0 };
+  static const double neg[9] = { 0, -1, 0, -1, -1, -1, 0, -1, 0 };
+  static const double tiny_pos[1] = { 1e-10 };
+  static const double tiny_neg[1] = { -5e-10 };
+  static const double small[1] = { 2e-9 };
+  static const double minus3[1] = { -3 };
+  static const double half[1] = { 0.5 };
+  /* sum 1e-10 spread over cells that cancel */
+  static const double cancel[9] = { 1e6, -1e6, 0, 0, 1e-10, 0, 0, 0, 0 };
+  double big[MAX_CELLS];
+  double *k;
+  int q;
+
+  g_assert_cmpfloat_with_epsilon (conv_auto_divisor (ones, 3), 9.0, 1e-12);
+  g_assert_cmpfloat_with_epsilon (conv_auto_divisor (binom3, 3), 16.0, 1e-12);
+  g_assert_cmpfloat (conv_auto_divisor (lap, 3), ==, 1.0);
+  g_assert_cmpfloat_with_epsilon (conv_auto_divisor (neg, 3), -5.0, 1e-12);
+  g_assert_cmpfloat (conv_auto_divisor (tiny_pos, 1), ==, 1.0);
+  g_assert_cmpfloat (conv_auto_divisor (tiny_neg, 1), ==, 1.0);
+  g_assert_cmpfloat_with_epsilon (conv_auto_divisor (small, 1), 2e-9, 1e-20);
+  g_assert_cmpfloat (conv_auto_divisor (minus3, 1), ==, -3.0);
+  g_assert_cmpfloat (conv_auto_divisor (half, 1), ==, 0.5);
+  g_assert_cmpfloat (conv_auto_divisor (cancel, 3), ==, 1.0);
+
+  for (q = 0; q < MAX_CELLS; q++)
+    big[q] = 1.0;
+  g_assert_cmpfloat_with_epsilon (conv_auto_divisor (big, CONV_MAX_SIZE), (double) MAX_CELLS,
+      1e-9);
+
+  /* presets: edge and sobel sum to 0 -> 1; the normalised ones to 1 */
+  k = generate (CONV_PRESET_EDGE, 5, 0, 0);
+  g_assert_cmpfloat (conv_auto_divisor (k, 5), ==, 1.0);
+  g_free (k);
+  k = generate (CONV_PRESET_SOBEL_X, 7, 0, 0);
+  g_assert_cmpfloat (conv_auto_divisor (k, 7), ==, 1.0);
+  g_free (k);
+  k = generate (CONV_PRESET_GAUSSIAN, 9, 0, 0);
+  g_assert_cmpfloat_with_epsilon (conv_auto_divisor (k, 9), 1.0, 1e-12);
+  g_free (k);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* matrix parsing */
+
+/* Parses text and checks it is accepted with side want_n and exactly the values want. */
+static void
+expect_parse (const char *label, const char *text, int want_n, const double *want)
+{
+  double *out = g_new (double, MAX_CELLS);
+  char err[256] = "";
+  int n = conv_matrix_parse (text, out, err, sizeof err);
+
+  if (n != want_n) {
+    g_test_message ("parse %s: returned %d, want %d (err \"%s\")", label, n, want_n, err);
+    g_test_fail ();
+  } else {
+    int q, bad = 0;
+
+    for (q = 0; q < n * n; q++) {
+      if (memcmp (&out[q], &want[q], sizeof (double)) != 0 && !(out[q] == want[q])) {
+        if (bad < MAX_REPORTED)
+          g_test_message ("parse %s: value %d = %.17g, want %.17g", label, q, out[q], want[q]);
+        bad++;
+      }
+    }
+    if (bad > 0)
+      g_test_fail ();
+  }
+  g_free (out);
+}
+
+/* Parses text and checks it is rejected with a non-empty one-line err; if token is not NULL
+ * the message must contain it. */
+static void
+expect_reject (const char *label, const char *text, const char *token)
+{
+  double *out = g_new (double, MAX_CELLS);
+  char err[256];
+  int n;
+
+  memset (err, 0, sizeof err);
+  n = conv_matrix_parse (text, out, err, sizeof err);
+  if (n != 0) {
+    g_test_message ("parse %s: accepted (returned %d), want rejection", label, n);
+    g_test_fail ();
+  } else if (err[0] == '\0') {
+    g_test_message ("parse %s: rejected but err is empty", label);
+    g_test_fail ();
+  } else {
+    g_test_message ("parse %s: rejected: \"%s\"", label, err);
+    if (strchr (err, '\n') != NULL) {
+      g_test_message ("parse %s: err is not one line", label);
+      g_test_fail ();
+    }
+    if (token != NULL && strstr (err, token) == NULL) {
+      g_test_message ("parse %s: err does not name the token \"%s\"", label, token);
+      g_test_fail ();
+    }
+  }
+  g_free (out);
+}
+
+static const double m121[9] = { 1, 2, 1, 2, 4, 2, 1, 2, 1 };
+
+static void
+test_parse_accept (void)
+{
+  static const double seven[1] = { 7 };
+  static const double neg[1] = { -1.5e-1 };
+  static const double mixed[9] = { -1.5e-1, 2.5E+2, -3, 0.125, 1e-3, -7.25e0, 1E3, 0, 10 };
+
+  expect_parse ("commas", "1,2,1, 2,4,2, 1,2,1", 3, m121);
+  expect_parse ("spaces+semicolons", "1 2 1; 2 4 2; 1 2 1", 3, m121);
+  expect_parse ("tabs+newlines", "1\t2\t1\n2\t4\t2\n1\t2\t1", 3, m121);
+  expect_parse ("crlf-free newlines, trailing newline", "1 2 1\n2 4 2\n1 2 1\n", 3, m121);
+  expect_parse ("leading/trailing separators", " ;,\n\t1 2 1;2 4 2;1 2 1 ;\t\n, ", 3, m121);
+  expect_parse ("runs of separators", "1,,2 ; ;1\t\t2\n\n4;;2 , 1,2,1", 3, m121);
+  expect_parse ("no spaces after semicolons", "1,2,1;2,4,2;1,2,1", 3, m121);
+  expect_parse ("single", "7", 1, seven);
+  expect_parse ("single padded", "  7 ;", 1, seven);
+  expect_parse ("negative exponent", "-1.5e-1", 1, neg);
+  expect_parse ("mixed numbers", "-1.5e-1, 2.5E+2, -3; 0.125 1e-3 -7.25e0; 1E3 0 10", 3,
+      mixed);
+}
+
+static void
+test_parse_exact_values (void)
+{
+  static const double v[9] = { 0.1, 0.2, 0.3, 3.14159265358979323846, -2.718281828459045,
+    1.7976931348623157e308, 2.2250738585072014e-308, 123456789.123456789, -0.0
+  };
+  static const double w[25] = { 1e-300, 1e300, 0.333333333333333314829616256247,
+    9007199254740993.0, 5e-308, 0.333333333333333333333, 0.666666666666666666666, 0.7, 1e22,
+    1e23,
+    4.35, 8.145, 0.000123, 65535.5, -65535.5, 1.5, 2.5, -0.5, 100, 1000,
+    6.02214076e23, 1.602176634e-19, 299792458, 0.1e1, 12.5e-1
+  };
+  double *big = g_new (double, MAX_CELLS);
+  GString *s = g_string_new (NULL);
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  int q;
+
+  expect_parse ("exact values",
+      "0.1 0.2 0.3; 3.14159265358979323846 -2.718281828459045 1.7976931348623157e308;"
+      " 2.2250738585072014e-308 123456789.123456789 -0.0", 3, v);
+  expect_parse ("exact values 5x5",
+      "1e-300 1e300 0.333333333333333314829616256247 9007199254740993.0 5e-308,"
+      "0.333333333333333333333 0.666666666666666666666 0.7 1e22 1e23,"
+      "4.35 8.145 0.000123 65535.5 -65535.5;1.5 2.5 -0.5 100 1000;"
+      "6.02214076e23 1.602176634e-19 299792458 0.1e1 12.5e-1", 5, w);
+
+  /* 63 x 63 distinct values, each written with 17 significant digits */
+  for (q = 0; q < MAX_CELLS; q++) {
+    big[q] = (q - 1984) * 0.001 + q * 1e-9;
+    g_string_append (s, g_ascii_dtostr (buf, sizeof buf, big[q]));
+    g_string_append_c (s, (q % CONV_MAX_SIZE == CONV_MAX_SIZE - 1) ? ';' : ',');
+  }
+  expect_parse ("63x63", s->str, CONV_MAX_SIZE, big);
+
+  /* and 61 x 61 plain integers */
+  g_string_truncate (s, 0);
+  for (q = 0; q < 61 * 61; q++) {
+    big[q] = q % 7 - 3;
+    g_string_append_printf (s, "%d ", q % 7 - 3);
+  }
+  expect_parse ("61x61", s->str, 61, big);
+
+  g_string_free (s, TRUE);
+  g_free (big);
+}
+
+static gchar *
+numbers (int count)
+{
+  GString *s = g_string_new (NULL);
+  int q;
+
+  for (q = 0; q < count; q++)
+    g_string_append_printf (s, "%s%d", q ? ", " : "", q % 5);
+  return g_string_free (s, FALSE);
+}
+
+static void
+test_parse_reject (void)
+{
+  static const int bad_counts[] = { 2, 4, 8, 10, 16, 24, 26, 36, 48, 50, 3968, 3970 };
+  guint ci;
+  gchar *t;
+
+  expect_reject ("empty", "", NULL);
+  expect_reject ("spaces only", "   ", NULL);
+  expect_reject ("separators only", " ,;\t\n ;; ,", NULL);
+  expect_reject ("2x2", "1,2,3,4", NULL);
+  expect_reject ("8 numbers", "1 2 3 4 5 6 7 8", NULL);
+  expect_reject ("9+1 numbers", "1 2 1; 2 4 2; 1 2 1; 5", NULL);
+  for (ci = 0; ci < G_N_ELEMENTS (bad_counts); ci++) {
+    gchar *label = g_strdup_printf ("%d numbers", bad_counts[ci]);
+
+    t = numbers (bad_counts[ci]);
+    expect_reject (label, t, NULL);
+    g_free (t);
+    g_free (label);
+  }
+  t = numbers (65 * 65);
+  expect_reject ("65x65 (n > 63)", t, NULL);
+  g_free (t);
+  t = numbers (67 * 67);
+  expect_reject ("67x67 (n > 63)", t, NULL);
+  g_free (t);
+
+  expect_reject ("non-number x", "1,2,x,4,5,6,7,8,9", NULL);
+  expect_reject ("non-number token named", "1,2,zork,4,5,6,7,8,9", "zork");
+  expect_reject ("non-number alone", "hello", "hello");
+  expect_reject ("trailing garbage in a number", "1,2,3,4,5,6,7,8,1.5q", NULL);
+  expect_reject ("nan", "nan", NULL);
+  expect_reject ("NAN in a matrix", "1,2,3,4,NAN,6,7,8,9", NULL);
+  expect_reject ("nan(123)", "nan(123)", NULL);
+  expect_reject ("inf", "inf", NULL);
+  expect_reject ("-inf", "-inf", NULL);
+  expect_reject ("Infinity", "Infinity", NULL);
+  expect_reject ("inf in a matrix", "1,2,3,4,inf,6,7,8,9", NULL);
+  expect_reject ("1e999", "1e999", NULL);
+  expect_reject ("-1e999", "-1e999", NULL);
+  expect_reject ("1e999 in a matrix", "1 2 3; 4 1e999 6; 7 8 9", NULL);
+}
+
+/* The grammar is "numbers separated by separators": two numbers glued together without a
+ * separator form one token that is not a number (an strtod loop would read them as two). */
+static void
+test_parse_reject_glued (void)
+{
+  expect_reject ("1.2.3 glued", "1.2.3,2,3,4,5,6,7,8", NULL);
+  expect_reject ("1-2 glued", "1-2,3,4,5,6,7,8,9", NULL);
+  expect_reject ("1e5e5 glued", "1e5e5", NULL);
+}
+
+static void
+test_parse_err_buffer (void)
+{
+  double *out = g_new (double, MAX_CELLS);
+  char buf[64];
+  int q, n;
+
+  /* the reason must fit into errlen bytes, NUL-terminated, and nothing after them is touched */
+  memset (buf, 'Z', sizeof buf);
+  n = conv_matrix_parse ("1,2,zork,4,5,6,7,8,9", out, buf, 8);
+  g_assert_cmpint (n, ==, 0);
+  g_assert_nonnull (memchr (buf, '\0', 8));
+  for (q = 8; q < (int) sizeof buf; q++)
+    if (buf[q] != 'Z') {
+      g_test_message ("conv_matrix_parse wrote err[%d] with errlen 8", q);
+      g_test_fail ();
+      break;
+    }
+
+  memset (buf, 'Z', sizeof buf);
+  n = conv_matrix_parse ("", out, buf, 1);
+  g_assert_cmpint (n, ==, 0);
+  g_assert_cmpint (buf[0], ==, '\0');
+  g_assert_cmpint (buf[1], ==, 'Z');
+  g_free (out);
+}
+
+static void
+test_parse_locale (void)
+{
+  static const char *names[] = { "de_DE.UTF-8", "de_DE.utf8", "de_DE", "de_DE@euro",
+    "fr_FR.UTF-8", "fr_FR.utf8", "fr_FR", "nl_NL.UTF-8", "es_ES.UTF-8", "it_IT.UTF-8",
+    "pt_BR.UTF-8", "ru_RU.UTF-8", "de_AT.UTF-8", "de_CH.UTF-8", "sv_SE.UTF-8"
+  };
+  static const double half[1] = { 0.5 };
+  static const double m[9] = { 0.25, 0.5, 0.25, 0.5, 1.5, 0.5, 0.25, 0.5, 0.25 };
+  static const double kf[9] = { 0.1, -2.5, 1e-7, 3.75, 0.5, -0.125, 1234.5678, 0.3, 7 };
+  gchar *saved = g_strdup (setlocale (LC_NUMERIC, NULL));
+  const char *found = NULL;
+  guint q;
+
+  for (q = 0; q < G_N_ELEMENTS (names) && found == NULL; q++) {
+    if (setlocale (LC_NUMERIC, names[q]) != NULL) {
+      if (strcmp (localeconv ()->decimal_point, ",") == 0)
+        found = names[q];
+      else
+        setlocale (LC_NUMERIC, saved);
+    }
+  }
+  if (found == NULL) {
+    g_test_message ("no comma-decimal locale available: locale-independence sub-check skipped");
+    setlocale (LC_NUMERIC, saved);
+    g_free (saved);
+    return;
+  }
+  g_test_message ("LC_NUMERIC = %s (decimal point ',')", found);
+
+  expect_parse ("0.5 under a comma locale", "0.5", 1, half);
+  expect_parse ("3x3 decimals under a comma locale",
+      "0.25 0.5 0.25; 0.5 1.5 0.5; 0.25 0.5 0.25", 3, m);
+  /* "1,5" is two numbers whatever the locale */
+  expect_reject ("\"1,5\" under a comma locale", "1,5", NULL);
+
+  /* format must not use the locale's decimal point either */
+  {
+    char *s = conv_matrix_format (kf, 3);
+
+    g_assert_nonnull (s);
+    if (s != NULL) {
+      g_test_message ("format under comma locale: \"%s\"", s);
+      expect_parse ("format+parse under a comma locale", s, 3, kf);
+      setlocale (LC_NUMERIC, "C");
+      expect_parse ("format (comma locale) + parse (C)", s, 3, kf);
+      free (s);
+    }
+  }
+
+  setlocale (LC_NUMERIC, saved);
+  g_free (saved);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* format -> parse round trip */
+
+static double
+random_value (void)
+{
+  switch (g_test_rand_int_range (0, 5)) {
+    case 0:
+      return g_test_rand_double_range (-1.0, 1.0);
+    case 1:
+      return g_test_rand_double_range (-1000.0, 1000.0);
+    case 2:
+      /* any magnitude across the normal range */
+      return ldexp (g_test_rand_double_range (0.5, 1.0), g_test_rand_int_range (-1000, 1000))
+          * (g_test_rand_bit ()? -1.0 : 1.0);
+    case 3:
+      return (double) g_test_rand_int_range (-100, 101);
+    default:
+      return g_test_rand_int_range (-1000, 1001) / 10.0;
+  }
+}
+
+static void
+check_roundtrip (const char *label, const double *k, int n)
+{
+  double *out = g_new (double, MAX_CELLS);
+  char err[256] = "";
+  char *s = conv_matrix_format (k, n);
+  int got_n, q, semis = 0, bad = 0;
+  const char *p;
+
+  if (s == NULL) {
+    g_test_message ("format %s: returned NULL", label);
+    g_test_fail ();
+    g_free (out);
+    return;
+  }
+  for (p = s; *p; p++)
+    if (*p == ';')
+      semis++;
+  if (semis != n - 1) {
+    g_test_message ("format %s n=%d: %d ';' row separators, want %d", label, n, semis, n - 1);
+    g_test_fail ();
+  }
+
+  got_n = conv_matrix_parse (s, out, err, sizeof err);
+  if (got_n != n) {
+    g_test_message ("format %s: parse of the formatted text returned %d (want %d): %s",
+        label, got_n, n, err);
+    g_test_fail ();
+  } else {
+    for (q = 0; q < n * n; q++)
+      if (memcmp (&out[q], &k[q], sizeof (double)) != 0) {
+        if (bad < MAX_REPORTED)
+          g_test_message ("format %s n=%d: value %d %.17g came back as %.17g", label, n, q,
+              k[q], out[q]);
+        bad++;
+      }
+    if (bad > 0)
+      g_test_fail ();
+  }
+  free (s);
+  g_free (out);
+}
+
+static void
+test_format_roundtrip (void)
+{
+  static const int sizes[] = { 1, 3, 5, 7, 9, 15, 31, 63 };
+  static const double special[9] = { 0.1, 1.0 / 3.0, DBL_MAX, -DBL_MAX, DBL_MIN, -DBL_MIN,
+    1e-300, 0.0, 9007199254740993.0
+  };
+  double *k = g_new (double, MAX_CELLS);
+  guint si;
+  int rep, q;
+
+  check_roundtrip ("m121", m121, 3);
+  check_roundtrip ("special values", special, 3);
+  for (si = 0; si < G_N_ELEMENTS (sizes); si++)
+    for (rep = 0; rep < 5; rep++) {
+      gchar *label = g_strdup_printf ("random n=%d rep=%d", sizes[si], rep);
+
+      for (q = 0; q < sizes[si] * sizes[si]; q++)
+        k[q] = random_value ();
+      check_roundtrip (label, k, sizes[si]);
+      g_free (label);
+    }
+
+  /* every preset's output round-trips too */
+  for (q = CONV_PRESET_IDENTITY; q <= CONV_PRESET_MOTIONBLUR; q++) {
+    double *p = generate ((ConvPreset) q, 7, 0.0, 30.0);
+
+    check_roundtrip (preset_name ((ConvPreset) q), p, 7);
+    g_free (p);
+  }
+  g_free (k);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_set_nonfatal_assertions ();
+
+  g_test_add_func ("/convkernel/gaussian-default-sigma", test_default_sigma);
+  g_test_add_func ("/convkernel/preset/identity", test_identity);
+  g_test_add_func ("/convkernel/preset/custom-is-identity", test_custom_is_identity);
+  g_test_add_func ("/convkernel/preset/box", test_box);
+  g_test_add_func ("/convkernel/preset/gaussian", test_gaussian);
+  g_test_add_func ("/convkernel/preset/sharpen", test_sharpen);
+  g_test_add_func ("/convkernel/preset/edge", test_edge);
+  g_test_add_func ("/convkernel/preset/emboss", test_emboss);
+  g_test_add_func ("/convkernel/preset/sobel-x", test_sobel_x);
+  g_test_add_func ("/convkernel/preset/sobel-y", test_sobel_y);
+  g_test_add_func ("/convkernel/preset/motionblur/reference", test_motionblur_reference);
+  g_test_add_func ("/convkernel/preset/motionblur/angle0", test_motionblur_angle0);
+  g_test_add_func ("/convkernel/preset/motionblur/angle90", test_motionblur_angle90);
+  g_test_add_func ("/convkernel/preset/motionblur/angle45", test_motionblur_angle45);
+  g_test_add_func ("/convkernel/preset/motionblur/point-symmetry", test_motionblur_symmetry);
+  g_test_add_func ("/convkernel/preset/motionblur/nonnegative", test_motionblur_nonnegative);
+  g_test_add_func ("/convkernel/preset/all/finite-and-sums", test_all_presets_sums);
+  g_test_add_func ("/convkernel/auto-divisor", test_auto_divisor);
+  g_test_add_func ("/convkernel/parse/accept", test_parse_accept);
+  g_test_add_func ("/convkernel/parse/exact-values", test_parse_exact_values);
+  g_test_add_func ("/convkernel/parse/reject", test_parse_reject);
+  g_test_add_func ("/convkernel/parse/reject-glued-numbers", test_parse_reject_glued);
+  g_test_add_func ("/convkernel/parse/err-buffer", test_parse_err_buffer);
+  g_test_add_func ("/convkernel/parse/locale", test_parse_locale);
+  g_test_add_func ("/convkernel/format/roundtrip", test_format_roundtrip);
+
+  return g_test_run ();
+}
