@@ -12,6 +12,8 @@
 
 #include <gst/check/gstcheck.h>
 #include <gst/check/gstharness.h>
+#include <gst/controller/gstdirectcontrolbinding.h>
+#include <gst/controller/gsttriggercontrolsource.h>
 #include <gst/video/video.h>
 #include <glib/gstdio.h>
 #include <stdlib.h>
@@ -164,7 +166,7 @@ harness_for (const Case * c)
 
 /* Random frame; the visible pixels are also returned tightly packed in *pixels. */
 static GstBuffer *
-make_input (const Case * c, guint32 seed, guint8 ** pixels)
+make_input (const Case * c, guint32 seed, GstClockTime pts, guint8 ** pixels)
 {
   const Format *f = find_format (c->format);
   GstVideoInfo info;
@@ -198,7 +200,7 @@ make_input (const Case * c, guint32 seed, guint8 ** pixels)
     gst_buffer_add_video_meta_full (buf, GST_VIDEO_FRAME_FLAG_NONE,
         gst_video_format_from_string (c->format), c->width, c->height, 1, offsets, strides);
   }
-  GST_BUFFER_PTS (buf) = 0;
+  GST_BUFFER_PTS (buf) = pts;
   return buf;
 }
 
@@ -280,14 +282,15 @@ max_difference (const Case * c, GstBuffer * out, const guint8 * expect, const gu
   return worst;
 }
 
-/* Pushes one random frame through h and checks the output against the reference for c. */
+/* Pushes one random frame stamped pts through h and checks the output against the reference
+ * for c. */
 static void
-check_frame (GstHarness * h, const Case * c, guint32 seed)
+check_frame_at (GstHarness * h, const Case * c, guint32 seed, GstClockTime pts)
 {
   const Format *f = find_format (c->format);
   gsize bytes = (gsize) c->width * f->channels * c->height;
   guint8 *in, *expect = g_malloc (bytes), *ties = g_malloc (bytes);
-  GstBuffer *out = gst_harness_push_and_pull (h, make_input (c, seed, &in));
+  GstBuffer *out = gst_harness_push_and_pull (h, make_input (c, seed, pts, &in));
   gchar *where = NULL, *what = describe (c);
   gint worst;
 
@@ -303,6 +306,12 @@ check_frame (GstHarness * h, const Case * c, guint32 seed)
   g_free (in);
   g_free (expect);
   g_free (ties);
+}
+
+static void
+check_frame (GstHarness * h, const Case * c, guint32 seed)
+{
+  check_frame_at (h, c, seed, 0);
 }
 
 static void
@@ -630,6 +639,38 @@ GST_START_TEST (test_live_changes)
 
 GST_END_TEST;
 
+/* controllable properties follow a GstController binding at each frame's stream time */
+GST_START_TEST (test_controller)
+{
+  Case c = { CASE_DEFAULTS, .kernel = "motionblur", .size = 7 };
+  GstHarness *h = harness_for (&c);
+  GstControlSource *bias = gst_trigger_control_source_new ();
+  GstControlSource *angle = gst_trigger_control_source_new ();
+  GstTimedValueControlSource *tb = GST_TIMED_VALUE_CONTROL_SOURCE (bias);
+  GstTimedValueControlSource *ta = GST_TIMED_VALUE_CONTROL_SOURCE (angle);
+
+  gst_object_add_control_binding (GST_OBJECT (h->element),
+      gst_direct_control_binding_new_absolute (GST_OBJECT (h->element), "bias", bias));
+  gst_object_add_control_binding (GST_OBJECT (h->element),
+      gst_direct_control_binding_new_absolute (GST_OBJECT (h->element), "angle", angle));
+  gst_timed_value_control_source_set (tb, 0, 0.0);
+  gst_timed_value_control_source_set (tb, GST_SECOND, 50.0);
+  gst_timed_value_control_source_set (ta, 0, 0.0);
+  gst_timed_value_control_source_set (ta, GST_SECOND, 90.0);
+
+  c.angle = 0.0;
+  check_frame_at (h, &c, 1, 0);
+  c.bias = 50.0;
+  c.angle = 90.0;
+  check_frame_at (h, &c, 2, GST_SECOND);
+
+  gst_object_unref (bias);
+  gst_object_unref (angle);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 /* properties changed from another thread while 1000 frames flow: every output frame must be
  * the reference for one of the settings the other thread can leave behind */
 typedef struct
@@ -666,7 +707,7 @@ GST_START_TEST (test_stress_properties)
   guint seen[8] = { 0 };
   GstBuffer *input;
 
-  input = make_input (&base, 42, &in);
+  input = make_input (&base, 42, 0, &in);
   for (guint i = 0; i < 8; i++) {
     cases[i] = base;
     cases[i].kernel = (i & 1) ? "gaussian" : "box";
@@ -800,6 +841,7 @@ clconvolve_suite (void)
   tcase_add_test (tc, test_refused_values);
   tcase_add_test (tc, test_refused_matrix_midstream);
   tcase_add_test (tc, test_live_changes);
+  tcase_add_test (tc, test_controller);
   tcase_add_test (tc, test_stress_properties);
 
   return s;
