@@ -183,8 +183,8 @@ gst_cl_convolve_method_get_type (void)
   static const GEnumValue values[] = {
     {GST_CL_CONVOLVE_METHOD_AUTO, "Pick for the device and size (tiled where the device has "
           "on-chip local memory and the tile fits, else float4)", "auto"},
-    {GST_CL_CONVOLVE_METHOD_TILED, "16x16 work-groups staging tile plus halo in local memory",
-        "tiled"},
+    {GST_CL_CONVOLVE_METHOD_TILED, "16x16 work-groups (8x8 where the device allows fewer than "
+          "256 work-items) staging tile plus halo in local memory", "tiled"},
     {GST_CL_CONVOLVE_METHOD_FLOAT4, "One work-item per pixel from global memory, vector loads, "
           "__constant coefficients", "float4"},
     {0, NULL, NULL}
@@ -496,9 +496,10 @@ ensure_kernel (GstClConvolve * self)
     FLOW_FAILED ("clCreateKernel", err);
     goto fail;
   }
-  if (tiled && (clGetKernelWorkGroupInfo (kernel, self->ctx->device,
-              CL_KERNEL_WORK_GROUP_SIZE, sizeof (wg), &wg, NULL) != CL_SUCCESS
-          || wg < (gsize) tile * tile)) {
+  if (clGetKernelWorkGroupInfo (kernel, self->ctx->device, CL_KERNEL_WORK_GROUP_SIZE,
+          sizeof (wg), &wg, NULL) != CL_SUCCESS)
+    wg = 1;
+  if (tiled && wg < (gsize) tile * tile) {
     /* the compiled kernel needs more resources than a tile's work-group may have */
     GST_WARNING_OBJECT (self, "tiled kernel allows %" G_GSIZE_FORMAT " work-items, needs %d; "
         "using float4", wg, tile * tile);
@@ -514,6 +515,9 @@ ensure_kernel (GstClConvolve * self)
   self->kernel = kernel;
   g_free (self->kernel_key);
   self->kernel_key = key;
+  /* the direct kernel runs any work-group shape: shrink it to what the compiled kernel allows */
+  while (!tiled && tile > 1 && (gsize) tile * tile > wg)
+    tile /= 2;
   self->local[0] = self->local[1] = tile;
   GST_INFO_OBJECT (self, "method=%s: running %s (%s) on %s",
       enum_nick (GST_TYPE_CL_CONVOLVE_METHOD, s->method),
@@ -830,9 +834,10 @@ gst_cl_convolve_class_init (GstClConvolveClass * klass)
           "0 = OpenCV's rule 0.3*((size-1)*0.5-1)+0.8", 0.0, 1000.0, DEFAULT_SIGMA, ctrl));
   g_object_class_install_property (gobject_class, PROP_DEVICE,
       g_param_spec_string ("device", "Device", "OpenCL device: empty = the first GPU, else the "
-          "first CPU; 'gpu', 'cpu', 'P:D' (platform:device indices as listed by clinfo -l) or "
-          "a case-insensitive substring of the device or platform name; read when the element "
-          "starts", DEFAULT_DEVICE, rw | GST_PARAM_MUTABLE_READY));
+          "first CPU, else any device; 'gpu', 'cpu', 'accelerator', 'P:D' (platform:device "
+          "indices as listed by clinfo -l) or a case-insensitive substring of the device or "
+          "platform name (e.g. 'nvidia', 'portable'); read when the element starts",
+          DEFAULT_DEVICE, rw | GST_PARAM_MUTABLE_READY));
   g_object_class_install_property (gobject_class, PROP_DEVICE_NAME,
       g_param_spec_string ("device-name", "Device name", "The OpenCL device in use, as "
           "'device (platform)'", NULL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
