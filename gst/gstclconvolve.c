@@ -31,6 +31,7 @@
 
 #include "gstclconvolve.h"
 #include "gstclcontext.h"
+#include "gstclstats.h"
 #include "convkernel.h"
 
 #include <math.h>
@@ -57,6 +58,7 @@ extern const char gst_cl_source_convolve[];
 #define DEFAULT_ANGLE 45.0
 #define DEFAULT_SIGMA 0.0
 #define DEFAULT_DEVICE ""
+#define DEFAULT_PROFILING FALSE
 
 enum
 {
@@ -71,7 +73,9 @@ enum
   PROP_ANGLE,
   PROP_SIGMA,
   PROP_DEVICE,
-  PROP_DEVICE_NAME
+  PROP_DEVICE_NAME,
+  PROP_PROFILING,
+  PROP_STATS
 };
 
 /* What the coefficients and the program depend on: copied from the properties under the object
@@ -97,12 +101,18 @@ struct _GstClConvolve
   gchar *matrix_text;
   gchar *device;
   gchar *device_name;
+  gboolean profiling;
+
+  /* under stats_lock: written by the streaming thread, read by the stats getter */
+  GMutex stats_lock;
+  GstClStats stats;
 
   /* streaming thread (and start/stop) only */
   GstClContext *ctx;
   const gchar *source;
   gchar *source_override;
   cl_command_queue queue;
+  gboolean profiling_on;        /* the queue records profiling events */
   cl_mem coef_mem, src_mem, dst_mem;
   gsize src_bytes, dst_bytes;
   cl_kernel kernel;
@@ -340,6 +350,11 @@ gst_cl_convolve_set_property (GObject * object, guint prop_id, const GValue * va
       self->cookie++;
       GST_OBJECT_UNLOCK (self);
       break;
+    case PROP_PROFILING:
+      GST_OBJECT_LOCK (self);
+      self->profiling = g_value_get_boolean (value);
+      GST_OBJECT_UNLOCK (self);
+      break;
     case PROP_DEVICE:
       GST_OBJECT_LOCK (self);
       g_free (self->device);
@@ -354,11 +369,37 @@ gst_cl_convolve_set_property (GObject * object, guint prop_id, const GValue * va
   }
 }
 
+static GstStructure *
+stats_structure (GstClConvolve * self)
+{
+  GstClStats *s = &self->stats;
+  GstStructure *st;
+
+  g_mutex_lock (&self->stats_lock);
+  gst_cl_stats_fold (s);
+  st = gst_structure_new ("application/x-clconvolve-stats",
+      "frames", G_TYPE_UINT64, s->frames,
+      "host-copies", G_TYPE_UINT64, s->host_copies,
+      "upload-ns", G_TYPE_UINT64, s->stage_ns[GST_CL_STAGE_UPLOAD],
+      "kernel-ns", G_TYPE_UINT64, s->stage_ns[GST_CL_STAGE_KERNEL],
+      "download-ns", G_TYPE_UINT64, s->stage_ns[GST_CL_STAGE_DOWNLOAD],
+      "busy-ns", G_TYPE_UINT64, s->busy_ns,
+      "overlap-ns", G_TYPE_UINT64, s->overlap_ns,
+      "span-ns", G_TYPE_UINT64, s->last_ns - s->first_ns, NULL);
+  g_mutex_unlock (&self->stats_lock);
+  return st;
+}
+
 static void
 gst_cl_convolve_get_property (GObject * object, guint prop_id, GValue * value,
     GParamSpec * pspec)
 {
   GstClConvolve *self = GST_CL_CONVOLVE (object);
+
+  if (prop_id == PROP_STATS) {
+    g_value_take_boxed (value, stats_structure (self));
+    return;
+  }
 
   GST_OBJECT_LOCK (self);
   switch (prop_id) {
@@ -394,6 +435,9 @@ gst_cl_convolve_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_DEVICE_NAME:
       g_value_set_string (value, self->device_name);
+      break;
+    case PROP_PROFILING:
+      g_value_set_boolean (value, self->profiling);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -553,20 +597,20 @@ ensure_buffer (GstClConvolve * self, cl_mem * mem, gsize * have, gsize need, cl_
 /* Host plane (with its stride) to or from a tightly packed device buffer. */
 static cl_int
 transfer_plane (cl_command_queue q, gboolean upload, cl_mem mem, gpointer host, gsize row,
-    gsize stride, gsize rows)
+    gsize stride, gsize rows, cl_event * ev)
 {
   const size_t origin[3] = { 0, 0, 0 };
   const size_t region[3] = { row, rows, 1 };
 
   if (stride == row && upload)
-    return clEnqueueWriteBuffer (q, mem, CL_FALSE, 0, row * rows, host, 0, NULL, NULL);
+    return clEnqueueWriteBuffer (q, mem, CL_FALSE, 0, row * rows, host, 0, NULL, ev);
   if (stride == row)
-    return clEnqueueReadBuffer (q, mem, CL_TRUE, 0, row * rows, host, 0, NULL, NULL);
+    return clEnqueueReadBuffer (q, mem, CL_TRUE, 0, row * rows, host, 0, NULL, ev);
   if (upload)
     return clEnqueueWriteBufferRect (q, mem, CL_FALSE, origin, origin, region, row, 0, stride, 0,
-        host, 0, NULL, NULL);
+        host, 0, NULL, ev);
   return clEnqueueReadBufferRect (q, mem, CL_TRUE, origin, origin, region, row, 0, stride, 0,
-      host, 0, NULL, NULL);
+      host, 0, NULL, ev);
 }
 
 static void
@@ -579,6 +623,32 @@ gst_cl_convolve_before_transform (GstBaseTransform * bt, GstBuffer * buf)
     gst_object_sync_values (GST_OBJECT (bt), ts);
 }
 
+/* Counts the frame and adds its profiling events (if any) to the stats. */
+static void
+record_events (GstClConvolve * self, cl_event * ev)
+{
+  g_mutex_lock (&self->stats_lock);
+  for (gint i = 0; i < GST_CL_N_STAGES; i++) {
+    cl_ulong t0 = 0, t1 = 0;
+
+    if (!ev[i])
+      continue;
+    if (clGetEventProfilingInfo (ev[i], CL_PROFILING_COMMAND_START, sizeof (t0), &t0,
+            NULL) == CL_SUCCESS && clGetEventProfilingInfo (ev[i], CL_PROFILING_COMMAND_END,
+            sizeof (t1), &t1, NULL) == CL_SUCCESS)
+      gst_cl_stats_add (&self->stats, i, t0, t1);
+  }
+  self->stats.frames++;
+  g_mutex_unlock (&self->stats_lock);
+}
+
+static void
+release_events (cl_event * ev)
+{
+  for (gint i = 0; i < GST_CL_N_STAGES; i++)
+    g_clear_pointer (&ev[i], clReleaseEvent);
+}
+
 static GstFlowReturn
 gst_cl_convolve_transform_frame (GstVideoFilter * vf, GstVideoFrame * in, GstVideoFrame * out)
 {
@@ -588,6 +658,8 @@ gst_cl_convolve_transform_frame (GstVideoFilter * vf, GstVideoFrame * in, GstVid
   gsize bytes = (gsize) row * h;
   gsize global[2];
   gboolean changed = FALSE;
+  cl_event ev[GST_CL_N_STAGES] = { NULL, NULL, NULL };
+  cl_event *evp[GST_CL_N_STAGES] = { NULL, NULL, NULL };
   gfloat bias;
   const gchar *what;
   cl_int err;
@@ -606,6 +678,10 @@ gst_cl_convolve_transform_frame (GstVideoFilter * vf, GstVideoFrame * in, GstVid
       !ensure_buffer (self, &self->dst_mem, &self->dst_bytes, bytes, CL_MEM_WRITE_ONLY))
     return GST_FLOW_ERROR;
 
+  if (self->profiling_on)
+    for (gint i = 0; i < GST_CL_N_STAGES; i++)
+      evp[i] = &ev[i];
+
   if (changed) {
     gfloat coef[NCOEF];
 
@@ -619,7 +695,7 @@ gst_cl_convolve_transform_frame (GstVideoFilter * vf, GstVideoFrame * in, GstVid
 
   what = "frame upload";
   err = transfer_plane (self->queue, TRUE, self->src_mem, GST_VIDEO_FRAME_PLANE_DATA (in, 0),
-      row, GST_VIDEO_FRAME_PLANE_STRIDE (in, 0), h);
+      row, GST_VIDEO_FRAME_PLANE_STRIDE (in, 0), h, evp[GST_CL_STAGE_UPLOAD]);
   if (err != CL_SUCCESS)
     goto cl_failed;
 
@@ -643,15 +719,18 @@ gst_cl_convolve_transform_frame (GstVideoFilter * vf, GstVideoFrame * in, GstVid
   global[1] = GST_ROUND_UP_N ((gsize) h, self->local[1]);
   what = "kernel launch";
   err = clEnqueueNDRangeKernel (self->queue, self->kernel, 2, NULL, global, self->local, 0,
-      NULL, NULL);
+      NULL, evp[GST_CL_STAGE_KERNEL]);
   if (err != CL_SUCCESS)
     goto cl_failed;
 
   what = "frame download";
   err = transfer_plane (self->queue, FALSE, self->dst_mem, GST_VIDEO_FRAME_PLANE_DATA (out, 0),
-      row, GST_VIDEO_FRAME_PLANE_STRIDE (out, 0), h);
+      row, GST_VIDEO_FRAME_PLANE_STRIDE (out, 0), h, evp[GST_CL_STAGE_DOWNLOAD]);
   if (err != CL_SUCCESS)
     goto cl_failed;
+
+  record_events (self, ev);
+  release_events (ev);
   return GST_FLOW_OK;
 
   /* ERRORS */
@@ -659,6 +738,7 @@ cl_failed:
   {
     /* the upload may still read the input frame: let it finish before the frame is unmapped */
     clFinish (self->queue);
+    release_events (ev);
     FLOW_FAILED (what, err);
     return GST_FLOW_ERROR;
   }
@@ -736,7 +816,15 @@ gst_cl_convolve_start (GstBaseTransform * bt)
     self->source = self->source_override;
   }
 
-  self->queue = clCreateCommandQueue (self->ctx->context, self->ctx->device, 0, &err);
+  GST_OBJECT_LOCK (self);
+  self->profiling_on = self->profiling;
+  GST_OBJECT_UNLOCK (self);
+  g_mutex_lock (&self->stats_lock);
+  gst_cl_stats_init (&self->stats);
+  g_mutex_unlock (&self->stats_lock);
+
+  self->queue = clCreateCommandQueue (self->ctx->context, self->ctx->device,
+      self->profiling_on ? CL_QUEUE_PROFILING_ENABLE : 0, &err);
   if (!self->queue) {
     FLOW_FAILED ("clCreateCommandQueue", err);
     goto fail;
@@ -777,6 +865,8 @@ gst_cl_convolve_finalize (GObject * object)
   g_free (self->matrix_text);
   g_free (self->device);
   g_free (self->device_name);
+  gst_cl_stats_clear (&self->stats);
+  g_mutex_clear (&self->stats_lock);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
@@ -842,6 +932,17 @@ gst_cl_convolve_class_init (GstClConvolveClass * klass)
       g_param_spec_string ("device-name", "Device name", "The OpenCL device in use, as "
           "'device (platform)'", NULL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 
+  g_object_class_install_property (gobject_class, PROP_PROFILING,
+      g_param_spec_boolean ("profiling", "Profiling", "Time every upload, kernel and download "
+          "with OpenCL profiling events (see stats); read when the element starts",
+          DEFAULT_PROFILING, rw | GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property (gobject_class, PROP_STATS,
+      g_param_spec_boxed ("stats", "Statistics", "Since the element started: frames, "
+          "host-copies (frames copied on the host by the element), and with profiling=true "
+          "the device time of upload-ns, kernel-ns, download-ns, busy-ns (any command "
+          "running), overlap-ns (two or more at once) and span-ns (first start to last end)",
+          GST_TYPE_STRUCTURE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_static_pad_template (element_class, &src_template);
   gst_element_class_set_static_metadata (element_class, "OpenCL convolution",
@@ -871,4 +972,7 @@ gst_cl_convolve_init (GstClConvolve * self)
   self->set.border = DEFAULT_BORDER;
   self->set.method = DEFAULT_METHOD;
   self->device = g_strdup (DEFAULT_DEVICE);
+  self->profiling = DEFAULT_PROFILING;
+  g_mutex_init (&self->stats_lock);
+  gst_cl_stats_init (&self->stats);
 }

@@ -671,6 +671,46 @@ GST_START_TEST (test_controller)
 
 GST_END_TEST;
 
+/* stats count frames; with profiling every stage has a device time */
+GST_START_TEST (test_stats)
+{
+  for (gint profiling = 0; profiling <= 1; profiling++) {
+    Case c = { CASE_DEFAULTS };
+    GstHarness *h = gst_harness_new ("clconvolve");
+    gchar *caps = caps_string (&c);
+    GstStructure *st;
+    guint64 frames = 0, up = 0, kern = 0, down = 0, busy = 0, copies = 1;
+
+    /* profiling is read at start: set it in NULL state, then start */
+    gst_element_set_state (h->element, GST_STATE_NULL);
+    g_object_set (h->element, "profiling", profiling, NULL);
+    gst_harness_play (h);
+    apply_case (h->element, &c);
+    gst_harness_set_src_caps_str (h, caps);
+    gst_harness_set_sink_caps_str (h, caps);
+    for (guint i = 0; i < 3; i++)
+      check_frame (h, &c, i);
+    g_object_get (h->element, "stats", &st, NULL);
+    fail_unless (gst_structure_get (st, "frames", G_TYPE_UINT64, &frames, "upload-ns",
+            G_TYPE_UINT64, &up, "kernel-ns", G_TYPE_UINT64, &kern, "download-ns",
+            G_TYPE_UINT64, &down, "busy-ns", G_TYPE_UINT64, &busy, "host-copies",
+            G_TYPE_UINT64, &copies, NULL));
+    fail_unless_equals_uint64 (frames, 3);
+    fail_unless_equals_uint64 (copies, 0);
+    if (profiling) {
+      fail_unless (up > 0 && kern > 0 && down > 0, "%" GST_PTR_FORMAT, st);
+      fail_unless (busy >= kern && busy <= up + kern + down, "%" GST_PTR_FORMAT, st);
+    } else {
+      fail_unless (up == 0 && kern == 0 && down == 0 && busy == 0, "%" GST_PTR_FORMAT, st);
+    }
+    gst_structure_free (st);
+    g_free (caps);
+    gst_harness_teardown (h);
+  }
+}
+
+GST_END_TEST;
+
 /* properties changed from another thread while 1000 frames flow: every output frame must be
  * the reference for one of the settings the other thread can leave behind */
 typedef struct
@@ -842,6 +882,7 @@ clconvolve_suite (void)
   tcase_add_test (tc, test_refused_matrix_midstream);
   tcase_add_test (tc, test_live_changes);
   tcase_add_test (tc, test_controller);
+  tcase_add_test (tc, test_stats);
   tcase_add_test (tc, test_stress_properties);
 
   return s;
