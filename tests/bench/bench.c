@@ -1,0 +1,759 @@
+/* clconvolve-bench: element throughput, per-stage device time and the transfer limit
+ * Copyright (C) 2026 clconvolve developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/* Prints one JSON object per line (and a readable summary on stderr):
+ *   {"kind":"element", ...}   frames/s of an element alone in "appsrc ! ELEMENT ! fakesink",
+ *                             the same pipeline without it measured in the same run and removed;
+ *                             appsrc recycles a few frames filled once, allocated from the pool
+ *                             the element proposes; clconvolve also gives per-stage device time
+ *   {"kind":"transfer", ...}  pinned host<->device bandwidth on the same OpenCL device, each way
+ *                             alone and both at once on two queues, and the frame rates they allow
+ *   {"kind":"naive", ...}     a plain single-threaded C loop doing the same convolution
+ *   {"kind":"process", ...}   peak RSS of this process
+ * tests/bench/run-bench drives it (and the peers outside GStreamer) and writes the report. */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <gst/gst.h>
+#include <gst/app/gstappsrc.h>
+#include <gst/video/video.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "gstclcontext.h"
+#include "convkernel.h"
+
+#define N_POOL_BUFFERS 3
+#define WARMUP_FRAMES 3
+#define NCOEF_MAX (CONV_MAX_SIZE * CONV_MAX_SIZE)
+
+typedef struct
+{
+  gchar *element;               /* element description; NULL: clconvolve from the options */
+  gchar *format;
+  gchar *device;
+  gchar **res, **sizes, **methods, **kernels;
+  gdouble seconds;              /* measuring time per run */
+  gint min_frames, runs;
+  gboolean transfer, naive, quick;
+} Options;
+
+static Options opt;
+
+/* ------------------------------------------------------------------ statistics helpers */
+
+static gint
+dcmp (gconstpointer a, gconstpointer b)
+{
+  gdouble x = *(const gdouble *) a, y = *(const gdouble *) b;
+  return x < y ? -1 : x > y;
+}
+
+/* {"median":m,"min":a,"max":b} of n values */
+static gchar *
+summary_json (gdouble * v, gint n)
+{
+  gdouble med;
+
+  if (n == 0)
+    return g_strdup ("null");
+  qsort (v, n, sizeof (gdouble), dcmp);
+  med = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+  return g_strdup_printf ("{\"median\":%.6g,\"min\":%.6g,\"max\":%.6g}", med, v[0], v[n - 1]);
+}
+
+static gdouble
+median_of (gdouble * v, gint n)
+{
+  if (n == 0)
+    return NAN;
+  qsort (v, n, sizeof (gdouble), dcmp);
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+static gdouble
+cpu_seconds (void)
+{
+  struct rusage ru;
+
+  getrusage (RUSAGE_SELF, &ru);
+  return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
+      1e-6 * (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
+}
+
+/* ------------------------------------------------------------------ one pipeline run */
+
+typedef struct
+{
+  GMutex lock;
+  GCond cond;
+  guint64 received;
+} Counter;
+
+typedef struct
+{
+  guint frames;                 /* measured frames */
+  gdouble wall_s, cpu_s;        /* for the measured frames */
+  gdouble first_ms;             /* first push to first output (includes program builds) */
+  gboolean pooled;              /* frames came from the element's proposed pool */
+  GstStructure *stats;          /* clconvolve stats over the measured frames, or NULL */
+} RunResult;
+
+static void
+on_handoff (GstElement * sink, GstBuffer * buf, GstPad * pad, Counter * c)
+{
+  g_mutex_lock (&c->lock);
+  c->received++;
+  g_cond_signal (&c->cond);
+  g_mutex_unlock (&c->lock);
+}
+
+/* Waits until n buffers reached the sink; FALSE on a bus error or after timeout_s. */
+static gboolean
+wait_for (Counter * c, guint64 n, GstBus * bus, gdouble timeout_s)
+{
+  gint64 deadline = g_get_monotonic_time () + (gint64) (timeout_s * G_USEC_PER_SEC);
+  gboolean ok = TRUE;
+
+  g_mutex_lock (&c->lock);
+  while (c->received < n && ok) {
+    gint64 step = g_get_monotonic_time () + G_USEC_PER_SEC / 10;
+    GstMessage *m;
+
+    g_cond_wait_until (&c->cond, &c->lock, MIN (step, deadline));
+    m = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+    if (m) {
+      GError *err = NULL;
+      gst_message_parse_error (m, &err, NULL);
+      g_printerr ("bench: pipeline error: %s\n", err->message);
+      g_clear_error (&err);
+      gst_message_unref (m);
+      ok = FALSE;
+    } else if (g_get_monotonic_time () >= deadline) {
+      g_printerr ("bench: timed out waiting for frames\n");
+      ok = FALSE;
+    }
+  }
+  g_mutex_unlock (&c->lock);
+  return ok;
+}
+
+static void
+fill_random (GstBuffer * buf, guint32 seed)
+{
+  GstMapInfo map;
+  GRand *rand = g_rand_new_with_seed (seed);
+
+  gst_buffer_map (buf, &map, GST_MAP_WRITE);
+  for (gsize i = 0; i + 4 <= map.size; i += 4) {
+    guint32 r = g_rand_int (rand);
+    memcpy (map.data + i, &r, 4);
+  }
+  gst_buffer_unmap (buf, &map);
+  g_rand_free (rand);
+}
+
+static GstStructure *
+get_stats (GstElement * f)
+{
+  GstStructure *st = NULL;
+
+  if (f && g_object_class_find_property (G_OBJECT_GET_CLASS (f), "stats"))
+    g_object_get (f, "stats", &st, NULL);
+  return st;
+}
+
+static guint64
+stat_u64 (const GstStructure * st, const gchar * field)
+{
+  guint64 v = 0;
+
+  if (st)
+    gst_structure_get_uint64 (st, field, &v);
+  return v;
+}
+
+/* Runs "appsrc ! element ! fakesink" (or "appsrc ! fakesink" when element is NULL) at w x h. */
+static gboolean
+run_once (const gchar * element, const gchar * format, gint w, gint h, RunResult * r)
+{
+  gchar *desc = element ?
+      g_strdup_printf ("appsrc name=src ! %s name=f ! fakesink name=sink sync=false "
+      "signal-handoffs=true", element) :
+      g_strdup ("appsrc name=src ! fakesink name=sink sync=false signal-handoffs=true");
+  GError *err = NULL;
+  GstElement *pipe = gst_parse_launch (desc, &err);
+  GstElement *src, *sink, *f;
+  GstCaps *caps;
+  GstVideoInfo info;
+  GstBufferPool *pool = NULL;
+  GstBuffer *bufs[N_POOL_BUFFERS] = { NULL };
+  GstBus *bus;
+  Counter c;
+  GstStructure *st0 = NULL, *st1 = NULL;
+  guint64 pushed = 0;
+  gint64 t0, t1;
+  gdouble cpu0;
+  gboolean ok = FALSE;
+
+  memset (r, 0, sizeof (*r));
+  if (!pipe) {
+    g_printerr ("bench: cannot build '%s': %s\n", desc, err ? err->message : "?");
+    g_clear_error (&err);
+    g_free (desc);
+    return FALSE;
+  }
+  g_free (desc);
+  g_mutex_init (&c.lock);
+  g_cond_init (&c.cond);
+  c.received = 0;
+
+  src = gst_bin_get_by_name (GST_BIN (pipe), "src");
+  sink = gst_bin_get_by_name (GST_BIN (pipe), "sink");
+  f = gst_bin_get_by_name (GST_BIN (pipe), "f");
+  caps = gst_caps_new_simple ("video/x-raw", "format", G_TYPE_STRING, format,
+      "width", G_TYPE_INT, w, "height", G_TYPE_INT, h, "framerate", GST_TYPE_FRACTION, 30, 1,
+      NULL);
+  gst_video_info_from_caps (&info, caps);
+  g_object_set (src, "caps", caps, "format", GST_FORMAT_TIME, "block", TRUE,
+      "max-buffers", (guint64) 2, NULL);
+  g_signal_connect (sink, "handoff", G_CALLBACK (on_handoff), &c);
+  bus = gst_element_get_bus (pipe);
+  gst_element_set_state (pipe, GST_STATE_PLAYING);
+
+  /* the first frame, in plain memory, negotiates caps and builds the programs */
+  bufs[0] = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info), NULL);
+  fill_random (bufs[0], 1);
+  t0 = g_get_monotonic_time ();
+  gst_app_src_push_buffer (GST_APP_SRC (src), gst_buffer_ref (bufs[0]));
+  pushed++;
+  if (!wait_for (&c, pushed, bus, 600.0))
+    goto done;
+  r->first_ms = (g_get_monotonic_time () - t0) / 1000.0;
+
+  /* then frames from the pool the element proposes, as a decoder would use */
+  if (element) {
+    GstPad *srcpad = gst_element_get_static_pad (src, "src");
+    GstPad *peer = gst_pad_get_peer (srcpad);
+    GstQuery *q = gst_query_new_allocation (caps, TRUE);
+
+    if (gst_pad_query (peer, q) && gst_query_get_n_allocation_pools (q) > 0)
+      gst_query_parse_nth_allocation_pool (q, 0, &pool, NULL, NULL, NULL);
+    if (pool && !gst_buffer_pool_set_active (pool, TRUE))
+      gst_clear_object (&pool);
+    gst_query_unref (q);
+    gst_object_unref (peer);
+    gst_object_unref (srcpad);
+  }
+  for (gint i = 0; i < N_POOL_BUFFERS; i++) {
+    GstBuffer *b = NULL;
+
+    if (!pool || gst_buffer_pool_acquire_buffer (pool, &b, NULL) != GST_FLOW_OK)
+      b = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info), NULL);
+    else
+      r->pooled = TRUE;
+    fill_random (b, 2 + i);
+    gst_clear_buffer (&bufs[i]);
+    bufs[i] = b;
+  }
+
+  for (gint i = 0; i < WARMUP_FRAMES; i++, pushed++)
+    gst_app_src_push_buffer (GST_APP_SRC (src), gst_buffer_ref (bufs[i % N_POOL_BUFFERS]));
+  if (!wait_for (&c, pushed, bus, 600.0))
+    goto done;
+
+  st0 = get_stats (f);
+  cpu0 = cpu_seconds ();
+  t0 = g_get_monotonic_time ();
+  for (guint n = 0;; n++) {
+    gst_app_src_push_buffer (GST_APP_SRC (src), gst_buffer_ref (bufs[n % N_POOL_BUFFERS]));
+    pushed++;
+    r->frames++;
+    if (r->frames >= (guint) opt.min_frames &&
+        g_get_monotonic_time () - t0 >= opt.seconds * G_USEC_PER_SEC)
+      break;
+  }
+  if (!wait_for (&c, pushed, bus, 600.0))
+    goto done;
+  t1 = g_get_monotonic_time ();
+  r->cpu_s = cpu_seconds () - cpu0;
+  r->wall_s = (t1 - t0) / 1e6;
+  st1 = get_stats (f);
+  if (st0 && st1) {
+    const gchar *fields[] = { "frames", "host-copies", "upload-ns", "kernel-ns",
+      "download-ns", "busy-ns", "overlap-ns"
+    };
+    r->stats = gst_structure_new_empty ("delta");
+    for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
+      gst_structure_set (r->stats, fields[i], G_TYPE_UINT64,
+          stat_u64 (st1, fields[i]) - stat_u64 (st0, fields[i]), NULL);
+  }
+  ok = TRUE;
+
+done:
+  gst_app_src_end_of_stream (GST_APP_SRC (src));
+  gst_bus_timed_pop_filtered (bus, 10 * GST_SECOND, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  for (gint i = 0; i < N_POOL_BUFFERS; i++)
+    gst_clear_buffer (&bufs[i]);
+  if (pool) {
+    gst_buffer_pool_set_active (pool, FALSE);
+    gst_object_unref (pool);
+  }
+  if (st0)
+    gst_structure_free (st0);
+  if (st1)
+    gst_structure_free (st1);
+  gst_caps_unref (caps);
+  gst_object_unref (bus);
+  gst_object_unref (src);
+  gst_object_unref (sink);
+  if (f)
+    gst_object_unref (f);
+  gst_object_unref (pipe);
+  g_mutex_clear (&c.lock);
+  g_cond_clear (&c.cond);
+  return ok;
+}
+
+/* ------------------------------------------------------------------ element measurement */
+
+static gchar *
+json_escape (const gchar * s)
+{
+  GString *o = g_string_new (NULL);
+
+  for (; *s; s++) {
+    if (*s == '"' || *s == '\\')
+      g_string_append_c (o, '\\');
+    g_string_append_c (o, *s);
+  }
+  return g_string_free (o, FALSE);
+}
+
+static gchar *device_name;      /* of the last clconvolve run */
+
+/* Measures element (or clconvolve with method/kernel/size) opt.runs times at w x h. */
+static void
+measure_element (const gchar * element, const gchar * label, const gchar * method,
+    const gchar * kernel, gint size, gint w, gint h)
+{
+  gint runs = opt.runs, n = 0;
+  gdouble *fps = g_new0 (gdouble, runs), *cpu = g_new0 (gdouble, runs);
+  gdouble *first = g_new0 (gdouble, runs), *base = g_new0 (gdouble, runs);
+  gdouble *up = g_new0 (gdouble, runs), *kern = g_new0 (gdouble, runs);
+  gdouble *down = g_new0 (gdouble, runs), *ovl = g_new0 (gdouble, runs);
+  gdouble *copies = g_new0 (gdouble, runs);
+  gint nstage = 0;
+  gboolean pooled = FALSE;
+  guint frames = 0;
+  gchar *s_fps, *s_cpu, *s_first, *s_base, *esc = json_escape (element);
+
+  for (gint i = 0; i < runs; i++) {
+    RunResult with, without;
+    gdouble per_with, per_without;
+
+    /* the pipeline without the element, in the same run, just before */
+    if (!run_once (NULL, opt.format, w, h, &without))
+      continue;
+    if (!run_once (element, opt.format, w, h, &with))
+      continue;
+    per_with = with.wall_s / with.frames;
+    per_without = without.wall_s / without.frames;
+    fps[n] = 1.0 / MAX (per_with - per_without, 1e-9);
+    base[n] = 1.0 / per_without;
+    cpu[n] = 1000.0 * (with.cpu_s / with.frames - without.cpu_s / without.frames);
+    first[n] = with.first_ms;
+    pooled = with.pooled;
+    frames += with.frames;
+    if (with.stats) {
+      guint64 nf = MAX (stat_u64 (with.stats, "frames"), 1);
+      up[nstage] = stat_u64 (with.stats, "upload-ns") / 1e6 / nf;
+      kern[nstage] = stat_u64 (with.stats, "kernel-ns") / 1e6 / nf;
+      down[nstage] = stat_u64 (with.stats, "download-ns") / 1e6 / nf;
+      ovl[nstage] = stat_u64 (with.stats, "overlap-ns") / 1e9 / with.wall_s;
+      copies[nstage] = (gdouble) stat_u64 (with.stats, "host-copies") / nf;
+      nstage++;
+      gst_structure_free (with.stats);
+    }
+    n++;
+  }
+
+  if (n == 0) {
+    g_print ("{\"kind\":\"element\",\"element\":\"%s\",\"label\":\"%s\",\"width\":%d,"
+        "\"height\":%d,\"error\":\"no run completed\"}\n", esc, label, w, h);
+    goto out;
+  }
+  s_fps = summary_json (fps, n);
+  s_cpu = summary_json (cpu, n);
+  s_first = summary_json (first, n);
+  s_base = summary_json (base, n);
+  g_print ("{\"kind\":\"element\",\"element\":\"%s\",\"label\":\"%s\",\"device\":\"%s\","
+      "\"method\":\"%s\",\"kernel\":\"%s\",\"size\":%d,\"width\":%d,\"height\":%d,"
+      "\"format\":\"%s\",\"runs\":%d,\"frames\":%u,\"pooled\":%s,\"fps\":%s,"
+      "\"fps_without_element\":%s,\"cpu_ms_per_frame\":%s,\"first_frame_ms\":%s",
+      esc, label, device_name ? device_name : "", method ? method : "", kernel ? kernel : "",
+      size, w, h, opt.format, n, frames, pooled ? "true" : "false", s_fps, s_base, s_cpu,
+      s_first);
+  if (nstage)
+    g_print (",\"upload_ms\":%.6g,\"kernel_ms\":%.6g,\"download_ms\":%.6g,"
+        "\"overlap_fraction\":%.4g,\"host_copies_per_frame\":%.3g",
+        median_of (up, nstage), median_of (kern, nstage), median_of (down, nstage),
+        median_of (ovl, nstage), median_of (copies, nstage));
+  g_print ("}\n");
+  g_printerr ("%-10s %-10s %-6s %-10s %2d %4dx%-4d %9.2f fps (median of %d)\n", label,
+      method ? method : "", opt.format, kernel ? kernel : "", size, w, h,
+      median_of (fps, n), n);
+  g_free (s_fps);
+  g_free (s_cpu);
+  g_free (s_first);
+  g_free (s_base);
+
+out:
+  g_free (esc);
+  g_free (fps);
+  g_free (cpu);
+  g_free (first);
+  g_free (base);
+  g_free (up);
+  g_free (kern);
+  g_free (down);
+  g_free (ovl);
+  g_free (copies);
+}
+
+static void
+remember_device (void)
+{
+  GstElement *e = gst_element_factory_make ("clconvolve", NULL);
+  GstElement *pipe;
+  gchar *desc;
+
+  if (!e)
+    return;
+  gst_object_unref (gst_object_ref_sink (e));
+  desc = g_strdup_printf ("videotestsrc num-buffers=1 ! video/x-raw,width=16,height=16 ! "
+      "clconvolve name=f device=\"%s\" ! fakesink", opt.device ? opt.device : "");
+  pipe = gst_parse_launch (desc, NULL);
+  g_free (desc);
+  if (!pipe)
+    return;
+  gst_element_set_state (pipe, GST_STATE_PLAYING);
+  gst_message_unref (gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (pipe), 120 * GST_SECOND,
+          GST_MESSAGE_EOS | GST_MESSAGE_ERROR));
+  e = gst_bin_get_by_name (GST_BIN (pipe), "f");
+  g_object_get (e, "device-name", &device_name, NULL);
+  gst_object_unref (e);
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  gst_object_unref (pipe);
+}
+
+/* ------------------------------------------------------------------ transfer limit */
+
+#define CHECK(expr) G_STMT_START { cl_int _e = (expr); if (_e != CL_SUCCESS) { \
+  g_printerr ("bench: %s: %s\n", #expr, gst_cl_error_to_string (_e)); goto fail; } } G_STMT_END
+
+static gdouble
+now_s (void)
+{
+  return g_get_monotonic_time () / 1e6;
+}
+
+/* Bandwidth in GB/s of reps copies of bytes, each direction alone and both at once. */
+static void
+measure_transfer (GstClContext * ctx, gint w, gint h)
+{
+  gsize bytes = (gsize) w * h * 4;
+  gint reps = MAX (4, (gint) (2e9 / bytes));
+  cl_int err;
+  cl_command_queue q1 = NULL, q2 = NULL;
+  cl_mem pin_a = NULL, pin_b = NULL, dev_a = NULL, dev_b = NULL;
+  gpointer ha = NULL, hb = NULL, page = g_malloc (bytes);
+  gdouble up, down, both, pup, pdown, t;
+
+  if (opt.quick)
+    reps = MAX (4, reps / 4);
+  q1 = clCreateCommandQueue (ctx->context, ctx->device, 0, &err);
+  q2 = clCreateCommandQueue (ctx->context, ctx->device, 0, &err);
+  pin_a = clCreateBuffer (ctx->context, CL_MEM_ALLOC_HOST_PTR, bytes, NULL, &err);
+  pin_b = clCreateBuffer (ctx->context, CL_MEM_ALLOC_HOST_PTR, bytes, NULL, &err);
+  dev_a = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE, bytes, NULL, &err);
+  dev_b = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE, bytes, NULL, &err);
+  if (!q1 || !q2 || !pin_a || !pin_b || !dev_a || !dev_b) {
+    g_printerr ("bench: cannot allocate transfer buffers: %s\n", gst_cl_error_to_string (err));
+    goto fail;
+  }
+  ha = clEnqueueMapBuffer (q1, pin_a, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes, 0, NULL,
+      NULL, &err);
+  hb = clEnqueueMapBuffer (q1, pin_b, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes, 0, NULL,
+      NULL, &err);
+  if (!ha || !hb)
+    goto fail;
+  memset (ha, 1, bytes);
+  memset (hb, 2, bytes);
+  memset (page, 3, bytes);
+
+  /* warm-up */
+  CHECK (clEnqueueWriteBuffer (q1, dev_a, CL_TRUE, 0, bytes, ha, 0, NULL, NULL));
+  CHECK (clEnqueueReadBuffer (q1, dev_b, CL_TRUE, 0, bytes, hb, 0, NULL, NULL));
+
+  t = now_s ();
+  for (gint i = 0; i < reps; i++)
+    CHECK (clEnqueueWriteBuffer (q1, dev_a, CL_FALSE, 0, bytes, ha, 0, NULL, NULL));
+  CHECK (clFinish (q1));
+  up = bytes * (gdouble) reps / (now_s () - t) / 1e9;
+
+  t = now_s ();
+  for (gint i = 0; i < reps; i++)
+    CHECK (clEnqueueReadBuffer (q1, dev_b, CL_FALSE, 0, bytes, hb, 0, NULL, NULL));
+  CHECK (clFinish (q1));
+  down = bytes * (gdouble) reps / (now_s () - t) / 1e9;
+
+  t = now_s ();
+  for (gint i = 0; i < reps; i++) {
+    CHECK (clEnqueueWriteBuffer (q1, dev_a, CL_FALSE, 0, bytes, ha, 0, NULL, NULL));
+    CHECK (clEnqueueReadBuffer (q2, dev_b, CL_FALSE, 0, bytes, hb, 0, NULL, NULL));
+  }
+  CHECK (clFinish (q1));
+  CHECK (clFinish (q2));
+  both = 2.0 * bytes * reps / (now_s () - t) / 1e9;
+
+  /* pageable memory, as the element uses today for frames from a non-OpenCL pool */
+  t = now_s ();
+  for (gint i = 0; i < reps; i++)
+    CHECK (clEnqueueWriteBuffer (q1, dev_a, CL_TRUE, 0, bytes, page, 0, NULL, NULL));
+  pup = bytes * (gdouble) reps / (now_s () - t) / 1e9;
+  t = now_s ();
+  for (gint i = 0; i < reps; i++)
+    CHECK (clEnqueueReadBuffer (q1, dev_b, CL_TRUE, 0, bytes, page, 0, NULL, NULL));
+  pdown = bytes * (gdouble) reps / (now_s () - t) / 1e9;
+
+  g_print ("{\"kind\":\"transfer\",\"device\":\"%s\",\"width\":%d,\"height\":%d,\"bytes\":%"
+      G_GSIZE_FORMAT ",\"reps\":%d,\"pinned_h2d_gbs\":%.4g,\"pinned_d2h_gbs\":%.4g,"
+      "\"pinned_both_gbs\":%.4g,\"pageable_h2d_gbs\":%.4g,\"pageable_d2h_gbs\":%.4g,"
+      "\"fps_limit_serial\":%.5g,\"fps_limit_overlapped\":%.5g}\n", ctx->device_name, w, h,
+      bytes, reps, up, down, both, pup, pdown, 1.0 / (bytes / (up * 1e9) + bytes / (down * 1e9)),
+      both * 1e9 / (2.0 * bytes));
+  g_printerr ("transfer %4dx%-4d pinned up %.2f down %.2f both %.2f GB/s, pageable up %.2f "
+      "down %.2f GB/s\n", w, h, up, down, both, pup, pdown);
+
+fail:
+  if (ha)
+    clEnqueueUnmapMemObject (q1, pin_a, ha, 0, NULL, NULL);
+  if (hb)
+    clEnqueueUnmapMemObject (q1, pin_b, hb, 0, NULL, NULL);
+  if (q1)
+    clFinish (q1);
+  g_clear_pointer (&pin_a, clReleaseMemObject);
+  g_clear_pointer (&pin_b, clReleaseMemObject);
+  g_clear_pointer (&dev_a, clReleaseMemObject);
+  g_clear_pointer (&dev_b, clReleaseMemObject);
+  g_clear_pointer (&q1, clReleaseCommandQueue);
+  g_clear_pointer (&q2, clReleaseCommandQueue);
+  g_free (page);
+}
+
+/* ------------------------------------------------------------------ naive C loop */
+
+/* The obvious loops: RGBA, clamp border, float sums, alpha copied. */
+static void
+naive_rgba (const guint8 * src, guint8 * dst, gint w, gint h, const gfloat * k, gint n)
+{
+  gint r = n / 2;
+
+  for (gint y = 0; y < h; y++) {
+    for (gint x = 0; x < w; x++) {
+      gfloat acc[3] = { 0, 0, 0 };
+      for (gint j = 0; j < n; j++) {
+        gint yy = CLAMP (y + j - r, 0, h - 1);
+        for (gint i = 0; i < n; i++) {
+          const guint8 *p = src + ((gsize) yy * w + CLAMP (x + i - r, 0, w - 1)) * 4;
+          for (gint c = 0; c < 3; c++)
+            acc[c] += k[j * n + i] * p[c];
+        }
+      }
+      for (gint c = 0; c < 3; c++)
+        dst[((gsize) y * w + x) * 4 + c] = (guint8) CLAMP (lrintf (acc[c]), 0, 255);
+      dst[((gsize) y * w + x) * 4 + 3] = src[((gsize) y * w + x) * 4 + 3];
+    }
+  }
+}
+
+static void
+measure_naive (const gchar * kernel, gint size, gint w, gint h)
+{
+  gsize bytes = (gsize) w * h * 4;
+  guint8 *src = g_malloc (bytes), *dst = g_malloc (bytes);
+  gdouble k[NCOEF_MAX], macs = (gdouble) w * h * 3 * size * size;
+  gfloat kf[NCOEF_MAX];
+  gint frames = 0;
+  gdouble t0, t;
+
+  if (macs > (opt.quick ? 2e9 : 2e10)) {
+    g_print ("{\"kind\":\"naive\",\"kernel\":\"%s\",\"size\":%d,\"width\":%d,\"height\":%d,"
+        "\"skipped\":\"%.3g multiply-adds per frame: too slow to time here\"}\n", kernel,
+        size, w, h, macs);
+    goto out;
+  }
+  conv_preset_generate (!strcmp (kernel, "gaussian") ? CONV_PRESET_GAUSSIAN :
+      CONV_PRESET_MOTIONBLUR, size, 0.0, 45.0, k);
+  for (gint i = 0; i < size * size; i++)
+    kf[i] = (gfloat) k[i];
+  memset (src, 7, bytes);
+  t0 = now_s ();
+  do {
+    naive_rgba (src, dst, w, h, kf, size);
+    frames++;
+    t = now_s () - t0;
+  } while (t < opt.seconds && frames < 1000);
+  g_print ("{\"kind\":\"naive\",\"kernel\":\"%s\",\"size\":%d,\"width\":%d,\"height\":%d,"
+      "\"frames\":%d,\"fps\":{\"median\":%.6g,\"min\":%.6g,\"max\":%.6g}}\n", kernel, size,
+      w, h, frames, frames / t, frames / t, frames / t);
+  g_printerr ("naive      %-10s %2d %4dx%-4d %9.2f fps\n", kernel, size, w, h, frames / t);
+out:
+  g_free (src);
+  g_free (dst);
+}
+
+/* ------------------------------------------------------------------ main */
+
+static gchar **
+split (const gchar * list)
+{
+  return g_strsplit_set (list, ",", -1);
+}
+
+/* element with every "{size}" replaced */
+static gchar *
+expand (const gchar * desc, gint size)
+{
+  gchar **parts = g_strsplit (desc, "{size}", -1);
+  gchar *num = g_strdup_printf ("%d", size), *out = g_strjoinv (num, parts);
+
+  g_strfreev (parts);
+  g_free (num);
+  return out;
+}
+
+int
+main (int argc, char **argv)
+{
+  gchar *res = NULL, *sizes = NULL, *methods = NULL, *kernels = NULL, *what = NULL;
+  gchar *label = NULL;
+  GError *err = NULL;
+  GOptionEntry entries[] = {
+    {"quick", 'q', 0, G_OPTION_ARG_NONE, &opt.quick,
+        "Small matrix (1920x1080; sizes 3,7) and short runs", NULL},
+    {"what", 'w', 0, G_OPTION_ARG_STRING, &what,
+        "Comma list of: element, transfer, naive (default: element)", "LIST"},
+    {"element", 'e', 0, G_OPTION_ARG_STRING, &opt.element,
+        "Measure this element (gst-launch syntax, {size} is replaced) instead of clconvolve",
+        "DESC"},
+    {"label", 'l', 0, G_OPTION_ARG_STRING, &label, "Name of the element in the output", "NAME"},
+    {"format", 'f', 0, G_OPTION_ARG_STRING, &opt.format, "Video format (default RGBA)", "F"},
+    {"device", 'd', 0, G_OPTION_ARG_STRING, &opt.device, "clconvolve's device property",
+        "SPEC"},
+    {"res", 'r', 0, G_OPTION_ARG_STRING, &res,
+        "Resolutions (default 640x480,1920x1080,3840x2160)", "WxH,..."},
+    {"sizes", 's', 0, G_OPTION_ARG_STRING, &sizes, "Kernel sizes (default 3,5,7,15,31)",
+        "N,..."},
+    {"methods", 'm', 0, G_OPTION_ARG_STRING, &methods,
+        "clconvolve methods (default tiled,float4,auto)", "M,..."},
+    {"kernels", 'k', 0, G_OPTION_ARG_STRING, &kernels,
+        "Presets: motionblur (dense), gaussian (separable) (default both)", "K,..."},
+    {"seconds", 't', 0, G_OPTION_ARG_DOUBLE, &opt.seconds,
+        "Measuring time per run (default 1)", "S"},
+    {"min-frames", 0, 0, G_OPTION_ARG_INT, &opt.min_frames,
+        "At least this many measured frames per run (default 10)", "N"},
+    {"runs", 0, 0, G_OPTION_ARG_INT, &opt.runs, "Runs per configuration (default 3)", "N"},
+    {NULL}
+  };
+  GOptionContext *octx = g_option_context_new ("- clconvolve benchmark (JSON lines on stdout)");
+  struct rusage ru;
+
+  opt.format = g_strdup ("RGBA");
+  opt.seconds = 1.0;
+  opt.min_frames = 10;
+  opt.runs = 3;
+  g_option_context_add_main_entries (octx, entries, NULL);
+  g_option_context_add_group (octx, gst_init_get_option_group ());
+  if (!g_option_context_parse (octx, &argc, &argv, &err)) {
+    g_printerr ("%s\n", err->message);
+    return 2;
+  }
+  g_option_context_free (octx);
+  if (opt.quick) {
+    if (opt.seconds == 1.0)
+      opt.seconds = 0.25;
+    if (opt.min_frames == 10)
+      opt.min_frames = 3;
+  }
+  opt.res = split (res ? res : opt.quick ? "1920x1080" : "640x480,1920x1080,3840x2160");
+  opt.sizes = split (sizes ? sizes : opt.quick ? "3,7" : "3,5,7,15,31");
+  opt.methods = split (methods ? methods : "tiled,float4,auto");
+  opt.kernels = split (kernels ? kernels : "motionblur,gaussian");
+  if (!what)
+    what = g_strdup ("element");
+
+  if (strstr (what, "element") && !opt.element)
+    remember_device ();
+
+  for (gint ri = 0; opt.res[ri]; ri++) {
+    gint w, h;
+
+    if (sscanf (opt.res[ri], "%dx%d", &w, &h) != 2 || w < 1 || h < 1) {
+      g_printerr ("bench: bad resolution '%s'\n", opt.res[ri]);
+      return 2;
+    }
+    if (strstr (what, "transfer")) {
+      GstClContext *ctx = gst_cl_context_acquire (opt.device, &err);
+
+      if (!ctx) {
+        g_printerr ("bench: %s\n", err->message);
+        return 1;
+      }
+      measure_transfer (ctx, w, h);
+      gst_cl_context_release (ctx);
+    }
+    for (gint si = 0; opt.sizes[si]; si++) {
+      gint size = atoi (opt.sizes[si]);
+
+      if (strstr (what, "element") && opt.element) {
+        gchar *desc = expand (opt.element, size);
+        measure_element (desc, label ? label : opt.element, NULL, NULL, size, w, h);
+        g_free (desc);
+        continue;
+      }
+      for (gint ki = 0; opt.kernels[ki]; ki++) {
+        if (strstr (what, "naive"))
+          measure_naive (opt.kernels[ki], size, w, h);
+        if (!strstr (what, "element"))
+          continue;
+        for (gint mi = 0; opt.methods[mi]; mi++) {
+          gchar *desc = g_strdup_printf ("clconvolve device=\"%s\" method=%s kernel=%s "
+              "size=%d profiling=true", opt.device ? opt.device : "", opt.methods[mi],
+              opt.kernels[ki], size);
+          measure_element (desc, label ? label : "clconvolve", opt.methods[mi],
+              opt.kernels[ki], size, w, h);
+          g_free (desc);
+        }
+      }
+    }
+  }
+
+  getrusage (RUSAGE_SELF, &ru);
+  g_print ("{\"kind\":\"process\",\"what\":\"%s\",\"label\":\"%s\",\"peak_rss_kb\":%ld}\n",
+      what, label ? label : (opt.element ? "element" : "clconvolve"), ru.ru_maxrss);
+  return 0;
+}
