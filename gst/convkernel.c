@@ -129,6 +129,8 @@ conv_preset_generate (ConvPreset preset, int n, double sigma, double angle_deg, 
     case CONV_PRESET_GAUSSIAN:
       if (sigma <= 0.0)
         sigma = conv_gaussian_default_sigma (n);
+      /* below this the kernel is the identity anyway, and 2 sigma^2 must not underflow */
+      sigma = MAX (sigma, CONV_MIN_SIGMA);
       for (int i = 0; i < n; i++)
         v1[i] = exp (-((i - r) * (i - r)) / (2.0 * sigma * sigma));
       scale (v1, n, 1.0);

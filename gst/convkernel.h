@@ -18,6 +18,7 @@
 #include <stddef.h>
 
 #define CONV_MAX_SIZE 63
+#define CONV_MIN_SIGMA 1e-3             /* smaller gaussian sigmas are raised to this */
 
 typedef enum
 {
@@ -37,7 +38,8 @@ typedef enum
 double conv_gaussian_default_sigma (int size);
 
 /* Fills out[size * size] with the preset's coefficients for odd size 1..CONV_MAX_SIZE.
- * sigma <= 0 selects conv_gaussian_default_sigma(); angle in degrees, counter-clockwise from +x
+ * sigma <= 0 selects conv_gaussian_default_sigma(), a sigma below CONV_MIN_SIGMA is raised to
+ * it; angle in degrees, counter-clockwise from +x
  * with image y pointing down. CONV_PRESET_CUSTOM gives the identity (the element never asks for it).
  * The formulas are in docs/kernels.md. */
 void conv_preset_generate (ConvPreset preset, int size, double sigma, double angle_deg,

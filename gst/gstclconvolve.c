@@ -116,7 +116,7 @@ struct _GstClConvolve
   cl_mem coef_mem, src_mem, dst_mem;
   gsize src_bytes, dst_bytes;
   cl_kernel kernel;
-  gchar *kernel_key;
+  gchar *request_key;           /* method asked, size, channels, border of self->kernel */
   gsize local[2];
   Settings cur;                 /* the snapshot in use */
   guint cur_cookie;
@@ -222,24 +222,19 @@ enum_nick (GType type, gint value)
  * Properties: setters change self->set under the object lock and bump the cookie; the streaming
  * thread picks the change up at its next frame. No OpenCL here. */
 
-/* Stores a double property if it is finite; returns FALSE (and warns) otherwise. */
-static gboolean
-set_double (GstClConvolve * self, gdouble * field, const GValue * value, const gchar * name)
+/* Stores a double property (GObject has already refused NaN and out-of-range values). A
+ * controller syncs every frame: only a real change makes the streaming thread re-upload. */
+static void
+set_double (GstClConvolve * self, gdouble * field, const GValue * value)
 {
   gdouble v = g_value_get_double (value);
 
-  if (!isfinite (v)) {
-    g_warning ("%s: %s must be a finite number; keeping the previous value",
-        GST_OBJECT_NAME (self), name);
-    return FALSE;
-  }
   GST_OBJECT_LOCK (self);
   if (*field != v) {
     *field = v;
     self->cookie++;
   }
   GST_OBJECT_UNLOCK (self);
-  return TRUE;
 }
 
 static void
@@ -327,16 +322,16 @@ gst_cl_convolve_set_property (GObject * object, guint prop_id, const GValue * va
       set_matrix (self, g_value_get_string (value));
       break;
     case PROP_DIVISOR:
-      set_double (self, &self->set.divisor, value, "divisor");
+      set_double (self, &self->set.divisor, value);
       break;
     case PROP_BIAS:
-      set_double (self, &self->set.bias, value, "bias");
+      set_double (self, &self->set.bias, value);
       break;
     case PROP_ANGLE:
-      set_double (self, &self->set.angle, value, "angle");
+      set_double (self, &self->set.angle, value);
       break;
     case PROP_SIGMA:
-      set_double (self, &self->set.sigma, value, "sigma");
+      set_double (self, &self->set.sigma, value);
       break;
     case PROP_BORDER:
       GST_OBJECT_LOCK (self);
@@ -379,7 +374,6 @@ stats_structure (GstClConvolve * self)
   gst_cl_stats_fold (s);
   st = gst_structure_new ("application/x-clconvolve-stats",
       "frames", G_TYPE_UINT64, s->frames,
-      "host-copies", G_TYPE_UINT64, s->host_copies,
       "upload-ns", G_TYPE_UINT64, s->stage_ns[GST_CL_STAGE_UPLOAD],
       "kernel-ns", G_TYPE_UINT64, s->stage_ns[GST_CL_STAGE_KERNEL],
       "download-ns", G_TYPE_UINT64, s->stage_ns[GST_CL_STAGE_DOWNLOAD],
@@ -509,69 +503,74 @@ ensure_kernel (GstClConvolve * self)
   const Settings *s = &self->cur;
   gint size = s->kernel == CONV_PRESET_CUSTOM && s->custom_size ? s->custom_size : s->size;
   gint tile = self->ctx->max_work_group_size >= 256 ? 16 : 8;
-  GstClConvolveMethod method = resolve_method (self, s->method, size, tile);
-  gboolean tiled = method == GST_CL_CONVOLVE_METHOD_TILED;
-  const gchar *entry = tiled ? "convolve_tiled" : "convolve_direct";
-  gchar *options, *key, *log = NULL;
-  cl_program prog;
-  cl_kernel kernel;
+  gchar *request = g_strdup_printf ("%d %d %d %d", s->method, size, self->channels, s->border);
+  GstClConvolveMethod method;
+  gchar *options = NULL, *log = NULL;
+  cl_kernel kernel = NULL;
   cl_int err;
   gsize wg = 0;
 
-  options = g_strdup_printf ("-DKSIZE=%d -DCHANNELS=%d -DBORDER=%d -DTILE_W=%d -DTILE_H=%d",
-      size, self->channels, s->border, tile, tile);
-  key = g_strconcat (entry, " ", options, NULL);
-  if (self->kernel && !g_strcmp0 (key, self->kernel_key)) {
-    g_free (key);
-    g_free (options);
+  if (self->kernel && !g_strcmp0 (request, self->request_key)) {
+    g_free (request);
     return TRUE;
   }
 
-  prog = gst_cl_context_get_program (self->ctx, self->source, options, &err, &log);
-  if (!prog) {
-    GST_ELEMENT_ERROR (self, LIBRARY, INIT,
-        ("Could not build the OpenCL convolution program on %s (%s).",
-            self->ctx->device_name, gst_cl_error_to_string (err)),
-        ("build options: %s\nbuild log:\n%s", options, log ? log : "(empty)"));
-    goto fail;
-  }
-  kernel = clCreateKernel (prog, entry, &err);
-  if (!kernel) {
-    FLOW_FAILED ("clCreateKernel", err);
-    goto fail;
-  }
-  if (clGetKernelWorkGroupInfo (kernel, self->ctx->device, CL_KERNEL_WORK_GROUP_SIZE,
-          sizeof (wg), &wg, NULL) != CL_SUCCESS)
-    wg = 1;
-  if (tiled && wg < (gsize) tile * tile) {
+  method = resolve_method (self, s->method, size, tile);
+  for (;;) {
+    gboolean tiled = method == GST_CL_CONVOLVE_METHOD_TILED;
+    const gchar *entry = tiled ? "convolve_tiled" : "convolve_direct";
+    cl_program prog;
+
+    g_free (options);
+    options = tiled ?
+        g_strdup_printf ("-DKSIZE=%d -DCHANNELS=%d -DBORDER=%d -DTILE_W=%d -DTILE_H=%d", size,
+        self->channels, s->border, tile, tile) :
+        g_strdup_printf ("-DKSIZE=%d -DCHANNELS=%d -DBORDER=%d", size, self->channels,
+        s->border);
+    prog = gst_cl_context_get_program (self->ctx, self->source, options, &err, &log);
+    if (!prog) {
+      GST_ELEMENT_ERROR (self, LIBRARY, INIT,
+          ("Could not build the OpenCL convolution program on %s (%s).",
+              self->ctx->device_name, gst_cl_error_to_string (err)),
+          ("build options: %s\nbuild log:\n%s", options, log ? log : "(empty)"));
+      goto fail;
+    }
+    kernel = clCreateKernel (prog, entry, &err);
+    if (!kernel) {
+      FLOW_FAILED ("clCreateKernel", err);
+      goto fail;
+    }
+    if (clGetKernelWorkGroupInfo (kernel, self->ctx->device, CL_KERNEL_WORK_GROUP_SIZE,
+            sizeof (wg), &wg, NULL) != CL_SUCCESS)
+      wg = 1;
+    if (!tiled || wg >= (gsize) tile * tile)
+      break;
     /* the compiled kernel needs more resources than a tile's work-group may have */
     GST_WARNING_OBJECT (self, "tiled kernel allows %" G_GSIZE_FORMAT " work-items, needs %d; "
         "using float4", wg, tile * tile);
     clReleaseKernel (kernel);
-    self->cur.method = GST_CL_CONVOLVE_METHOD_FLOAT4;
-    g_free (key);
-    g_free (options);
-    return ensure_kernel (self);
+    method = GST_CL_CONVOLVE_METHOD_FLOAT4;
   }
 
+  /* the direct kernel runs any work-group shape: shrink it to what the compiled kernel allows */
+  while (method != GST_CL_CONVOLVE_METHOD_TILED && tile > 1 && (gsize) tile * tile > wg)
+    tile /= 2;
   if (self->kernel)
     clReleaseKernel (self->kernel);
   self->kernel = kernel;
-  g_free (self->kernel_key);
-  self->kernel_key = key;
-  /* the direct kernel runs any work-group shape: shrink it to what the compiled kernel allows */
-  while (!tiled && tile > 1 && (gsize) tile * tile > wg)
-    tile /= 2;
+  g_free (self->request_key);
+  self->request_key = request;
   self->local[0] = self->local[1] = tile;
-  GST_INFO_OBJECT (self, "method=%s: running %s (%s) on %s",
+  GST_INFO_OBJECT (self, "method=%s: running %s (%s, work-group %dx%d) on %s",
       enum_nick (GST_TYPE_CL_CONVOLVE_METHOD, s->method),
-      enum_nick (GST_TYPE_CL_CONVOLVE_METHOD, method), options, self->ctx->device_name);
+      enum_nick (GST_TYPE_CL_CONVOLVE_METHOD, method), options, tile, tile,
+      self->ctx->device_name);
   g_free (options);
   return TRUE;
 
 fail:
   g_free (log);
-  g_free (key);
+  g_free (request);
   g_free (options);
   return FALSE;
 }
@@ -752,6 +751,15 @@ gst_cl_convolve_set_info (GstVideoFilter * vf, GstCaps * incaps, GstVideoInfo * 
   const GstVideoFormatInfo *finfo = in_info->finfo;
 
   self->channels = GST_VIDEO_FORMAT_INFO_PSTRIDE (finfo, 0);
+  /* the kernels index a plane with 32-bit offsets */
+  if ((guint64) GST_VIDEO_INFO_WIDTH (in_info) * self->channels *
+      GST_VIDEO_INFO_HEIGHT (in_info) > G_MAXINT32) {
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT, ("Frames of %dx%d %s are larger than 2 GiB, "
+            "which clconvolve does not handle; scale them down first.",
+            GST_VIDEO_INFO_WIDTH (in_info), GST_VIDEO_INFO_HEIGHT (in_info),
+            GST_VIDEO_FORMAT_INFO_NAME (finfo)), (NULL));
+    return FALSE;
+  }
   self->passmask = 0;
   if (self->channels == 4) {
     guint colour = 0;
@@ -775,10 +783,20 @@ release_cl (GstClConvolve * self)
   g_clear_pointer (&self->coef_mem, clReleaseMemObject);
   g_clear_pointer (&self->queue, clReleaseCommandQueue);
   g_clear_pointer (&self->ctx, gst_cl_context_release);
-  g_clear_pointer (&self->kernel_key, g_free);
+  g_clear_pointer (&self->request_key, g_free);
   g_clear_pointer (&self->source_override, g_free);
   self->src_bytes = self->dst_bytes = 0;
   self->cur_valid = FALSE;
+}
+
+static void
+set_device_name (GstClConvolve * self, const gchar * name)
+{
+  GST_OBJECT_LOCK (self);
+  g_free (self->device_name);
+  self->device_name = g_strdup (name);
+  GST_OBJECT_UNLOCK (self);
+  g_object_notify (G_OBJECT (self), "device-name");
 }
 
 static gboolean
@@ -794,6 +812,7 @@ gst_cl_convolve_start (GstBaseTransform * bt)
   spec = g_strdup (self->device);
   GST_OBJECT_UNLOCK (self);
 
+  set_device_name (self, NULL);
   self->ctx = gst_cl_context_acquire (spec, &error);
   if (!self->ctx) {
     GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND, ("%s", error->message),
@@ -836,11 +855,7 @@ gst_cl_convolve_start (GstBaseTransform * bt)
     goto fail;
   }
 
-  GST_OBJECT_LOCK (self);
-  g_free (self->device_name);
-  self->device_name = g_strdup (self->ctx->device_name);
-  GST_OBJECT_UNLOCK (self);
-  g_object_notify (G_OBJECT (self), "device-name");
+  set_device_name (self, self->ctx->device_name);
   GST_INFO_OBJECT (self, "using OpenCL device %s", self->ctx->device_name);
   return TRUE;
 
@@ -853,6 +868,7 @@ static gboolean
 gst_cl_convolve_stop (GstBaseTransform * bt)
 {
   release_cl (GST_CL_CONVOLVE (bt));
+  set_device_name (GST_CL_CONVOLVE (bt), NULL);
   return TRUE;
 }
 
@@ -930,16 +946,15 @@ gst_cl_convolve_class_init (GstClConvolveClass * klass)
           DEFAULT_DEVICE, rw | GST_PARAM_MUTABLE_READY));
   g_object_class_install_property (gobject_class, PROP_DEVICE_NAME,
       g_param_spec_string ("device-name", "Device name", "The OpenCL device in use, as "
-          "'device (platform)'", NULL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+          "'device (platform)'; NULL while the element is stopped", NULL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 
   g_object_class_install_property (gobject_class, PROP_PROFILING,
       g_param_spec_boolean ("profiling", "Profiling", "Time every upload, kernel and download "
           "with OpenCL profiling events (see stats); read when the element starts",
           DEFAULT_PROFILING, rw | GST_PARAM_MUTABLE_READY));
   g_object_class_install_property (gobject_class, PROP_STATS,
-      g_param_spec_boxed ("stats", "Statistics", "Since the element started: frames, "
-          "host-copies (frames copied on the host by the element), and with profiling=true "
-          "the device time of upload-ns, kernel-ns, download-ns, busy-ns (any command "
+      g_param_spec_boxed ("stats", "Statistics", "Since the element started: frames, and with "
+          "profiling=true the device time of upload-ns, kernel-ns, download-ns, busy-ns (any command "
           "running), overlap-ns (two or more at once) and span-ns (first start to last end)",
           GST_TYPE_STRUCTURE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 

@@ -29,7 +29,6 @@ typedef enum
 typedef struct
 {
   guint64 frames;
-  guint64 host_copies;          /* frames the element copied on the host itself */
   guint64 stage_ns[GST_CL_N_STAGES];    /* sum of each stage's command durations */
   guint64 busy_ns;              /* time in which at least one command ran */
   guint64 overlap_ns;           /* time in which two or more commands ran at once */

@@ -291,7 +291,7 @@ run_once (const gchar * element, const gchar * format, gint w, gint h, RunResult
   r->wall_s = (t1 - t0) / 1e6;
   st1 = get_stats (f);
   if (st0 && st1) {
-    const gchar *fields[] = { "frames", "host-copies", "upload-ns", "kernel-ns",
+    const gchar *fields[] = { "frames", "upload-ns", "kernel-ns",
       "download-ns", "busy-ns", "overlap-ns"
     };
     r->stats = gst_structure_new_empty ("delta");
@@ -354,7 +354,6 @@ measure_element (const gchar * element, const gchar * label, const gchar * metho
   gdouble *first = g_new0 (gdouble, runs), *base = g_new0 (gdouble, runs);
   gdouble *up = g_new0 (gdouble, runs), *kern = g_new0 (gdouble, runs);
   gdouble *down = g_new0 (gdouble, runs), *ovl = g_new0 (gdouble, runs);
-  gdouble *copies = g_new0 (gdouble, runs);
   gint nstage = 0;
   gboolean pooled = FALSE;
   guint frames = 0;
@@ -383,7 +382,6 @@ measure_element (const gchar * element, const gchar * label, const gchar * metho
       kern[nstage] = stat_u64 (with.stats, "kernel-ns") / 1e6 / nf;
       down[nstage] = stat_u64 (with.stats, "download-ns") / 1e6 / nf;
       ovl[nstage] = stat_u64 (with.stats, "overlap-ns") / 1e9 / with.wall_s;
-      copies[nstage] = (gdouble) stat_u64 (with.stats, "host-copies") / nf;
       nstage++;
       gst_structure_free (with.stats);
     }
@@ -408,9 +406,9 @@ measure_element (const gchar * element, const gchar * label, const gchar * metho
       s_first);
   if (nstage)
     g_print (",\"upload_ms\":%.6g,\"kernel_ms\":%.6g,\"download_ms\":%.6g,"
-        "\"overlap_fraction\":%.4g,\"host_copies_per_frame\":%.3g",
+        "\"overlap_fraction\":%.4g",
         median_of (up, nstage), median_of (kern, nstage), median_of (down, nstage),
-        median_of (ovl, nstage), median_of (copies, nstage));
+        median_of (ovl, nstage));
   g_print ("}\n");
   g_printerr ("%-10s %-10s %-6s %-10s %2d %4dx%-4d %9.2f fps (median of %d)\n", label,
       method ? method : "", opt.format, kernel ? kernel : "", size, w, h,
@@ -430,7 +428,6 @@ out:
   g_free (kern);
   g_free (down);
   g_free (ovl);
-  g_free (copies);
 }
 
 static void
