@@ -152,7 +152,12 @@ list_devices (cl_int * err_out)
   if (err != CL_SUCCESS || np == 0)
     return out;
   platforms = g_new0 (cl_platform_id, np);
-  clGetPlatformIDs (np, platforms, NULL);
+  err = clGetPlatformIDs (np, platforms, NULL);
+  *err_out = err;
+  if (err != CL_SUCCESS) {
+    g_free (platforms);
+    return out;
+  }
 
   for (guint p = 0; p < np; p++) {
     cl_uint nd = 0;
@@ -162,7 +167,8 @@ list_devices (cl_int * err_out)
     if (clGetDeviceIDs (platforms[p], CL_DEVICE_TYPE_ALL, 0, NULL, &nd) != CL_SUCCESS || !nd)
       continue;
     devices = g_new0 (cl_device_id, nd);
-    clGetDeviceIDs (platforms[p], CL_DEVICE_TYPE_ALL, nd, devices, NULL);
+    if (clGetDeviceIDs (platforms[p], CL_DEVICE_TYPE_ALL, nd, devices, NULL) != CL_SUCCESS)
+      nd = 0;
     pname = platform_string (platforms[p], CL_PLATFORM_NAME);
     for (guint d = 0; d < nd; d++) {
       DeviceEntry e = { platforms[p], devices[d], 0, p, d, NULL };

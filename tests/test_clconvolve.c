@@ -1065,4 +1065,22 @@ clconvolve_suite (void)
   return s;
 }
 
-GST_CHECK_MAIN (clconvolve);
+int
+main (int argc, char **argv)
+{
+  GError *err = NULL;
+
+  /* one process for the whole suite: tests share the device's programs, and OpenCL is never
+   * initialised in a parent that then forks */
+  g_setenv ("CK_FORK", "no", TRUE);
+  gst_check_init (&argc, &argv);
+
+  /* without a device every test would fail on its own; say once what is missing */
+  if (!run_one_frame_pipeline ("clconvolve", &err, NULL)) {
+    g_printerr ("FAIL: %s.\nThe element said: %s\n", NO_DEVICE_HINT,
+        err ? err->message : "nothing");
+    g_clear_error (&err);
+    return 1;
+  }
+  return gst_check_run_suite (clconvolve_suite (), "clconvolve", __FILE__);
+}
