@@ -647,7 +647,7 @@ int
 main (int argc, char **argv)
 {
   gchar *res = NULL, *sizes = NULL, *methods = NULL, *kernels = NULL, *what = NULL;
-  gchar *label = NULL;
+  gchar *label = NULL, *print_kernel = NULL;
   GError *err = NULL;
   GOptionEntry entries[] = {
     {"quick", 'q', 0, G_OPTION_ARG_NONE, &opt.quick,
@@ -674,6 +674,9 @@ main (int argc, char **argv)
     {"min-frames", 0, 0, G_OPTION_ARG_INT, &opt.min_frames,
         "At least this many measured frames per run (default 10)", "N"},
     {"runs", 0, 0, G_OPTION_ARG_INT, &opt.runs, "Runs per configuration (default 3)", "N"},
+    {"print-kernel", 0, 0, G_OPTION_ARG_STRING, &print_kernel,
+        "Print the preset's coefficients at --sizes (45 degrees, default sigma) as JSON and "
+        "exit; the peers use the same matrices", "KERNEL"},
     {NULL}
   };
   GOptionContext *octx = g_option_context_new ("- clconvolve benchmark (JSON lines on stdout)");
@@ -702,6 +705,23 @@ main (int argc, char **argv)
   opt.kernels = split (kernels ? kernels : "motionblur,gaussian");
   if (!what)
     what = g_strdup ("element");
+
+  if (print_kernel) {
+    gdouble k[NCOEF_MAX];
+    gint n = atoi (opt.sizes[0]);
+
+    if (n < 1 || n > CONV_MAX_SIZE || n % 2 == 0) {
+      g_printerr ("bench: --print-kernel needs one odd size in --sizes\n");
+      return 2;
+    }
+    conv_preset_generate (!strcmp (print_kernel, "gaussian") ? CONV_PRESET_GAUSSIAN :
+        CONV_PRESET_MOTIONBLUR, n, 0.0, 45.0, k);
+    g_print ("[");
+    for (gint i = 0; i < n * n; i++)
+      g_print ("%s%.17g", i ? "," : "", k[i]);
+    g_print ("]\n");
+    return 0;
+  }
 
   if (strstr (what, "element") && !opt.element)
     remember_device ();
