@@ -91,6 +91,12 @@ typedef struct
   GstClConvolveMethod method;
 } Settings;
 
+/* What self->kernel was built for: compared every frame, rebuilt only when it changes. */
+typedef struct
+{
+  gint method, size, channels, border;
+} KernelRequest;
+
 struct _GstClConvolve
 {
   GstVideoFilter parent;
@@ -116,7 +122,7 @@ struct _GstClConvolve
   cl_mem coef_mem, src_mem, dst_mem;
   gsize src_bytes, dst_bytes;
   cl_kernel kernel;
-  gchar *request_key;           /* method asked, size, channels, border of self->kernel */
+  KernelRequest request;
   gsize local[2];
   Settings cur;                 /* the snapshot in use */
   guint cur_cookie;
@@ -503,17 +509,15 @@ ensure_kernel (GstClConvolve * self)
   const Settings *s = &self->cur;
   gint size = s->kernel == CONV_PRESET_CUSTOM && s->custom_size ? s->custom_size : s->size;
   gint tile = self->ctx->max_work_group_size >= 256 ? 16 : 8;
-  gchar *request = g_strdup_printf ("%d %d %d %d", s->method, size, self->channels, s->border);
+  KernelRequest request = { s->method, size, self->channels, s->border };
   GstClConvolveMethod method;
   gchar *options = NULL, *log = NULL;
   cl_kernel kernel = NULL;
   cl_int err;
   gsize wg = 0;
 
-  if (self->kernel && !g_strcmp0 (request, self->request_key)) {
-    g_free (request);
+  if (self->kernel && !memcmp (&request, &self->request, sizeof (request)))
     return TRUE;
-  }
 
   method = resolve_method (self, s->method, size, tile);
   for (;;) {
@@ -558,8 +562,7 @@ ensure_kernel (GstClConvolve * self)
   if (self->kernel)
     clReleaseKernel (self->kernel);
   self->kernel = kernel;
-  g_free (self->request_key);
-  self->request_key = request;
+  self->request = request;
   self->local[0] = self->local[1] = tile;
   GST_INFO_OBJECT (self, "method=%s: running %s (%s, work-group %dx%d) on %s",
       enum_nick (GST_TYPE_CL_CONVOLVE_METHOD, s->method),
@@ -570,7 +573,6 @@ ensure_kernel (GstClConvolve * self)
 
 fail:
   g_free (log);
-  g_free (request);
   g_free (options);
   return FALSE;
 }
@@ -783,7 +785,6 @@ release_cl (GstClConvolve * self)
   g_clear_pointer (&self->coef_mem, clReleaseMemObject);
   g_clear_pointer (&self->queue, clReleaseCommandQueue);
   g_clear_pointer (&self->ctx, gst_cl_context_release);
-  g_clear_pointer (&self->request_key, g_free);
   g_clear_pointer (&self->source_override, g_free);
   self->src_bytes = self->dst_bytes = 0;
   self->cur_valid = FALSE;
