@@ -24,8 +24,10 @@ and regenerates this page. What is measured:
 - **clconvolve frames/s**: `appsrc ! clconvolve ! fakesink`, appsrc pushing three frames filled
   once and allocated from the pool clconvolve proposes, after warm-up; the same pipeline
   without the element is timed in the same run and its per-frame time removed. Each figure is
-  the median of 3 runs (min-max shown) of at least 10 frames and 1 s each (quick: 3 frames,
-  0.25 s). The element runs with `profiling=true`.
+  the median of 3 runs (min-max shown); a run lasts at least the `--seconds` and `--min-frames`
+  of the command shown under each machine (defaults 1 s and 10 frames; `--quick` 0.25 s and 3).
+  The element runs with `profiling=true`. Frames are random pixels: the work does not depend on
+  their content, and every peer gets frames of the same size.
 - **Per-stage** times come from OpenCL profiling events (the element's `stats`): upload,
   kernel, download per frame; *overlap* is the share of the wall time in which two commands
   ran at once.
