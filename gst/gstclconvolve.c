@@ -34,7 +34,6 @@
 #include "gstclstats.h"
 #include "convkernel.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 

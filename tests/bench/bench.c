@@ -433,13 +433,13 @@ out:
 static void
 remember_device (void)
 {
-  GstElement *e = gst_element_factory_make ("clconvolve", NULL);
-  GstElement *pipe;
+  GstElementFactory *factory = gst_element_factory_find ("clconvolve");
+  GstElement *pipe, *e;
   gchar *desc;
 
-  if (!e)
+  if (!factory)
     return;
-  gst_object_unref (gst_object_ref_sink (e));
+  gst_object_unref (factory);
   desc = g_strdup_printf ("videotestsrc num-buffers=1 ! video/x-raw,width=16,height=16 ! "
       "clconvolve name=f device=\"%s\" ! fakesink", opt.device ? opt.device : "");
   pipe = gst_parse_launch (desc, NULL);
