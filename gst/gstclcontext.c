@@ -254,6 +254,7 @@ context_new (const DeviceEntry * e, GError ** error)
   cl_device_local_mem_type lmt = CL_GLOBAL;
   cl_ulong lms = 0;
   gsize wgs = 1;
+  cl_bool unified = CL_FALSE;
   cl_int err;
 
   ctx->context = clCreateContext (props, 1, &e->device, NULL, NULL, &err);
@@ -267,6 +268,8 @@ context_new (const DeviceEntry * e, GError ** error)
   clGetDeviceInfo (e->device, CL_DEVICE_LOCAL_MEM_TYPE, sizeof (lmt), &lmt, NULL);
   clGetDeviceInfo (e->device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof (lms), &lms, NULL);
   clGetDeviceInfo (e->device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof (wgs), &wgs, NULL);
+  /* deprecated in OpenCL 2.0 but answered by every 1.2 driver we target (PoCL CPU: true) */
+  clGetDeviceInfo (e->device, CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof (unified), &unified, NULL);
 
   ctx->refcount = 1;
   g_mutex_init (&ctx->lock);
@@ -279,9 +282,11 @@ context_new (const DeviceEntry * e, GError ** error)
   ctx->local_mem_size = lms;
   ctx->local_mem_dedicated = (lmt == CL_LOCAL);
   ctx->max_work_group_size = wgs;
+  ctx->host_unified = unified == CL_TRUE;
   GST_INFO ("created context on %s: local memory %" G_GSIZE_FORMAT " bytes (%s), "
-      "max work-group %" G_GSIZE_FORMAT, ctx->device_name, ctx->local_mem_size,
-      ctx->local_mem_dedicated ? "dedicated" : "global", wgs);
+      "max work-group %" G_GSIZE_FORMAT ", host-unified memory %s", ctx->device_name,
+      ctx->local_mem_size, ctx->local_mem_dedicated ? "dedicated" : "global", wgs,
+      ctx->host_unified ? "yes" : "no");
   return ctx;
 }
 
@@ -339,6 +344,13 @@ gst_cl_context_acquire (const gchar * spec, GError ** error)
 done:
   free_devices (devs);
   g_mutex_unlock (&registry_lock);
+  return ctx;
+}
+
+GstClContext *
+gst_cl_context_ref (GstClContext * ctx)
+{
+  g_atomic_int_inc (&ctx->refcount);
   return ctx;
 }
 

@@ -35,12 +35,16 @@ typedef struct _GstClContext
   gsize local_mem_size;
   gboolean local_mem_dedicated; /* CL_LOCAL: on-chip memory, worth staging tiles in */
   gsize max_work_group_size;
+  gboolean host_unified;        /* the device works in host RAM: it can use pinned buffers in
+                                 * place (a CPU), instead of copying them to its own memory */
 } GstClContext;
 
 /* spec: "" (first GPU, else first CPU, else any), "gpu", "cpu", "accelerator", "P:D" indices, or
  * a case-insensitive substring of the device or platform name. On failure returns NULL and sets
  * a GST_RESOURCE_ERROR_NOT_FOUND error whose message says how to get a device. */
 GstClContext *gst_cl_context_acquire (const gchar * spec, GError ** error);
+/* Another reference to a context already held (memories and allocators keep their context). */
+GstClContext *gst_cl_context_ref (GstClContext * ctx);
 void gst_cl_context_release (GstClContext * ctx);
 
 /* Returns the program built from source with options, building it on first use (cached for the

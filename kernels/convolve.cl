@@ -17,6 +17,8 @@
  *   coef (KSIZE*KSIZE floats, already divided by the divisor), bias, passmask
  *   (bit c set: sample c is copied from the centre pixel, e.g. alpha).
  * out = saturate (round (sum coef * in + bias)), round half away from zero.
+ * The host may run a horizontal band of rows: global work offset (0, first row), width and
+ * height still those of the whole plane (borders are the plane's).
  */
 
 #ifndef KSIZE
@@ -148,7 +150,8 @@ convolve_tiled (__global const uchar * src, int src_offset, int src_pitch,
 {
   __local pix_t tile[TILE_PH * TILE_PW];
   int lx = get_local_id (0), ly = get_local_id (1);
-  int x0 = (int) get_group_id (0) * TILE_W, y0 = (int) get_group_id (1) * TILE_H;
+  /* the tile's origin from the global id, which includes the work offset of a band */
+  int x0 = (int) get_global_id (0) - lx, y0 = (int) get_global_id (1) - ly;
   int x = x0 + lx, y = y0 + ly;
   acc_t sum = (acc_t) (0.0f);
 

@@ -47,6 +47,7 @@ typedef struct
   gdouble seconds;              /* measuring time per run */
   gint min_frames, runs;
   gboolean transfer, naive, quick;
+  gboolean system_memory;       /* upstream ignores the proposed pool */
 } Options;
 
 static Options opt;
@@ -243,7 +244,7 @@ run_once (const gchar * element, const gchar * format, gint w, gint h, RunResult
   r->first_ms = (g_get_monotonic_time () - t0) / 1000.0;
 
   /* then frames from the pool the element proposes, as a decoder would use */
-  if (element) {
+  if (element && !opt.system_memory) {
     GstPad *srcpad = gst_element_get_static_pad (src, "src");
     GstPad *peer = gst_pad_get_peer (srcpad);
     GstQuery *q = gst_query_new_allocation (caps, TRUE);
@@ -292,12 +293,17 @@ run_once (const gchar * element, const gchar * format, gint w, gint h, RunResult
   st1 = get_stats (f);
   if (st0 && st1) {
     const gchar *fields[] = { "frames", "upload-ns", "kernel-ns",
-      "download-ns", "busy-ns", "overlap-ns"
+      "download-ns", "busy-ns", "overlap-ns", "host-copies"
     };
+    const gchar *paths[] = { "input-path", "output-path" };
     r->stats = gst_structure_new_empty ("delta");
     for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
       gst_structure_set (r->stats, fields[i], G_TYPE_UINT64,
           stat_u64 (st1, fields[i]) - stat_u64 (st0, fields[i]), NULL);
+    for (guint i = 0; i < G_N_ELEMENTS (paths); i++)
+      if (gst_structure_get_string (st1, paths[i]))
+        gst_structure_set (r->stats, paths[i], G_TYPE_STRING,
+            gst_structure_get_string (st1, paths[i]), NULL);
   }
   ok = TRUE;
 
@@ -344,17 +350,37 @@ json_escape (const gchar * s)
 
 static gchar *device_name;      /* of the last clconvolve run */
 
-/* Measures element (or clconvolve with method/kernel/size) opt.runs times at w x h. */
+/* Per-frame stage figures and host copies from the stats of one run (NULL stats: none). */
+static gboolean
+stage_figures (RunResult * r, gdouble * up, gdouble * kern, gdouble * down, gdouble * ovl)
+{
+  guint64 nf;
+
+  if (!r->stats)
+    return FALSE;
+  nf = MAX (stat_u64 (r->stats, "frames"), 1);
+  *up = stat_u64 (r->stats, "upload-ns") / 1e6 / nf;
+  *kern = stat_u64 (r->stats, "kernel-ns") / 1e6 / nf;
+  *down = stat_u64 (r->stats, "download-ns") / 1e6 / nf;
+  *ovl = stat_u64 (r->stats, "overlap-ns") / 1e9 / r->wall_s;
+  return TRUE;
+}
+
+/* Measures element (or clconvolve with method/kernel/size) opt.runs times at w x h. profiled:
+ * the same element with profiling on, run once more for the per-stage figures (profiling events
+ * cost the host time, so the timed runs go without them); NULL: the timed runs give them. */
 static void
-measure_element (const gchar * element, const gchar * label, const gchar * method,
-    const gchar * kernel, gint size, gint w, gint h)
+measure_element (const gchar * element, const gchar * profiled, const gchar * label,
+    const gchar * method, const gchar * kernel, gint size, gint w, gint h)
 {
   gint runs = opt.runs, n = 0;
   gdouble *fps = g_new0 (gdouble, runs), *cpu = g_new0 (gdouble, runs);
   gdouble *first = g_new0 (gdouble, runs), *base = g_new0 (gdouble, runs);
   gdouble *up = g_new0 (gdouble, runs), *kern = g_new0 (gdouble, runs);
   gdouble *down = g_new0 (gdouble, runs), *ovl = g_new0 (gdouble, runs);
-  gint nstage = 0;
+  gdouble *copies = g_new0 (gdouble, runs);
+  gchar *path_in = NULL, *path_out = NULL;
+  gint nstage = 0, ncopies = 0;
   gboolean pooled = FALSE;
   guint frames = 0;
   gchar *s_fps, *s_cpu, *s_first, *s_base, *esc = json_escape (element);
@@ -378,14 +404,31 @@ measure_element (const gchar * element, const gchar * label, const gchar * metho
     frames += with.frames;
     if (with.stats) {
       guint64 nf = MAX (stat_u64 (with.stats, "frames"), 1);
-      up[nstage] = stat_u64 (with.stats, "upload-ns") / 1e6 / nf;
-      kern[nstage] = stat_u64 (with.stats, "kernel-ns") / 1e6 / nf;
-      down[nstage] = stat_u64 (with.stats, "download-ns") / 1e6 / nf;
-      ovl[nstage] = stat_u64 (with.stats, "overlap-ns") / 1e9 / with.wall_s;
-      nstage++;
+
+      if (!profiled && stage_figures (&with, &up[nstage], &kern[nstage], &down[nstage],
+              &ovl[nstage]))
+        nstage++;
+      copies[ncopies++] = (gdouble) stat_u64 (with.stats, "host-copies") / nf;
+      if (gst_structure_get_string (with.stats, "input-path")) {
+        g_free (path_in);
+        g_free (path_out);
+        path_in = g_strdup (gst_structure_get_string (with.stats, "input-path"));
+        path_out = g_strdup (gst_structure_get_string (with.stats, "output-path"));
+      }
       gst_structure_free (with.stats);
     }
     n++;
+  }
+
+  if (profiled && ncopies) {
+    RunResult pr;
+
+    nstage = 0;
+    if (run_once (profiled, opt.format, w, h, &pr) &&
+        stage_figures (&pr, &up[0], &kern[0], &down[0], &ovl[0]))
+      nstage = 1;
+    if (pr.stats)
+      gst_structure_free (pr.stats);
   }
 
   if (n == 0) {
@@ -406,9 +449,12 @@ measure_element (const gchar * element, const gchar * label, const gchar * metho
       s_first);
   if (nstage)
     g_print (",\"upload_ms\":%.6g,\"kernel_ms\":%.6g,\"download_ms\":%.6g,"
-        "\"overlap_fraction\":%.4g",
-        median_of (up, nstage), median_of (kern, nstage), median_of (down, nstage),
-        median_of (ovl, nstage));
+        "\"overlap_fraction\":%.4g", median_of (up, nstage), median_of (kern, nstage),
+        median_of (down, nstage), median_of (ovl, nstage));
+  if (ncopies)
+    g_print (",\"host_copies_per_frame\":%.4g", median_of (copies, ncopies));
+  if (path_in)
+    g_print (",\"input_path\":\"%s\",\"output_path\":\"%s\"", path_in, path_out);
   g_print ("}\n");
   g_printerr ("%-10s %-10s %-6s %-10s %2d %4dx%-4d %9.2f fps (median of %d)\n", label,
       method ? method : "", opt.format, kernel ? kernel : "", size, w, h,
@@ -428,6 +474,9 @@ out:
   g_free (kern);
   g_free (down);
   g_free (ovl);
+  g_free (copies);
+  g_free (path_in);
+  g_free (path_out);
 }
 
 static void
@@ -674,6 +723,8 @@ main (int argc, char **argv)
     {"min-frames", 0, 0, G_OPTION_ARG_INT, &opt.min_frames,
         "At least this many measured frames per run (default 10)", "N"},
     {"runs", 0, 0, G_OPTION_ARG_INT, &opt.runs, "Runs per configuration (default 3)", "N"},
+    {"system-memory", 0, 0, G_OPTION_ARG_NONE, &opt.system_memory,
+        "Push frames in plain system memory instead of the element's proposed pool", NULL},
     {"print-kernel", 0, 0, G_OPTION_ARG_STRING, &print_kernel,
         "Print the preset's coefficients at --sizes (45 degrees, default sigma) as JSON and "
         "exit; the peers use the same matrices", "KERNEL"},
@@ -748,7 +799,7 @@ main (int argc, char **argv)
 
       if (strstr (what, "element") && opt.element) {
         gchar *desc = expand (opt.element, size);
-        measure_element (desc, label ? label : opt.element, NULL, NULL, size, w, h);
+        measure_element (desc, NULL, label ? label : opt.element, NULL, NULL, size, w, h);
         g_free (desc);
         continue;
       }
@@ -759,10 +810,13 @@ main (int argc, char **argv)
           continue;
         for (gint mi = 0; opt.methods[mi]; mi++) {
           gchar *desc = g_strdup_printf ("clconvolve device=\"%s\" method=%s kernel=%s "
-              "size=%d profiling=true", opt.device ? opt.device : "", opt.methods[mi],
+              "size=%d", opt.device ? opt.device : "", opt.methods[mi],
               opt.kernels[ki], size);
-          measure_element (desc, label ? label : "clconvolve", opt.methods[mi],
+          gchar *profiled = g_strconcat (desc, " profiling=true", NULL);
+
+          measure_element (desc, profiled, label ? label : "clconvolve", opt.methods[mi],
               opt.kernels[ki], size, w, h);
+          g_free (profiled);
           g_free (desc);
         }
       }

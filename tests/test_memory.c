@@ -1,0 +1,1587 @@
+/* clconvolve: pinned memory, buffer pools and overlapped bands
+ * Copyright (C) 2026 clconvolve developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/* What the memory work must keep true: every frame is still the reference convolution
+ * (tests/reference.c, 1 LSB plus the rounding-tie rule of test_clconvolve.c), whatever memory
+ * the frame arrives in (the element's proposed pinned pool, with or without padding; memory of
+ * the proposed pinned allocator, whole, shared at an offset or cut in two; plain system memory,
+ * with a padded stride through GstVideoMeta) and however it is split into bands; the overlapped
+ * band path gives the very same bytes as the whole-frame path; the `stats` paths and host
+ * copies say what really happened; two elements in a row hand frames over without a host copy;
+ * pinned buffers stay valid after their element is gone; nothing is leaked.
+ *
+ * On a device with host-unified memory (PoCL on the CPU) the element reads and writes pinned
+ * buffers in place, and bands do not apply. GST_CLCONVOLVE_DISCRETE=1, read when the element
+ * starts, makes it use device buffers and the band path as on a GPU, so the tests that depend on
+ * the path run both ways (loop index 0: unified, 1: discrete). */
+
+#include <gst/check/gstcheck.h>
+#include <gst/check/gstharness.h>
+#include <gst/app/gstappsink.h>
+#include <gst/video/video.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+#include "convkernel.h"
+#include "reference.h"
+
+#define TOLERANCE 1
+/* as in test_clconvolve.c: away from a rounding tie (more than TIE_MARGIN from it) at most this
+ * fraction of the samples (plus 2) may be off by one */
+#define TIE_MARGIN 0.01
+#define MAX_OFF_BY_ONE_FRACTION 0.005
+
+#define DISCRETE_ENV "GST_CLCONVOLVE_DISCRETE"
+#define PINNED_MEMORY "ClPinnedMemory"
+#define CL_POOL "GstClBufferPool"
+
+/* ------------------------------------------------------------------------------- helpers */
+
+typedef struct
+{
+  const gchar *format;          /* RGBA or GRAY8 */
+  gint width, height;
+  const gchar *kernel;          /* preset nick; divisor automatic, sigma 0, angle 45 */
+  gint size;
+  gdouble bias;
+  const gchar *border;
+  const gchar *method;          /* NULL: auto (float4 on a CPU); the reference ignores it */
+} Setting;
+
+static const struct
+{
+  const gchar *nick;
+  ConvPreset preset;
+} presets[] = {
+  {"identity", CONV_PRESET_IDENTITY}, {"box", CONV_PRESET_BOX},
+  {"gaussian", CONV_PRESET_GAUSSIAN}, {"sharpen", CONV_PRESET_SHARPEN},
+  {"emboss", CONV_PRESET_EMBOSS}, {"edge", CONV_PRESET_EDGE},
+  {"sobel-x", CONV_PRESET_SOBEL_X}, {"sobel-y", CONV_PRESET_SOBEL_Y},
+  {"motionblur", CONV_PRESET_MOTIONBLUR},
+};
+
+static const gchar *borders[] = { "clamp", "mirror", "wrap", "constant" };
+
+static gint
+channels_of (const Setting * s)
+{
+  return strcmp (s->format, "GRAY8") ? 4 : 1;
+}
+
+/* the alpha byte of RGBA is copied, not filtered */
+static guint
+passmask_of (const Setting * s)
+{
+  return strcmp (s->format, "RGBA") ? 0x0 : 0x8;
+}
+
+static gsize
+row_bytes (const Setting * s)
+{
+  return (gsize) s->width * channels_of (s);
+}
+
+static gsize
+plane_bytes (const Setting * s)
+{
+  return row_bytes (s) * s->height;
+}
+
+static void
+video_info (const Setting * s, GstVideoInfo * info)
+{
+  fail_unless (gst_video_info_set_format (info, gst_video_format_from_string (s->format),
+          s->width, s->height));
+}
+
+static gchar *
+caps_string (const Setting * s)
+{
+  return g_strdup_printf ("video/x-raw,format=%s,width=%d,height=%d,framerate=30/1",
+      s->format, s->width, s->height);
+}
+
+static gchar *
+describe (const Setting * s)
+{
+  return g_strdup_printf ("%s %dx%d kernel=%s size=%d bias=%g border=%s method=%s", s->format,
+      s->width, s->height, s->kernel, s->size, s->bias, s->border,
+      s->method ? s->method : "auto");
+}
+
+static void
+apply_setting (GstElement * e, const Setting * s)
+{
+  gst_util_set_object_arg (G_OBJECT (e), "kernel", s->kernel);
+  g_object_set (e, "size", s->size, "bias", s->bias, NULL);
+  gst_util_set_object_arg (G_OBJECT (e), "border", s->border);
+  gst_util_set_object_arg (G_OBJECT (e), "method", s->method ? s->method : "auto");
+}
+
+static ConvPreset
+preset_from_nick (const gchar * nick)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (presets); i++)
+    if (!strcmp (presets[i].nick, nick))
+      return presets[i].preset;
+  g_assert_not_reached ();
+  return CONV_PRESET_IDENTITY;
+}
+
+static RefBorder
+border_from_nick (const gchar * nick)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (borders); i++)
+    if (!strcmp (borders[i], nick))
+      return (RefBorder) i;
+  g_assert_not_reached ();
+  return REF_BORDER_CLAMP;
+}
+
+/* The expected tight plane for s and, in ties (if not NULL), 1 for the samples whose exact
+ * value lies within TIE_MARGIN of a rounding tie. */
+static void
+reference (const Setting * s, const guint8 * in, guint8 * out, guint8 * ties)
+{
+  gdouble *k = g_new (gdouble, CONV_MAX_SIZE * CONV_MAX_SIZE), divisor;
+  gint row = (gint) row_bytes (s), ch = channels_of (s);
+  RefBorder border = border_from_nick (s->border);
+
+  conv_preset_generate (preset_from_nick (s->kernel), s->size, 0.0, 45.0, k);
+  divisor = conv_auto_divisor (k, s->size);
+  ref_convolve_u8 (in, row, out, row, s->width, s->height, ch, passmask_of (s), k, s->size,
+      divisor, s->bias, border);
+  if (ties) {
+    guint8 *lo = g_malloc (plane_bytes (s));
+
+    ref_convolve_u8 (in, row, lo, row, s->width, s->height, ch, passmask_of (s), k, s->size,
+        divisor, s->bias - TIE_MARGIN, border);
+    ref_convolve_u8 (in, row, ties, row, s->width, s->height, ch, passmask_of (s), k, s->size,
+        divisor, s->bias + TIE_MARGIN, border);
+    for (gsize i = 0; i < plane_bytes (s); i++)
+      ties[i] = ties[i] != lo[i];
+    g_free (lo);
+  }
+  g_free (k);
+}
+
+/* Largest |got - expect| over two tight planes. *where (if not NULL) gets the first sample
+ * above tolerance, *off the number of samples that differ at all, not counting those marked
+ * in ties (when ties is not NULL). */
+static gint
+compare_planes (const Setting * s, const guint8 * got, const guint8 * expect,
+    const guint8 * ties, gint tolerance, guint * off, gchar ** where)
+{
+  gint ch = channels_of (s), row = (gint) row_bytes (s), worst = 0;
+
+  *off = 0;
+  if (where)
+    *where = NULL;
+  for (gint y = 0; y < s->height; y++) {
+    for (gint x = 0; x < row; x++) {
+      gsize i = (gsize) y * row + x;
+      gint d = abs ((gint) got[i] - (gint) expect[i]);
+
+      if (d > tolerance && where && !*where)
+        *where = g_strdup_printf ("pixel (%d,%d) sample %d: got %u, expected %u", x / ch, y,
+            x % ch, got[i], expect[i]);
+      worst = MAX (worst, d);
+      *off += d != 0 && !(ties && ties[i]);
+    }
+  }
+  return worst;
+}
+
+/* Fails unless out (tight) is the reference of in for s within the tolerance rule. */
+static void
+check_reference (const Setting * s, const guint8 * in, const guint8 * out, const gchar * what)
+{
+  gsize bytes = plane_bytes (s);
+  guint8 *expect = g_malloc (bytes), *ties = g_malloc (bytes);
+  gchar *where = NULL, *desc = describe (s);
+  guint off;
+  gint worst;
+
+  reference (s, in, expect, ties);
+  worst = compare_planes (s, out, expect, ties, TOLERANCE, &off, &where);
+  fail_unless (worst <= TOLERANCE, "%s (%s): off by %d (> %d LSB) at %s", what, desc, worst,
+      TOLERANCE, where);
+  fail_unless (off <= 2 + MAX_OFF_BY_ONE_FRACTION * bytes, "%s (%s): %u of %" G_GSIZE_FORMAT
+      " samples away from rounding ties off by 1 (a systematic error)", what, desc, off, bytes);
+  g_free (where);
+  g_free (desc);
+  g_free (expect);
+  g_free (ties);
+}
+
+/* Fails unless the two tight planes are byte-identical, naming the first difference. */
+static void
+check_identical (const Setting * s, const guint8 * a, const guint8 * b, const gchar * what)
+{
+  gchar *where = NULL, *desc;
+  guint off;
+
+  if (memcmp (a, b, plane_bytes (s)) == 0)
+    return;
+  compare_planes (s, b, a, NULL, 0, &off, &where);
+  desc = describe (s);
+  fail ("%s (%s): overlapped output differs from the whole-frame output in %u samples; "
+      "first at %s (whole-frame value is the 'expected' one)", what, desc, off, where);
+  g_free (desc);
+  g_free (where);
+}
+
+static guint8 *
+random_plane (const Setting * s, guint32 seed)
+{
+  GRand *rand = g_rand_new_with_seed (seed);
+  guint8 *p = g_malloc (plane_bytes (s));
+
+  for (gsize i = 0; i < plane_bytes (s); i++)
+    p[i] = g_rand_int_range (rand, 0, 256);
+  g_rand_free (rand);
+  return p;
+}
+
+/* Writes the tight plane into buf through a GstVideoFrame (so the buffer's GstVideoMeta and
+ * strides are honoured); everything else in the buffer (row padding) is filled with garbage
+ * first, which must not reach the output. */
+static void
+fill_buffer (GstBuffer * buf, const Setting * s, const guint8 * pixels)
+{
+  GstVideoInfo info;
+  GstVideoFrame frame;
+  GstMapInfo map;
+
+  fail_unless (gst_buffer_map (buf, &map, GST_MAP_WRITE));
+  for (gsize i = 0; i < map.size; i++)
+    map.data[i] = (guint8) (i * 37 + 11);
+  gst_buffer_unmap (buf, &map);
+
+  video_info (s, &info);
+  fail_unless (gst_video_frame_map (&frame, &info, buf, GST_MAP_WRITE));
+  for (gint y = 0; y < s->height; y++)
+    memcpy ((guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&frame, 0) +
+        (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0),
+        pixels + (gsize) y * row_bytes (s), row_bytes (s));
+  gst_video_frame_unmap (&frame);
+}
+
+/* The visible samples of buf, tightly packed. */
+static guint8 *
+read_buffer (GstBuffer * buf, const Setting * s)
+{
+  GstVideoInfo info;
+  GstVideoFrame frame;
+  guint8 *p = g_malloc (plane_bytes (s));
+
+  video_info (s, &info);
+  fail_unless (gst_video_frame_map (&frame, &info, buf, GST_MAP_READ));
+  for (gint y = 0; y < s->height; y++)
+    memcpy (p + (gsize) y * row_bytes (s),
+        (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&frame, 0) +
+        (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0), row_bytes (s));
+  gst_video_frame_unmap (&frame);
+  return p;
+}
+
+static gboolean
+all_memory_pinned (GstBuffer * buf)
+{
+  guint n = gst_buffer_n_memory (buf);
+
+  for (guint i = 0; i < n; i++)
+    if (!gst_memory_is_type (gst_buffer_peek_memory (buf, i), PINNED_MEMORY))
+      return FALSE;
+  return n > 0;
+}
+
+typedef enum
+{
+  INPUT_SYSMEM,                 /* gst_buffer_new_allocate, GStreamer's default layout */
+  INPUT_PADDED,                 /* system memory, plane at byte 64, rows padded, GstVideoMeta */
+  INPUT_POOL,                   /* a buffer of the pool the element proposed */
+  INPUT_ALLOC,                  /* one memory from the proposed pinned allocator */
+  INPUT_ALLOC_SHARED,           /* a shared part (gst_memory_share) of a larger pinned memory,
+                                 * plane at an offset within it, rows padded, GstVideoMeta */
+  INPUT_ALLOC_SPLIT             /* the frame in two pinned memories: not one plane in place */
+} InputKind;
+
+static const gchar *input_kinds[] = { "system memory", "padded system memory", "proposed pool",
+  "the pinned allocator", "a shared part of pinned memory", "two pinned memories"
+};
+
+/* Pinned memory of the element's device, as one plane it can use without a copy? */
+static gboolean
+input_pinned (InputKind kind)
+{
+  return kind == INPUT_POOL || kind == INPUT_ALLOC || kind == INPUT_ALLOC_SHARED;
+}
+
+/* The frame as one pinned memory with byte 100 as its start (the parent's first 100 bytes
+ * are not part of it), the plane 36 bytes further, rows padded. Written before sharing: a
+ * shared memory is read-only. */
+static GstBuffer *
+shared_pinned_input (const Setting * s, GstAllocator * allocator, const guint8 * pixels)
+{
+  gint stride = (gint) row_bytes (s) + (channels_of (s) == 1 ? 5 : 12);
+  gsize offsets[GST_VIDEO_MAX_PLANES] = { 36 };
+  gint strides[GST_VIDEO_MAX_PLANES] = { stride };
+  gsize size = 100 + 36 + (gsize) stride * s->height + 50;
+  GstMemory *parent = gst_allocator_alloc (allocator, size, NULL);
+  GstBuffer *buf = gst_buffer_new ();
+  GstMapInfo map;
+
+  fail_unless (parent != NULL);
+  fail_unless (gst_memory_map (parent, &map, GST_MAP_WRITE));
+  for (gsize i = 0; i < map.size; i++)
+    map.data[i] = (guint8) (i * 53 + 7);
+  for (gint y = 0; y < s->height; y++)
+    memcpy (map.data + 136 + (gsize) y * stride, pixels + (gsize) y * row_bytes (s),
+        row_bytes (s));
+  gst_memory_unmap (parent, &map);
+  gst_buffer_append_memory (buf, gst_memory_share (parent, 100, size - 100));
+  gst_memory_unref (parent);
+  gst_buffer_add_video_meta_full (buf, GST_VIDEO_FRAME_FLAG_NONE,
+      gst_video_format_from_string (s->format), s->width, s->height, 1, offsets, strides);
+  return buf;
+}
+
+/* The frame in GStreamer's default layout, cut in two pinned memories in the middle of a row. */
+static GstBuffer *
+split_pinned_input (const Setting * s, GstAllocator * allocator, const guint8 * pixels)
+{
+  GstVideoInfo info;
+  gsize size, cut, stride;
+  guint8 *image;
+  GstBuffer *buf = gst_buffer_new ();
+
+  video_info (s, &info);
+  size = GST_VIDEO_INFO_SIZE (&info);
+  stride = GST_VIDEO_INFO_PLANE_STRIDE (&info, 0);
+  cut = stride * (s->height / 2) + 3;
+  image = g_malloc0 (size);
+  for (gint y = 0; y < s->height; y++)
+    memcpy (image + (gsize) y * stride, pixels + (gsize) y * row_bytes (s), row_bytes (s));
+  for (gint part = 0; part < 2; part++) {
+    gsize off = part ? cut : 0, n = part ? size - cut : cut;
+    GstMemory *mem = gst_allocator_alloc (allocator, n, NULL);
+    GstMapInfo map;
+
+    fail_unless (mem != NULL);
+    fail_unless (gst_memory_map (mem, &map, GST_MAP_WRITE));
+    memcpy (map.data, image + off, n);
+    gst_memory_unmap (mem, &map);
+    gst_buffer_append_memory (buf, mem);
+  }
+  g_free (image);
+  return buf;
+}
+
+static GstBuffer *
+make_input (const Setting * s, InputKind kind, GstBufferPool * pool, GstAllocator * allocator,
+    const guint8 * pixels)
+{
+  GstBuffer *buf = NULL;
+  GstVideoInfo info;
+
+  video_info (s, &info);
+  switch (kind) {
+    case INPUT_SYSMEM:
+      buf = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info), NULL);
+      break;
+    case INPUT_PADDED:{
+      gint pad = channels_of (s) == 1 ? 7 : 28;
+      gsize offsets[GST_VIDEO_MAX_PLANES] = { 64 };
+      gint strides[GST_VIDEO_MAX_PLANES] = { (gint) row_bytes (s) + pad };
+
+      buf = gst_buffer_new_allocate (NULL, 64 + (gsize) strides[0] * s->height, NULL);
+      gst_buffer_add_video_meta_full (buf, GST_VIDEO_FRAME_FLAG_NONE,
+          GST_VIDEO_INFO_FORMAT (&info), s->width, s->height, 1, offsets, strides);
+      break;
+    }
+    case INPUT_POOL:
+      fail_unless (pool != NULL);
+      fail_unless_equals_int (gst_buffer_pool_acquire_buffer (pool, &buf, NULL), GST_FLOW_OK);
+      fail_unless (all_memory_pinned (buf), "a buffer of the proposed pool is not %s",
+          PINNED_MEMORY);
+      break;
+    case INPUT_ALLOC:
+      fail_unless (allocator != NULL);
+      buf = gst_buffer_new ();
+      gst_buffer_append_memory (buf, gst_allocator_alloc (allocator,
+              GST_VIDEO_INFO_SIZE (&info), NULL));
+      break;
+    case INPUT_ALLOC_SHARED:
+      return shared_pinned_input (s, allocator, pixels);
+    case INPUT_ALLOC_SPLIT:
+      return split_pinned_input (s, allocator, pixels);
+  }
+  fill_buffer (buf, s, pixels);
+  return buf;
+}
+
+/* ----------------------------------------------------------------- the element's side */
+
+static GstHarness *
+start_harness (gboolean discrete, gint bands, gboolean profiling)
+{
+  GstElement *e = gst_element_factory_make ("clconvolve", NULL);
+  GstHarness *h;
+
+  fail_unless (e != NULL);
+  g_object_set (e, "bands", bands, "profiling", profiling, NULL);
+  /* the element reads the variable when it starts, which gst_harness_new_with_element does */
+  if (discrete)
+    g_setenv (DISCRETE_ENV, "1", TRUE);
+  else
+    g_unsetenv (DISCRETE_ENV);
+  h = gst_harness_new_with_element (e, "sink", "src");
+  g_unsetenv (DISCRETE_ENV);
+  gst_object_unref (e);
+  return h;
+}
+
+static void
+set_caps (GstHarness * h, const Setting * s)
+{
+  gchar *caps = caps_string (s);
+
+  gst_harness_set_src_caps_str (h, caps);
+  gst_harness_set_sink_caps_str (h, caps);
+  g_free (caps);
+}
+
+/* Asks the element, as upstream would, for an allocation proposal for s and checks it: a
+ * GstClBufferPool first, GstVideoMeta, an allocation param with the pinned allocator. Returns
+ * the pool configured for s (with align, if not NULL, as a decoder asks for padding) and
+ * active; *allocator (if not NULL) gets the pinned allocator. */
+static GstBufferPool *
+proposal (GstHarness * h, const Setting * s, const GstVideoAlignment * align,
+    GstAllocator ** allocator)
+{
+  gchar *str = caps_string (s);
+  GstCaps *caps = gst_caps_from_string (str);
+  GstQuery *query = gst_query_new_allocation (caps, TRUE);
+  GstBufferPool *pool = NULL;
+  GstAllocator *pinned = NULL;
+  guint size, min, max;
+  GstVideoInfo info;
+
+  fail_unless (gst_pad_peer_query (h->srcpad, query), "ALLOCATION query for %s not answered",
+      str);
+  fail_unless (gst_query_get_n_allocation_pools (query) > 0, "no pool proposed for %s", str);
+  gst_query_parse_nth_allocation_pool (query, 0, &pool, &size, &min, &max);
+  fail_unless (pool != NULL, "the first proposed pool for %s is NULL", str);
+  fail_unless (!strcmp (G_OBJECT_TYPE_NAME (pool), CL_POOL), "proposed pool is a %s, not a %s",
+      G_OBJECT_TYPE_NAME (pool), CL_POOL);
+  fail_unless (gst_query_find_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL),
+      "the proposal lacks GstVideoMeta");
+  for (guint i = 0; i < gst_query_get_n_allocation_params (query); i++) {
+    GstAllocator *a = NULL;
+    GstAllocationParams params;
+
+    gst_query_parse_nth_allocation_param (query, i, &a, &params);
+    if (a && !pinned && !g_strcmp0 (a->mem_type, PINNED_MEMORY))
+      pinned = gst_object_ref (a);
+    if (a)
+      gst_object_unref (a);
+  }
+  fail_unless (pinned != NULL, "no allocation param with the %s allocator", PINNED_MEMORY);
+
+  /* configure it as upstream does: our caps, at least a frame's size, video meta */
+  video_info (s, &info);
+  if (!gst_buffer_pool_is_active (pool)) {
+    GstStructure *config = gst_buffer_pool_get_config (pool);
+
+    size = MAX (size, (guint) GST_VIDEO_INFO_SIZE (&info));
+    gst_buffer_pool_config_set_params (config, caps, size, min, max);
+    gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_META);
+    if (align) {
+      fail_unless (gst_buffer_pool_has_option (pool, GST_BUFFER_POOL_OPTION_VIDEO_ALIGNMENT));
+      gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_ALIGNMENT);
+      gst_buffer_pool_config_set_video_alignment (config, align);
+    }
+    if (!gst_buffer_pool_set_config (pool, config)) {
+      config = gst_buffer_pool_get_config (pool);
+      fail_unless (gst_buffer_pool_config_validate_params (config, caps, size, min, max),
+          "the pool changed our parameters: %" GST_PTR_FORMAT, config);
+      fail_unless (gst_buffer_pool_set_config (pool, config));
+    }
+    fail_unless (gst_buffer_pool_set_active (pool, TRUE), "the proposed pool does not activate");
+  }
+  if (allocator)
+    *allocator = pinned;
+  else
+    gst_object_unref (pinned);
+  gst_query_unref (query);
+  gst_caps_unref (caps);
+  g_free (str);
+  return pool;
+}
+
+static GstBufferPool *
+proposed_pool (GstHarness * h, const Setting * s)
+{
+  return proposal (h, s, NULL, NULL);
+}
+
+static void
+drop_pool (GstBufferPool ** pool)
+{
+  if (*pool) {
+    gst_buffer_pool_set_active (*pool, FALSE);
+    gst_object_unref (*pool);
+    *pool = NULL;
+  }
+}
+
+/* Pushes one frame and returns its output (tight). Processing is synchronous, so exactly one
+ * buffer must be waiting when the push returns: none means lost, two duplicated. */
+static guint8 *
+push_frame (GstHarness * h, GstBuffer * in, const Setting * s, GstClockTime pts,
+    const gchar * what)
+{
+  GstBuffer *out;
+  guint8 *pixels;
+  guint waiting;
+
+  GST_BUFFER_PTS (in) = pts;
+  GST_BUFFER_DURATION (in) = GST_SECOND / 30;
+  fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
+  waiting = gst_harness_buffers_in_queue (h);
+  fail_unless (waiting == 1, "%s: %u output buffers for one input", what, waiting);
+  out = gst_harness_pull (h);
+  fail_unless (GST_BUFFER_PTS (out) == pts, "%s: output PTS %" GST_TIME_FORMAT ", pushed %"
+      GST_TIME_FORMAT, what, GST_TIME_ARGS (GST_BUFFER_PTS (out)), GST_TIME_ARGS (pts));
+  /* the element's own output pool is pinned (the harness offers it no pool) */
+  fail_unless (all_memory_pinned (out), "%s: output memory is not %s", what, PINNED_MEMORY);
+  pixels = read_buffer (out, s);
+  gst_buffer_unref (out);
+  return pixels;
+}
+
+/* The paths the element reports for one input and output memory, by device kind. */
+static const gchar *
+pinned_path (gboolean discrete)
+{
+  return discrete ? "pinned-dma" : "in-place";
+}
+
+static gboolean
+path_allowed (const gchar * path, InputKind kind, gboolean discrete)
+{
+  if (path == NULL)
+    return FALSE;
+  if (input_pinned (kind))
+    return !strcmp (path, pinned_path (discrete));
+  /* ordinary memory: copied into a pinned staging buffer, or (discrete only) transferred
+   * straight from pageable memory */
+  return !strcmp (path, "staging-copy") || (discrete && !strcmp (path, "pageable-dma"));
+}
+
+static GstStructure *
+get_stats (GstElement * e)
+{
+  GstStructure *st = NULL;
+
+  g_object_get (e, "stats", &st, NULL);
+  fail_unless (st != NULL);
+  return st;
+}
+
+/* After one frame: the element's input-path suits the input memory, its output-path is the
+ * pinned one of its own pool, and host-copies rose by exactly the copies those paths imply
+ * (1 for a staging copy in, 1 for a staging copy or pageable download out). */
+static void
+check_paths (GstElement * e, InputKind kind, gboolean discrete, guint64 * copies,
+    const gchar * what)
+{
+  GstStructure *st = get_stats (e);
+  const gchar *in = gst_structure_get_string (st, "input-path");
+  const gchar *out = gst_structure_get_string (st, "output-path");
+  guint64 now = 0, expected;
+
+  fail_unless (gst_structure_get_uint64 (st, "host-copies", &now),
+      "%s: stats lack host-copies: %" GST_PTR_FORMAT, what, st);
+  fail_unless (path_allowed (in, kind, discrete), "%s: input-path '%s' for %s on a %s device",
+      what, in, input_kinds[kind], discrete ? "discrete" : "unified");
+  fail_unless (!g_strcmp0 (out, pinned_path (discrete)), "%s: output-path '%s', expected '%s'",
+      what, out, pinned_path (discrete));
+  expected = (!strcmp (in, "staging-copy") ? 1 : 0) + (!strcmp (out, "staging-copy") ||
+      !strcmp (out, "pageable-dma") ? 1 : 0);
+  fail_unless (now - *copies == expected, "%s: host-copies rose by %" G_GUINT64_FORMAT
+      " for one frame with input-path %s, output-path %s (expected %" G_GUINT64_FORMAT ")",
+      what, now - *copies, in, out, expected);
+  *copies = now;
+  gst_structure_free (st);
+}
+
+static void
+flush (GstHarness * h)
+{
+  GstSegment segment;
+
+  fail_unless (gst_harness_push_event (h, gst_event_new_flush_start ()));
+  fail_unless (gst_harness_push_event (h, gst_event_new_flush_stop (TRUE)));
+  gst_segment_init (&segment, GST_FORMAT_TIME);
+  fail_unless (gst_harness_push_event (h, gst_event_new_segment (&segment)));
+}
+
+/* Pushes EOS and checks that it came out, after all pushed buffers and with none left. */
+static void
+finish_stream (GstHarness * h, guint pushed, const gchar * what)
+{
+  GstEvent *ev;
+  gboolean eos = FALSE;
+
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  while ((ev = gst_harness_try_pull_event (h))) {
+    eos |= GST_EVENT_TYPE (ev) == GST_EVENT_EOS;
+    gst_event_unref (ev);
+  }
+  fail_unless (eos, "%s: no EOS came out", what);
+  fail_unless_equals_int (gst_harness_buffers_in_queue (h), 0);
+  fail_unless (gst_harness_buffers_received (h) == pushed, "%s: %u buffers out, %u pushed", what,
+      gst_harness_buffers_received (h), pushed);
+}
+
+/* ------------------------------------------------------------------------------------ */
+
+GST_START_TEST (test_device_available)
+{
+  GError *err = NULL;
+  gboolean ok = run_one_frame_pipeline ("clconvolve", &err, NULL);
+
+  fail_unless (ok, "%s. The element said: %s", NO_DEVICE_HINT, err ? err->message : "nothing");
+}
+
+GST_END_TEST;
+
+/* 300 frames through a whole-frame harness (bands=1) and an overlapped one (bands 3, 4, auto,
+ * 7, changed while playing; with profiling, so the per-band events are collected too), fed the
+ * same frames: random content, changing kernel, border (wrap and mirror read rows from the far
+ * end of the frame, i.e. from other bands) and variant, system, padded and pinned input memory,
+ * two caps changes (odd heights, so the last band is short; then GRAY8 with padded rows), a
+ * flush with a new segment at frame 200, EOS. Each output must come out of its own push (none
+ * lost or duplicated, PTS kept), be byte-identical between the two harnesses and match the
+ * reference. */
+#define STREAM_FRAMES 300
+
+static const struct
+{
+  guint first;
+  const gchar *format;
+  gint width, height;
+} stream_phases[] = {
+  {0, "RGBA", 96, 63}, {120, "RGBA", 77, 53}, {240, "GRAY8", 53, 41},
+};
+
+/* both kernel variants: a band is a global work offset, which the tiled one must honour */
+static const struct
+{
+  const gchar *kernel;
+  gint size;
+  gdouble bias;
+  const gchar *border, *method;
+} stream_kernels[] = {
+  {"gaussian", 5, 0, "wrap", "float4"}, {"box", 3, 0, "mirror", "tiled"},
+  {"sharpen", 3, 0, "clamp", "auto"}, {"motionblur", 7, 0, "wrap", "tiled"},
+  {"sobel-y", 3, 128, "constant", "float4"}, {"edge", 7, 128, "wrap", "float4"},
+  {"emboss", 5, 0, "mirror", "tiled"}, {"gaussian", 7, 0, "constant", "tiled"},
+  {"box", 7, 0, "clamp", "tiled"},
+};
+
+static const struct
+{
+  guint first;
+  gint bands;
+} stream_bands[] = {
+  {0, 3}, {100, 4}, {230, 0}, {260, 7},
+};
+
+GST_START_TEST (test_stream_overlapped)
+{
+  gboolean discrete = __i__;
+  GstHarness *h[2];
+  GstBufferPool *pool[2] = { NULL, NULL };
+  guint64 copies[2] = { 0, 0 };
+  Setting s = { 0 };
+  GstStructure *st;
+
+  h[0] = start_harness (discrete, 1, FALSE);
+  h[1] = start_harness (discrete, 3, TRUE);
+
+  for (guint frame = 0; frame < STREAM_FRAMES; frame++) {
+    GstClockTime pts = gst_util_uint64_scale (frame, GST_SECOND, 30);
+    InputKind kind = (InputKind) (frame % 3);
+    guint8 *in, *out[2];
+    gchar *what;
+
+    for (guint p = 0; p < G_N_ELEMENTS (stream_phases); p++) {
+      if (stream_phases[p].first != frame)
+        continue;
+      s.format = stream_phases[p].format;
+      s.width = stream_phases[p].width;
+      s.height = stream_phases[p].height;
+    }
+    if (frame % 17 == 0) {
+      guint k = (frame / 17) % G_N_ELEMENTS (stream_kernels);
+
+      s.kernel = stream_kernels[k].kernel;
+      s.size = stream_kernels[k].size;
+      s.bias = stream_kernels[k].bias;
+      s.border = stream_kernels[k].border;
+      s.method = stream_kernels[k].method;
+    }
+    for (guint i = 0; i < 2; i++) {
+      for (guint p = 0; p < G_N_ELEMENTS (stream_phases); p++) {
+        if (stream_phases[p].first != frame)
+          continue;
+        drop_pool (&pool[i]);
+        set_caps (h[i], &s);
+        pool[i] = proposed_pool (h[i], &s);
+      }
+      if (frame % 17 == 0)
+        apply_setting (h[i]->element, &s);
+      if (frame == 200)
+        flush (h[i]);
+    }
+    for (guint b = 0; b < G_N_ELEMENTS (stream_bands); b++)
+      if (stream_bands[b].first == frame)
+        g_object_set (h[1]->element, "bands", stream_bands[b].bands, NULL);
+
+    in = random_plane (&s, 1000 * discrete + frame);
+    for (guint i = 0; i < 2; i++) {
+      gint bands;
+
+      g_object_get (h[i]->element, "bands", &bands, NULL);
+      what = g_strdup_printf ("%s frame %u, bands=%d, input from %s",
+          discrete ? "discrete" : "unified", frame, bands, input_kinds[kind]);
+      out[i] = push_frame (h[i], make_input (&s, kind, pool[i], NULL, in), &s, pts, what);
+      check_paths (h[i]->element, kind, discrete, &copies[i], what);
+      g_free (what);
+    }
+    what = g_strdup_printf ("%s frame %u, input from %s", discrete ? "discrete" : "unified",
+        frame, input_kinds[kind]);
+    check_identical (&s, out[0], out[1], what);
+    check_reference (&s, in, out[0], what);
+    g_free (what);
+    g_free (in);
+    g_free (out[0]);
+    g_free (out[1]);
+  }
+
+  for (guint i = 0; i < 2; i++) {
+    finish_stream (h[i], STREAM_FRAMES, i ? "overlapped" : "whole-frame");
+    drop_pool (&pool[i]);
+  }
+  st = get_stats (h[1]->element);
+  GST_INFO ("%s, overlapped harness: %" GST_PTR_FORMAT, discrete ? "discrete" : "unified", st);
+  gst_structure_free (st);
+  gst_harness_teardown (h[0]);
+  gst_harness_teardown (h[1]);
+}
+
+GST_END_TEST;
+
+/* Bands on frames from 1 to 47 rows, up to 64 bands (more than the frame has rows), kernels
+ * up to 15x15 whose halo reaches over several bands, every border mode, both variants: each
+ * row must be computed once, from the right input rows, and the result must be the very same
+ * bytes as without bands. (The element may round a band up to whole work-groups, so a short
+ * frame gets fewer bands than asked for; the last band is then 1 to 15 rows.) */
+GST_START_TEST (test_bands_small_frames)
+{
+  gboolean discrete = __i__;
+  const gint heights[] = { 1, 5, 17, 33, 47 };
+  const gint bands[] = { 2, 7, 64 };
+  const Setting kinds[] = {
+    {"RGBA", 19, 0, "gaussian", 5, 0.0, "wrap", "tiled"},
+    {"GRAY8", 19, 0, "box", 15, 0.0, "mirror", "float4"},
+    {"RGBA", 19, 0, "motionblur", 15, 0.0, "constant", "tiled"},
+    {"GRAY8", 19, 0, "sharpen", 3, 0.0, "clamp", "auto"},
+    {"RGBA", 19, 0, "box", 15, 0.0, "wrap", "float4"},
+  };
+  GstHarness *whole = start_harness (discrete, 1, FALSE);
+  guint64 copies[2] = { 0, 0 };
+  guint frame = 0;
+
+  for (guint b = 0; b < G_N_ELEMENTS (bands); b++) {
+    GstHarness *split = start_harness (discrete, bands[b], FALSE);
+
+    copies[1] = 0;
+    for (guint i = 0; i < G_N_ELEMENTS (heights); i++) {
+      for (guint k = 0; k < G_N_ELEMENTS (kinds); k++, frame++) {
+        Setting s = kinds[k];
+        GstClockTime pts = gst_util_uint64_scale (frame, GST_SECOND, 30);
+        guint8 *in, *out[2];
+        gchar *what;
+
+        s.height = heights[i];
+        in = random_plane (&s, 77 + frame);
+        what = g_strdup_printf ("%s, bands=%d", discrete ? "discrete" : "unified", bands[b]);
+        set_caps (whole, &s);
+        set_caps (split, &s);
+        apply_setting (whole->element, &s);
+        apply_setting (split->element, &s);
+        out[0] = push_frame (whole, make_input (&s, INPUT_SYSMEM, NULL, NULL, in), &s, pts,
+            what);
+        check_paths (whole->element, INPUT_SYSMEM, discrete, &copies[0], what);
+        out[1] = push_frame (split, make_input (&s, INPUT_SYSMEM, NULL, NULL, in), &s, pts,
+            what);
+        check_paths (split->element, INPUT_SYSMEM, discrete, &copies[1], what);
+        check_identical (&s, out[0], out[1], what);
+        check_reference (&s, in, out[1], what);
+        g_free (what);
+        g_free (in);
+        g_free (out[0]);
+        g_free (out[1]);
+      }
+    }
+    gst_harness_teardown (split);
+  }
+  gst_harness_teardown (whole);
+}
+
+GST_END_TEST;
+
+/* Upstream takes the pool the element proposes: its buffers are pinned, the element reads
+ * them without any host copy (in place on a unified device, by DMA on a discrete one) and
+ * writes into its own pinned pool. The last setting asks the pool for padding around the
+ * frame and 64-byte row alignment, as decoders do, so the plane starts inside the memory and
+ * rows are padded. */
+GST_START_TEST (test_proposed_pool)
+{
+  gboolean discrete = __i__;
+  const Setting settings[] = {
+    {"RGBA", 160, 119, "gaussian", 5, 0.0, "mirror", "auto"},
+    {"GRAY8", 77, 45, "sharpen", 3, 0.0, "wrap", "tiled"},
+    {"RGBA", 61, 37, "motionblur", 7, 0.0, "wrap", "tiled"},
+  };
+  GstVideoAlignment align;
+  const guint per_setting = 20;
+  GstHarness *h = start_harness (discrete, 3, FALSE);
+  guint64 copies = 0, frames = 0;
+  guint frame = 0;
+  GstStructure *st;
+
+  gst_video_alignment_reset (&align);
+  align.padding_top = 3;
+  align.padding_bottom = 2;
+  align.padding_left = 5;
+  align.padding_right = 6;
+  align.stride_align[0] = 63;
+  for (guint i = 0; i < G_N_ELEMENTS (settings); i++) {
+    const Setting *s = &settings[i];
+    gboolean padded = i == G_N_ELEMENTS (settings) - 1;
+    GstBufferPool *pool;
+
+    set_caps (h, s);
+    apply_setting (h->element, s);
+    pool = proposal (h, s, padded ? &align : NULL, NULL);
+    for (guint f = 0; f < per_setting; f++, frame++) {
+      guint8 *in = random_plane (s, 500 + frame), *out;
+      gchar *what = g_strdup_printf ("%s frame %u, pinned input%s",
+          discrete ? "discrete" : "unified", frame, padded ? " with padding" : "");
+      GstBuffer *buf = make_input (s, INPUT_POOL, pool, NULL, in);
+
+      if (padded) {
+        GstVideoMeta *meta = gst_buffer_get_video_meta (buf);
+
+        fail_unless (meta && meta->offset[0] > 0 && meta->stride[0] % 64 == 0 &&
+            meta->stride[0] > (gint) row_bytes (s), "the pool ignored the alignment");
+      }
+      out = push_frame (h, buf, s, gst_util_uint64_scale (frame, GST_SECOND, 30), what);
+      check_paths (h->element, INPUT_POOL, discrete, &copies, what);
+      check_reference (s, in, out, what);
+      g_free (what);
+      g_free (in);
+      g_free (out);
+    }
+    drop_pool (&pool);
+  }
+
+  st = get_stats (h->element);
+  fail_unless (gst_structure_get_uint64 (st, "frames", &frames));
+  fail_unless (gst_structure_get_uint64 (st, "host-copies", &copies));
+  fail_unless (frames == frame, "stats count %" G_GUINT64_FORMAT " frames, %u pushed", frames,
+      frame);
+  fail_unless (copies == 0, "%" G_GUINT64_FORMAT " host copies for pinned frames: %"
+      GST_PTR_FORMAT, copies, st);
+  gst_structure_free (st);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* Upstream allocates from the pinned allocator of the proposal instead of the pool (as a
+ * source that manages its own buffers would): one memory, a shared part of a larger memory
+ * with the plane at an offset and padded rows (both used without a copy), and the frame cut
+ * across two memories, which is not one plane the device can use and must go through a copy. */
+GST_START_TEST (test_proposed_allocator)
+{
+  gboolean discrete = __i__;
+  const Setting settings[] = {
+    {"RGBA", 83, 47, "gaussian", 5, 0.0, "wrap", "tiled"},
+    {"GRAY8", 45, 29, "box", 3, 0.0, "mirror", "float4"},
+  };
+  const InputKind kinds[] = { INPUT_ALLOC, INPUT_ALLOC_SHARED, INPUT_ALLOC_SPLIT };
+  GstHarness *h = start_harness (discrete, 2, FALSE);
+  guint64 copies = 0;
+  guint frame = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (settings); i++) {
+    const Setting *s = &settings[i];
+    GstAllocator *allocator = NULL;
+    GstBufferPool *pool;
+
+    set_caps (h, s);
+    apply_setting (h->element, s);
+    pool = proposal (h, s, NULL, &allocator);
+    drop_pool (&pool);
+    for (guint k = 0; k < G_N_ELEMENTS (kinds); k++) {
+      for (guint f = 0; f < 4; f++, frame++) {
+        guint8 *in = random_plane (s, 700 + frame), *out;
+        gchar *what = g_strdup_printf ("%s frame %u, %s %s", discrete ? "discrete" : "unified",
+            frame, s->format, input_kinds[kinds[k]]);
+        GstBuffer *buf = make_input (s, kinds[k], NULL, allocator, in);
+
+        fail_unless (all_memory_pinned (buf));
+        out = push_frame (h, buf, s, gst_util_uint64_scale (frame, GST_SECOND, 30), what);
+        check_paths (h->element, kinds[k], discrete, &copies, what);
+        check_reference (s, in, out, what);
+        g_free (what);
+        g_free (in);
+        g_free (out);
+      }
+    }
+    gst_object_unref (allocator);
+  }
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* The band split really happens where it should: with profiling, the element logs one line
+ * per command of each band (GST_DEBUG=clconvolve:TRACE, the lines tests/bench/timeline.py
+ * reads). bands=1 runs each frame as one band, and its commands never overlap; bands=N splits
+ * a 63-row frame into 2..N bands on a discrete device; a unified device runs one kernel. */
+static gint max_band_seen;
+
+static void
+capture_bands (GstDebugCategory * category, GstDebugLevel level, const gchar * file,
+    const gchar * function, gint line, GObject * object, GstDebugMessage * message,
+    gpointer data)
+{
+  const gchar *text = gst_debug_message_get (message);
+  const gchar *at = strstr (text, "timeline frame=");
+  gint band = -1;
+
+  if (strcmp (gst_debug_category_get_name (category), "clconvolve") || !at)
+    return;
+  at = strstr (at, " band=");
+  if (at)
+    band = atoi (at + strlen (" band="));
+  if (band > g_atomic_int_get (&max_band_seen))
+    g_atomic_int_set (&max_band_seen, band);
+}
+
+GST_START_TEST (test_bands_used)
+{
+  gboolean discrete = __i__;
+  const gint bands[] = { 1, 3, 4, 7 };
+  Setting s = { "RGBA", 96, 63, "gaussian", 5, 0.0, "mirror", "auto" };
+  GstDebugLevel old;
+  GstDebugCategory *cat = NULL;
+  GSList *cats = gst_debug_get_all_categories ();
+
+  for (GSList * l = cats; l; l = l->next)
+    if (!strcmp (gst_debug_category_get_name (l->data), "clconvolve"))
+      cat = l->data;
+  g_slist_free (cats);
+  fail_unless (cat != NULL);
+  old = gst_debug_category_get_threshold (cat);
+  gst_debug_set_threshold_for_name ("clconvolve", GST_LEVEL_TRACE);
+  gst_debug_remove_log_function (gst_debug_log_default);
+  gst_debug_add_log_function (capture_bands, NULL, NULL);
+
+  for (guint b = 0; b < G_N_ELEMENTS (bands); b++) {
+    GstHarness *h = start_harness (discrete, bands[b], TRUE);
+    guint64 copies = 0, overlap = 1;
+    GstStructure *st;
+    gint seen;
+
+    set_caps (h, &s);
+    apply_setting (h->element, &s);
+    g_atomic_int_set (&max_band_seen, -1);
+    for (guint f = 0; f < 5; f++) {
+      guint8 *in = random_plane (&s, f), *out;
+      gchar *what = g_strdup_printf ("%s bands=%d frame %u", discrete ? "discrete" :
+          "unified", bands[b], f);
+
+      out = push_frame (h, make_input (&s, INPUT_SYSMEM, NULL, NULL, in), &s, f * GST_MSECOND,
+          what);
+      check_paths (h->element, INPUT_SYSMEM, discrete, &copies, what);
+      check_reference (&s, in, out, what);
+      g_free (what);
+      g_free (in);
+      g_free (out);
+    }
+    seen = g_atomic_int_get (&max_band_seen) + 1;
+    st = get_stats (h->element);
+    fail_unless (gst_structure_get_uint64 (st, "overlap-ns", &overlap));
+    if (!discrete || bands[b] == 1)
+      fail_unless (seen == 1, "%s, bands=%d: %d bands ran", discrete ? "discrete" : "unified",
+          bands[b], seen);
+    else
+      fail_unless (seen >= 2 && seen <= bands[b], "discrete, bands=%d: %d bands ran",
+          bands[b], seen);
+    if (bands[b] == 1)
+      fail_unless (overlap == 0, "bands=1 overlapped: %" GST_PTR_FORMAT, st);
+    gst_structure_free (st);
+    gst_harness_teardown (h);
+  }
+
+  gst_debug_remove_log_function (capture_bands);
+  gst_debug_add_log_function (gst_debug_log_default, NULL, NULL);
+  gst_debug_set_threshold_for_name ("clconvolve", old);
+}
+
+GST_END_TEST;
+
+/* Upstream ignores the proposal and sends ordinary memory, tightly packed and with padded rows
+ * through GstVideoMeta: the frame goes through a staging copy (or, discrete only, a transfer
+ * from pageable memory), and host-copies counts each staging copy. */
+GST_START_TEST (test_system_memory)
+{
+  gboolean discrete = __i__;
+  const Setting settings[] = {
+    {"RGBA", 96, 71, "sharpen", 3, 0.0, "clamp"},
+    {"GRAY8", 61, 33, "box", 7, 0.0, "wrap"},
+  };
+  const guint per_kind = 10;
+  GstHarness *h = start_harness (discrete, 2, FALSE);
+  guint64 copies = 0, staging = 0;
+  guint frame = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (settings); i++) {
+    const Setting *s = &settings[i];
+
+    set_caps (h, s);
+    apply_setting (h->element, s);
+    for (InputKind kind = INPUT_SYSMEM; kind <= INPUT_PADDED; kind++) {
+      for (guint f = 0; f < per_kind; f++, frame++) {
+        guint8 *in = random_plane (s, 900 + frame), *out;
+        gchar *what = g_strdup_printf ("%s frame %u, %s", discrete ? "discrete" : "unified",
+            frame, input_kinds[kind]);
+        GstStructure *st;
+
+        out = push_frame (h, make_input (s, kind, NULL, NULL, in), s,
+            gst_util_uint64_scale (frame, GST_SECOND, 30), what);
+        check_paths (h->element, kind, discrete, &copies, what);
+        st = get_stats (h->element);
+        staging += !g_strcmp0 (gst_structure_get_string (st, "input-path"), "staging-copy");
+        gst_structure_free (st);
+        check_reference (s, in, out, what);
+        g_free (what);
+        g_free (in);
+        g_free (out);
+      }
+    }
+  }
+  /* every frame arrived in ordinary memory: on a unified device each one is a staging copy */
+  if (!discrete)
+    fail_unless (staging == frame && copies >= frame, "%" G_GUINT64_FORMAT " staging copies "
+        "and %" G_GUINT64_FORMAT " host copies for %u frames in ordinary memory", staging,
+        copies, frame);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* Pinned buffers outlive the element that made them: outputs kept after the element has
+ * stopped and been freed still hold the right pixels, and a buffer of a pool proposed by an
+ * element that has since stopped can be pushed into a new element (which may use it in place or
+ * copy it, but must filter it correctly). */
+GST_START_TEST (test_buffers_outlive_element)
+{
+  gboolean discrete = __i__;
+  Setting s = { "RGBA", 71, 43, "emboss", 5, 0.0, "wrap", "auto" };
+  GstHarness *h = start_harness (discrete, 2, FALSE);
+  GstBuffer *kept_out[3], *kept_in;
+  guint8 *pixels[4], *out;
+  GstBufferPool *pool;
+  GstStructure *st;
+  const gchar *path;
+  guint64 copies = 0;
+
+  set_caps (h, &s);
+  apply_setting (h->element, &s);
+  pool = proposed_pool (h, &s);
+  for (guint i = 0; i < 4; i++)
+    pixels[i] = random_plane (&s, 4242 + i);
+  kept_in = make_input (&s, INPUT_POOL, pool, NULL, pixels[3]);
+  for (guint i = 0; i < 3; i++) {
+    GstBuffer *in = make_input (&s, i == 1 ? INPUT_POOL : INPUT_SYSMEM, pool, NULL, pixels[i]);
+
+    GST_BUFFER_PTS (in) = i * GST_MSECOND;
+    fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
+    kept_out[i] = gst_harness_pull (h);
+    fail_unless (kept_out[i] != NULL && all_memory_pinned (kept_out[i]));
+  }
+  drop_pool (&pool);
+  gst_harness_teardown (h);
+
+  for (guint i = 0; i < 3; i++) {
+    gchar *what = g_strdup_printf ("%s output %u read after the element was freed",
+        discrete ? "discrete" : "unified", i);
+
+    out = read_buffer (kept_out[i], &s);
+    check_reference (&s, pixels[i], out, what);
+    gst_buffer_unref (kept_out[i]);
+    g_free (out);
+    g_free (what);
+  }
+
+  h = start_harness (discrete, 2, FALSE);
+  set_caps (h, &s);
+  apply_setting (h->element, &s);
+  out = push_frame (h, kept_in, &s, 0, "pinned buffer of a stopped element's pool");
+  check_reference (&s, pixels[3], out, "pinned buffer of a stopped element's pool");
+  st = get_stats (h->element);
+  path = gst_structure_get_string (st, "input-path");
+  fail_unless (path_allowed (path, INPUT_POOL, discrete) ||
+      path_allowed (path, INPUT_SYSMEM, discrete), "input-path %s", path);
+  GST_INFO ("old pinned buffer into a new element: input-path %s", path);
+  check_paths (h->element, path_allowed (path, INPUT_POOL, discrete) ? INPUT_POOL :
+      INPUT_SYSMEM, discrete, &copies, "pinned buffer of a stopped element's pool");
+  gst_structure_free (st);
+  gst_harness_teardown (h);
+  g_free (out);
+  for (guint i = 0; i < 4; i++)
+    g_free (pixels[i]);
+}
+
+GST_END_TEST;
+
+/* ------------------------------------------------------------------ real pipelines */
+
+typedef struct
+{
+  guint n;
+  guint8 **frames;              /* tight planes */
+  GstClockTime *pts;
+} Capture;
+
+static void
+capture_free (Capture * c)
+{
+  for (guint i = 0; i < c->n; i++)
+    g_free (c->frames[i]);
+  g_free (c->frames);
+  g_free (c->pts);
+}
+
+static GstElement *
+start_pipeline (const gchar * desc, gboolean discrete)
+{
+  GError *err = NULL;
+  GstElement *pipe = gst_parse_launch (desc, &err);
+
+  fail_unless (pipe != NULL && err == NULL, "%s: %s", desc, err ? err->message : "?");
+  if (discrete)
+    g_setenv (DISCRETE_ENV, "1", TRUE);
+  else
+    g_unsetenv (DISCRETE_ENV);
+  /* NULL -> READY -> PAUSED runs every element's start() in this thread */
+  fail_if (gst_element_set_state (pipe, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE,
+      "%s does not start", desc);
+  g_unsetenv (DISCRETE_ENV);
+  return pipe;
+}
+
+static void
+stop_pipeline (GstElement * pipe)
+{
+  fail_unless_equals_int (gst_element_set_state (pipe, GST_STATE_NULL),
+      GST_STATE_CHANGE_SUCCESS);
+  gst_object_unref (pipe);
+}
+
+/* Fails with the bus error, if there is one. */
+static void
+check_no_error (GstElement * pipe, const gchar * what)
+{
+  GstMessage *msg = gst_bus_pop_filtered (GST_ELEMENT_BUS (pipe), GST_MESSAGE_ERROR);
+
+  if (msg) {
+    GError *err = NULL;
+    gchar *debug = NULL;
+
+    gst_message_parse_error (msg, &err, &debug);
+    fail ("%s: %s (%s)", what, err->message, debug);
+  }
+}
+
+/* Pulls every frame from the appsink named "sink" until EOS. */
+static void
+capture_frames (GstElement * pipe, const Setting * s, Capture * c, guint expected)
+{
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (pipe), "sink");
+  GstSample *sample;
+
+  c->n = 0;
+  c->frames = g_new0 (guint8 *, expected + 1);
+  c->pts = g_new0 (GstClockTime, expected + 1);
+  while ((sample = gst_app_sink_try_pull_sample (GST_APP_SINK (sink), 60 * GST_SECOND))) {
+    GstBuffer *buf = gst_sample_get_buffer (sample);
+
+    fail_unless (c->n < expected, "more than %u frames", expected);
+    c->frames[c->n] = read_buffer (buf, s);
+    c->pts[c->n] = GST_BUFFER_PTS (buf);
+    c->n++;
+    gst_sample_unref (sample);
+  }
+  check_no_error (pipe, "capture");
+  fail_unless (gst_app_sink_is_eos (GST_APP_SINK (sink)), "no EOS after %u frames", c->n);
+  gst_object_unref (sink);
+}
+
+static GstElement *
+element_by_name (GstElement * pipe, const gchar * name)
+{
+  GstElement *e = gst_bin_get_by_name (GST_BIN (pipe), name);
+
+  fail_unless (e != NULL);
+  gst_object_unref (e);         /* the pipeline keeps it alive */
+  return e;
+}
+
+/* videotestsrc ! a ! b ! appsink: videotestsrc writes into a's proposed pool, a writes into
+ * b's, so neither element makes a host copy and b reads its input in place (or by DMA). Loop
+ * index bit 0: discrete; bit 1: a queue between a and b, so both run at once on one device.
+ *
+ * Tolerance: each pass may be off by 1 LSB from the double-precision reference. The first
+ * pass's error enters the second pass through b's coefficients, whose absolute values sum to 1
+ * (box: non-negative, automatic divisor), so it stays within 1 before b rounds; b's own
+ * rounding adds at most 1: 2 LSB. Only near-ties move at all, so besides the bound at most 1%
+ * of the samples (plus 2) may differ, which still catches a systematic error. */
+#define CHAIN_FRAMES 12
+
+GST_START_TEST (test_two_elements_chain)
+{
+  gboolean discrete = __i__ & 1, threaded = __i__ >> 1;
+  Setting pass1 = { "RGBA", 97, 61, "sharpen", 3, 0.0, "mirror" };
+  Setting pass2 = { "RGBA", 97, 61, "box", 5, 0.0, "wrap" };
+  gchar *src = g_strdup_printf ("videotestsrc num-buffers=%d pattern=zone-plate "
+      "kx2=20 ky2=20 kt=1 "
+      "! video/x-raw,format=RGBA,width=97,height=61,framerate=30/1", CHAIN_FRAMES);
+  gchar *plain = g_strdup_printf ("%s ! appsink name=sink sync=false", src);
+  gchar *chain = g_strdup_printf ("%s ! clconvolve name=a kernel=sharpen size=3 border=mirror "
+      "bands=2 ! %s clconvolve name=b kernel=box size=5 border=wrap bands=3 "
+      "! appsink name=sink sync=false", src, threaded ? "queue !" : "");
+  gsize bytes = plane_bytes (&pass1);
+  guint8 *mid = g_malloc (bytes), *expect = g_malloc (bytes);
+  Capture input, output;
+  GstElement *pipe;
+  const gchar *names[] = { "a", "b" };
+
+  pipe = start_pipeline (plain, FALSE);
+  capture_frames (pipe, &pass1, &input, CHAIN_FRAMES);
+  stop_pipeline (pipe);
+  fail_unless_equals_int (input.n, CHAIN_FRAMES);
+
+  pipe = start_pipeline (chain, discrete);
+  capture_frames (pipe, &pass1, &output, CHAIN_FRAMES);
+  fail_unless_equals_int (output.n, CHAIN_FRAMES);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++) {
+    GstStructure *st = get_stats (element_by_name (pipe, names[i]));
+    const gchar *in = gst_structure_get_string (st, "input-path");
+    const gchar *out = gst_structure_get_string (st, "output-path");
+    guint64 frames = 0, copies = 1;
+
+    fail_unless (gst_structure_get_uint64 (st, "frames", &frames));
+    fail_unless (gst_structure_get_uint64 (st, "host-copies", &copies));
+    fail_unless (frames == CHAIN_FRAMES, "%s: %" G_GUINT64_FORMAT " frames", names[i], frames);
+    fail_unless (!g_strcmp0 (in, pinned_path (discrete)), "element %s: input-path '%s', "
+        "expected '%s' (its upstream writes into its pinned pool)", names[i], in,
+        pinned_path (discrete));
+    fail_unless (!g_strcmp0 (out, pinned_path (discrete)), "element %s: output-path '%s', "
+        "expected '%s'", names[i], out, pinned_path (discrete));
+    fail_unless (copies == 0, "element %s made %" G_GUINT64_FORMAT " host copies: %"
+        GST_PTR_FORMAT, names[i], copies, st);
+    gst_structure_free (st);
+  }
+  stop_pipeline (pipe);
+
+  for (guint f = 0; f < CHAIN_FRAMES; f++) {
+    gchar *where = NULL;
+    guint off;
+    gint worst;
+
+    fail_unless (output.pts[f] == input.pts[f], "frame %u: PTS %" GST_TIME_FORMAT
+        ", source had %" GST_TIME_FORMAT, f, GST_TIME_ARGS (output.pts[f]),
+        GST_TIME_ARGS (input.pts[f]));
+    reference (&pass1, input.frames[f], mid, NULL);
+    reference (&pass2, mid, expect, NULL);
+    worst = compare_planes (&pass2, output.frames[f], expect, NULL, 2, &off, &where);
+    fail_unless (worst <= 2, "%s%s frame %u: off by %d (> 2 LSB) at %s",
+        discrete ? "discrete" : "unified", threaded ? " with queue" : "", f, worst, where);
+    fail_unless (off <= 2 + 0.01 * bytes, "%s%s frame %u: %u of %" G_GSIZE_FORMAT
+        " samples differ (a systematic error)", discrete ? "discrete" : "unified",
+        threaded ? " with queue" : "", f, off, bytes);
+    g_free (where);
+  }
+
+  capture_free (&input);
+  capture_free (&output);
+  g_free (mid);
+  g_free (expect);
+  g_free (src);
+  g_free (plain);
+  g_free (chain);
+}
+
+GST_END_TEST;
+
+/* ---------------------------------------------------------------------------- leaks */
+
+static GstTracer *
+leaks_tracer (void)
+{
+  GList *tracers = gst_tracing_get_active_tracers ();
+  GstTracer *found = NULL;
+
+  for (GList * l = tracers; l; l = l->next)
+    if (!found && !strcmp (G_OBJECT_TYPE_NAME (l->data), "GstLeaksTracer"))
+      found = gst_object_ref (l->data);
+  g_list_free_full (tracers, gst_object_unref);
+  return found;
+}
+
+static gboolean
+watched_type (const gchar * type_name)
+{
+  GType t = g_type_from_name (type_name);
+
+  return t && (g_type_is_a (t, GST_TYPE_BUFFER) || g_type_is_a (t, GST_TYPE_MEMORY) ||
+      g_type_is_a (t, GST_TYPE_BUFFER_POOL) || g_type_is_a (t, GST_TYPE_ALLOCATOR));
+}
+
+/* Adds delta to the count of each watched object (by address) in one list of a checkpoint. */
+static void
+count_objects (GHashTable * live, GHashTable * types, const GstStructure * checkpoint,
+    const gchar * field, gint delta)
+{
+  const GValue *list = gst_structure_get_value (checkpoint, field);
+
+  fail_unless (list != NULL && GST_VALUE_HOLDS_LIST (list), "checkpoint lacks %s", field);
+  for (guint i = 0; i < gst_value_list_get_size (list); i++) {
+    const GstStructure *o = gst_value_get_structure (gst_value_list_get_value (list, i));
+    const gchar *type = gst_structure_get_string (o, "type-name");
+    const gchar *address = gst_structure_get_string (o, "address");
+    gint n;
+
+    if (!type || !address || !watched_type (type))
+      continue;
+    n = GPOINTER_TO_INT (g_hash_table_lookup (live, address)) + delta;
+    g_hash_table_replace (live, g_strdup (address), GINT_TO_POINTER (n));
+    g_hash_table_replace (types, g_strdup (address), g_strdup (type));
+  }
+}
+
+/* The watched objects (buffers, memories, pools, allocators) created since the previous
+ * checkpoint and not destroyed since, listed in *report; returns how many. Objects are
+ * counted by address, created minus destroyed, so an address reused by a later object is
+ * still right. */
+static guint
+alive_since_checkpoint (GstTracer * tracer, GString * report)
+{
+  GHashTable *live = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  GHashTable *types = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  GstStructure *checkpoint = NULL;
+  GHashTableIter iter;
+  gpointer key, value;
+  guint alive = 0;
+
+  g_signal_emit_by_name (tracer, "activity-get-checkpoint", &checkpoint);
+  fail_unless (checkpoint != NULL);
+  count_objects (live, types, checkpoint, "objects-created-list", 1);
+  count_objects (live, types, checkpoint, "objects-removed-list", -1);
+  g_hash_table_iter_init (&iter, live);
+  while (g_hash_table_iter_next (&iter, &key, &value)) {
+    if (GPOINTER_TO_INT (value) <= 0)
+      continue;
+    alive += GPOINTER_TO_INT (value);
+    g_string_append_printf (report, " %s@%s", (const gchar *) g_hash_table_lookup (types, key),
+        (const gchar *) key);
+  }
+  gst_structure_free (checkpoint);
+  g_hash_table_unref (live);
+  g_hash_table_unref (types);
+  return alive;
+}
+
+/* Runs desc to EOS; the element named "first" must have read its last frame by a path that
+ * suits kind. */
+static void
+run_to_eos (const gchar * desc, gboolean discrete, InputKind kind)
+{
+  GstElement *pipe = start_pipeline (desc, discrete);
+  GstMessage *msg = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (pipe), 60 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  GstStructure *st;
+
+  fail_unless (msg != NULL, "%s: no EOS", desc);
+  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+    GError *err = NULL;
+
+    gst_message_parse_error (msg, &err, NULL);
+    fail ("%s: %s", desc, err->message);
+  }
+  gst_message_unref (msg);
+  st = get_stats (element_by_name (pipe, "first"));
+  fail_unless (path_allowed (gst_structure_get_string (st, "input-path"), kind, discrete),
+      "%s: %" GST_PTR_FORMAT ", not an input-path for %s", desc, st, input_kinds[kind]);
+  gst_structure_free (st);
+  stop_pipeline (pipe);
+}
+
+/* Everything that creates pools and pinned memory: the proposed pools (used by videotestsrc),
+ * the own output pool handed to a second element, staging for ordinary memory (identity stops
+ * the allocation query), both device kinds; a harness with pinned input of every kind and a
+ * caps change, so pools are replaced mid-stream; buffers of both pools released only after
+ * the element is gone. */
+static void
+pool_workload (void)
+{
+  for (gint discrete = 0; discrete <= 1; discrete++) {
+    Setting a = { "RGBA", 64, 48, "gaussian", 5, 0.0, "wrap" };
+    Setting b = { "RGBA", 80, 45, "box", 3, 0.0, "clamp" };
+    GstHarness *h;
+    GstBufferPool *pool;
+    GstAllocator *allocator;
+    GstBuffer *kept_in, *kept_out;
+    guint8 *in, *out;
+
+    run_to_eos ("videotestsrc num-buffers=20 ! video/x-raw,format=RGBA,width=64,height=48 "
+        "! clconvolve name=first bands=2 ! clconvolve bands=3 ! fakesink", discrete,
+        INPUT_POOL);
+    run_to_eos ("videotestsrc num-buffers=20 ! video/x-raw,format=GRAY8,width=64,height=47 "
+        "! identity drop-allocation=true ! clconvolve name=first bands=4 ! fakesink", discrete,
+        INPUT_SYSMEM);
+
+    h = start_harness (discrete, 3, TRUE);
+    for (guint i = 0; i < 2; i++) {
+      const Setting *s = i ? &b : &a;
+      const InputKind kinds[] = { INPUT_SYSMEM, INPUT_POOL, INPUT_ALLOC_SHARED,
+        INPUT_ALLOC_SPLIT
+      };
+
+      set_caps (h, s);
+      apply_setting (h->element, s);
+      pool = proposal (h, s, NULL, &allocator);
+      for (guint f = 0; f < 12; f++) {
+        in = random_plane (s, f);
+        out = push_frame (h, make_input (s, kinds[f % 4], pool, allocator, in), s,
+            f * GST_MSECOND, "leak workload");
+        g_free (in);
+        g_free (out);
+      }
+      drop_pool (&pool);
+      gst_object_unref (allocator);
+    }
+    /* an output and an input of the element's pools kept past its end */
+    pool = proposed_pool (h, &b);
+    in = random_plane (&b, 99);
+    kept_in = make_input (&b, INPUT_POOL, pool, NULL, in);
+    GST_BUFFER_PTS (kept_in) = GST_SECOND;
+    fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (kept_in)), GST_FLOW_OK);
+    kept_out = gst_harness_pull (h);
+    drop_pool (&pool);
+    gst_harness_teardown (h);
+    gst_buffer_unref (kept_out);
+    gst_buffer_unref (kept_in);
+    g_free (in);
+  }
+}
+
+GST_START_TEST (test_no_leaks)
+{
+  GstTracer *tracer = leaks_tracer ();
+  GString *report = g_string_new (NULL);
+  GstBuffer *control;
+  guint alive;
+
+  fail_unless (tracer != NULL, "no leaks tracer: run with GST_TRACERS=leaks (meson test does)");
+  /* the first run creates what lives as long as the process (registered types, allocators) */
+  pool_workload ();
+
+  g_signal_emit_by_name (tracer, "activity-start-tracking");
+  /* the check itself must see a leak: a buffer and its memory, still alive */
+  control = gst_buffer_new_allocate (NULL, 64, NULL);
+  alive = alive_since_checkpoint (tracer, report);
+  fail_unless (alive == 2 && strstr (report->str, "GstBuffer") && strstr (report->str,
+          "GstMemory"), "the leak check missed a live buffer: %u alive:%s", alive, report->str);
+  gst_buffer_unref (control);
+  g_string_truncate (report, 0);
+  alive_since_checkpoint (tracer, report);      /* forget the control */
+  g_string_truncate (report, 0);
+
+  pool_workload ();
+  alive = alive_since_checkpoint (tracer, report);
+  g_signal_emit_by_name (tracer, "activity-stop-tracking");
+  fail_unless (alive == 0, "%u buffers, memories, pools or allocators outlived the pipelines:%s",
+      alive, report->str);
+
+  g_string_free (report, TRUE);
+  gst_object_unref (tracer);
+}
+
+GST_END_TEST;
+
+static Suite *
+memory_suite (void)
+{
+  Suite *s = suite_create ("memory");
+  TCase *tc = tcase_create ("memory");
+
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_device_available);
+  /* loop index: 0 unified (PoCL as it is), 1 with GST_CLCONVOLVE_DISCRETE=1 */
+  tcase_add_loop_test (tc, test_stream_overlapped, 0, 2);
+  tcase_add_loop_test (tc, test_bands_small_frames, 0, 2);
+  tcase_add_loop_test (tc, test_bands_used, 0, 2);
+  tcase_add_loop_test (tc, test_proposed_pool, 0, 2);
+  tcase_add_loop_test (tc, test_proposed_allocator, 0, 2);
+  tcase_add_loop_test (tc, test_system_memory, 0, 2);
+  tcase_add_loop_test (tc, test_buffers_outlive_element, 0, 2);
+  tcase_add_loop_test (tc, test_two_elements_chain, 0, 4);
+  tcase_add_test (tc, test_no_leaks);
+  return s;
+}
+
+int
+main (int argc, char **argv)
+{
+  GError *err = NULL;
+
+  /* one process: OpenCL is never initialised in a parent that then forks */
+  g_setenv ("CK_FORK", "no", TRUE);
+  gst_check_init (&argc, &argv);
+
+  if (!run_one_frame_pipeline ("clconvolve", &err, NULL)) {
+    g_printerr ("FAIL: %s.\nThe element said: %s\n", NO_DEVICE_HINT,
+        err ? err->message : "nothing");
+    g_clear_error (&err);
+    return 1;
+  }
+  return gst_check_run_suite (memory_suite (), "memory", __FILE__);
+}
