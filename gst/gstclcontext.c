@@ -367,6 +367,7 @@ gst_cl_context_release (GstClContext * ctx)
   registry = g_list_remove (registry, ctx);
   g_mutex_unlock (&registry_lock);
 
+  GST_DEBUG ("destroying the context on %s", ctx->device_name);
   g_hash_table_destroy (ctx->programs);
   clReleaseContext (ctx->context);
   g_mutex_clear (&ctx->lock);
