@@ -26,9 +26,11 @@ and regenerates this page. What is measured:
   without the element is timed in the same run and its per-frame time removed. Each figure is
   the median of 3 runs (min-max shown); a run lasts at least the `--seconds` and `--min-frames`
   of the command shown under each machine (defaults 1 s and 10 frames; `--quick` 0.25 s and 3).
-  The element runs with `profiling=true`. Frames are random pixels: the work does not depend on
+  The timed runs go without profiling (since 2026-11-21; the matrix tables below were taken
+  earlier, with `profiling=true`). Frames are random pixels: the work does not depend on
   their content, and every peer gets frames of the same size.
-- **Per-stage** times come from OpenCL profiling events (the element's `stats`): upload,
+- **Per-stage** times come from OpenCL profiling events (the element's `stats`, one extra run
+  with `profiling=true`): upload,
   kernel, download per frame; *overlap* is the share of the wall time in which two commands
   ran at once.
 - **Transfer limit**: pinned (CL_MEM_ALLOC_HOST_PTR) host-to-device and device-to-host copies
