@@ -9,6 +9,8 @@
 
 #include "common.h"
 
+#include <string.h>
+
 gboolean
 run_one_frame_pipeline (const gchar * element_desc, GError ** error, gchar ** debug)
 {
@@ -33,4 +35,35 @@ run_one_frame_pipeline (const gchar * element_desc, GError ** error, gchar ** de
   gst_object_unref (bus);
   gst_object_unref (pipe);
   return ok;
+}
+
+const TestPreset preset_table[TEST_N_PRESETS] = {
+  {"identity", CONV_PRESET_IDENTITY}, {"box", CONV_PRESET_BOX},
+  {"gaussian", CONV_PRESET_GAUSSIAN}, {"sharpen", CONV_PRESET_SHARPEN},
+  {"emboss", CONV_PRESET_EMBOSS}, {"edge", CONV_PRESET_EDGE},
+  {"sobel-x", CONV_PRESET_SOBEL_X}, {"sobel-y", CONV_PRESET_SOBEL_Y},
+  {"motionblur", CONV_PRESET_MOTIONBLUR},
+};
+
+/* in the order of RefBorder and of the element's border enum */
+const gchar *const border_names[TEST_N_BORDERS] = { "clamp", "mirror", "wrap", "constant" };
+
+ConvPreset
+preset_from_nick (const gchar * nick)
+{
+  for (guint i = 0; i < TEST_N_PRESETS; i++)
+    if (!strcmp (preset_table[i].nick, nick))
+      return preset_table[i].preset;
+  g_assert_not_reached ();
+  return CONV_PRESET_IDENTITY;
+}
+
+RefBorder
+border_from_nick (const gchar * nick)
+{
+  for (guint i = 0; i < TEST_N_BORDERS; i++)
+    if (!strcmp (border_names[i], nick))
+      return (RefBorder) i;
+  g_assert_not_reached ();
+  return REF_BORDER_CLAMP;
 }

@@ -11,6 +11,8 @@
 #define __CLCONVOLVE_TEST_COMMON_H__
 
 #include <gst/gst.h>
+#include "convkernel.h"
+#include "reference.h"
 
 /* Runs "videotestsrc num-buffers=1 ! <element description> ! fakesink" to completion.
  * Returns TRUE when it reached EOS; otherwise returns FALSE and, if error is not NULL, the
@@ -21,5 +23,20 @@ gboolean run_one_frame_pipeline (const gchar * element_desc, GError ** error, gc
 #define NO_DEVICE_HINT \
   "clconvolve needs an OpenCL device to test: on Debian 'apt-get install pocl-opencl-icd' " \
   "(CPU) or a GPU OpenCL driver; scripts/test installs PoCL"
+
+/* The presets and borders by their property nicks, shared by the element suites. */
+typedef struct
+{
+  const gchar *nick;
+  ConvPreset preset;
+} TestPreset;
+
+#define TEST_N_PRESETS 9
+#define TEST_N_BORDERS 4
+extern const TestPreset preset_table[TEST_N_PRESETS];
+extern const gchar *const border_names[TEST_N_BORDERS];
+
+ConvPreset preset_from_nick (const gchar * nick);
+RefBorder border_from_nick (const gchar * nick);
 
 #endif

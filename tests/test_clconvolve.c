@@ -45,19 +45,7 @@ static const Format formats[] = {
   {"GRAY8", 1, 0x0},
 };
 
-static const struct
-{
-  const gchar *nick;
-  ConvPreset preset;
-} presets[] = {
-  {"identity", CONV_PRESET_IDENTITY}, {"box", CONV_PRESET_BOX},
-  {"gaussian", CONV_PRESET_GAUSSIAN}, {"sharpen", CONV_PRESET_SHARPEN},
-  {"emboss", CONV_PRESET_EMBOSS}, {"edge", CONV_PRESET_EDGE},
-  {"sobel-x", CONV_PRESET_SOBEL_X}, {"sobel-y", CONV_PRESET_SOBEL_Y},
-  {"motionblur", CONV_PRESET_MOTIONBLUR},
-};
 
-static const gchar *borders[] = { "clamp", "mirror", "wrap", "constant" };
 static const gchar *methods[] = { "auto", "float4", "tiled" };
 static const gint preset_sizes[] = { 1, 3, 5, 7, 15, 31, 63 };
 
@@ -86,25 +74,6 @@ find_format (const gchar * name)
   return NULL;
 }
 
-static ConvPreset
-preset_from_nick (const gchar * nick)
-{
-  for (guint i = 0; i < G_N_ELEMENTS (presets); i++)
-    if (!strcmp (presets[i].nick, nick))
-      return presets[i].preset;
-  g_assert_not_reached ();
-  return CONV_PRESET_IDENTITY;
-}
-
-static RefBorder
-border_from_nick (const gchar * nick)
-{
-  for (guint i = 0; i < G_N_ELEMENTS (borders); i++)
-    if (!strcmp (borders[i], nick))
-      return (RefBorder) i;
-  g_assert_not_reached ();
-  return REF_BORDER_CLAMP;
-}
 
 static gchar *
 describe (const Case * c)
@@ -362,7 +331,7 @@ GST_END_TEST;
 /* every preset at every size of the issue, through the default method */
 GST_START_TEST (test_presets)
 {
-  const gchar *nick = presets[__i__].nick;
+  const gchar *nick = preset_table[__i__].nick;
   gboolean signed_response = !strcmp (nick, "edge") || !strncmp (nick, "sobel", 5);
 
   for (guint s = 0; s < G_N_ELEMENTS (preset_sizes); s++) {
@@ -426,7 +395,7 @@ GST_START_TEST (test_borders)
 
       for (guint d = 0; d < G_N_ELEMENTS (dims); d++) {
         Case c = { CASE_DEFAULTS, .kernel = NULL, .matrix = k, .size = sizes[s],
-          .width = dims[d][0], .height = dims[d][1], .border = borders[__i__],
+          .width = dims[d][0], .height = dims[d][1], .border = border_names[__i__],
           .method = methods[m]
         };
         run_case (&c);
@@ -1056,10 +1025,10 @@ clconvolve_suite (void)
 
   tc = tcase_create ("output");
   suite_add_tcase (s, tc);
-  tcase_add_loop_test (tc, test_presets, 0, G_N_ELEMENTS (presets));
+  tcase_add_loop_test (tc, test_presets, 0, TEST_N_PRESETS);
   tcase_add_test (tc, test_gaussian_sigma);
   tcase_add_test (tc, test_custom_random);
-  tcase_add_loop_test (tc, test_borders, 0, G_N_ELEMENTS (borders));
+  tcase_add_loop_test (tc, test_borders, 0, TEST_N_BORDERS);
   tcase_add_loop_test (tc, test_formats, 0, G_N_ELEMENTS (formats));
   tcase_add_test (tc, test_frame_sizes);
   tcase_add_test (tc, test_padded_strides);

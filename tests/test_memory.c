@@ -55,19 +55,7 @@ typedef struct
   const gchar *method;          /* NULL: auto (float4 on a CPU); the reference ignores it */
 } Setting;
 
-static const struct
-{
-  const gchar *nick;
-  ConvPreset preset;
-} presets[] = {
-  {"identity", CONV_PRESET_IDENTITY}, {"box", CONV_PRESET_BOX},
-  {"gaussian", CONV_PRESET_GAUSSIAN}, {"sharpen", CONV_PRESET_SHARPEN},
-  {"emboss", CONV_PRESET_EMBOSS}, {"edge", CONV_PRESET_EDGE},
-  {"sobel-x", CONV_PRESET_SOBEL_X}, {"sobel-y", CONV_PRESET_SOBEL_Y},
-  {"motionblur", CONV_PRESET_MOTIONBLUR},
-};
 
-static const gchar *borders[] = { "clamp", "mirror", "wrap", "constant" };
 
 static gint
 channels_of (const Setting * s)
@@ -125,25 +113,6 @@ apply_setting (GstElement * e, const Setting * s)
   gst_util_set_object_arg (G_OBJECT (e), "method", s->method ? s->method : "auto");
 }
 
-static ConvPreset
-preset_from_nick (const gchar * nick)
-{
-  for (guint i = 0; i < G_N_ELEMENTS (presets); i++)
-    if (!strcmp (presets[i].nick, nick))
-      return presets[i].preset;
-  g_assert_not_reached ();
-  return CONV_PRESET_IDENTITY;
-}
-
-static RefBorder
-border_from_nick (const gchar * nick)
-{
-  for (guint i = 0; i < G_N_ELEMENTS (borders); i++)
-    if (!strcmp (borders[i], nick))
-      return (RefBorder) i;
-  g_assert_not_reached ();
-  return REF_BORDER_CLAMP;
-}
 
 /* The expected tight plane for s and, in ties (if not NULL), 1 for the samples whose exact
  * value lies within TIE_MARGIN of a rounding tie. */
