@@ -831,6 +831,7 @@ enqueue_ready_bands (GstClConvolve * self, const Plane * dst, gint w, gint h, gi
   gint radius = self->request.size / 2;
   cl_event *up = ev[GST_CL_STAGE_UPLOAD], *k = ev[GST_CL_STAGE_KERNEL];
   cl_int err = CL_SUCCESS;
+  gint first = *next;
 
   for (; *next < nb; (*next)++) {
     gint y0 = *next * rows, n = MIN (rows, h - y0), last = y0 + n - 1 + radius;
@@ -849,8 +850,10 @@ enqueue_ready_bands (GstClConvolve * self, const Plane * dst, gint w, gint h, gi
     if (err != CL_SUCCESS)
       return err;
   }
-  clFlush (self->queue);
-  clFlush (self->down_queue);
+  if (*next > first) {
+    clFlush (self->queue);
+    clFlush (self->down_queue);
+  }
   return err;
 }
 

@@ -24,6 +24,17 @@ gboolean run_one_frame_pipeline (const gchar * element_desc, GError ** error, gc
   "clconvolve needs an OpenCL device to test: on Debian 'apt-get install pocl-opencl-icd' " \
   "(CPU) or a GPU OpenCL driver; scripts/test installs PoCL"
 
+/* A suite's first step: runs one frame through clconvolve; without a device prints
+ * NO_DEVICE_HINT with the element's error and returns FALSE (the suite then fails). Otherwise
+ * prints the device and, if host_unified is not NULL, sets it to whether OpenCL reports that
+ * device as sharing memory with the host (the element then works on pinned frames in place;
+ * a discrete one moves them by DMA). */
+gboolean require_device (gboolean * host_unified);
+
+/* st (a stats structure, a pool config) as text for a check's message, which cannot format
+ * GST_PTR_FORMAT; the text lives until the next call. */
+const gchar *struct_text (const GstStructure * st);
+
 /* The presets and borders by their property nicks, shared by the element suites. */
 typedef struct
 {

@@ -682,19 +682,19 @@ GST_START_TEST (test_stats)
             G_TYPE_UINT64, &down, "busy-ns", G_TYPE_UINT64, &busy, NULL));
     fail_unless_equals_uint64 (frames, 3);
     out_path = gst_structure_get_string (st, "output-path");
-    fail_unless (out_path != NULL, "%" GST_PTR_FORMAT, st);
+    fail_unless (out_path != NULL, "%s", struct_text (st));
     discrete = g_str_has_suffix (out_path, "-dma");
-    fail_unless (discrete || !force_discrete, "%" GST_PTR_FORMAT, st);
+    fail_unless (discrete || !force_discrete, "%s", struct_text (st));
     g_object_get (h->element, "device-name", &name, NULL);
     fail_unless (name && *name, "device-name is empty while playing");
     g_free (name);
     if (profiling && discrete) {
-      fail_unless (up > 0 && kern > 0 && down > 0, "%" GST_PTR_FORMAT, st);
-      fail_unless (busy >= kern && busy <= up + kern + down, "%" GST_PTR_FORMAT, st);
+      fail_unless (up > 0 && kern > 0 && down > 0, "%s", struct_text (st));
+      fail_unless (busy >= kern && busy <= up + kern + down, "%s", struct_text (st));
     } else if (profiling) {
-      fail_unless (up == 0 && kern > 0 && down == 0 && busy == kern, "%" GST_PTR_FORMAT, st);
+      fail_unless (up == 0 && kern > 0 && down == 0 && busy == kern, "%s", struct_text (st));
     } else {
-      fail_unless (up == 0 && kern == 0 && down == 0 && busy == 0, "%" GST_PTR_FORMAT, st);
+      fail_unless (up == 0 && kern == 0 && down == 0 && busy == 0, "%s", struct_text (st));
     }
     gst_structure_free (st);
     g_free (caps);
@@ -1051,19 +1051,13 @@ clconvolve_suite (void)
 int
 main (int argc, char **argv)
 {
-  GError *err = NULL;
-
   /* one process for the whole suite: tests share the device's programs, and OpenCL is never
    * initialised in a parent that then forks */
   g_setenv ("CK_FORK", "no", TRUE);
   gst_check_init (&argc, &argv);
 
   /* without a device every test would fail on its own; say once what is missing */
-  if (!run_one_frame_pipeline ("clconvolve", &err, NULL)) {
-    g_printerr ("FAIL: %s.\nThe element said: %s\n", NO_DEVICE_HINT,
-        err ? err->message : "nothing");
-    g_clear_error (&err);
+  if (!require_device (NULL))
     return 1;
-  }
   return gst_check_run_suite (clconvolve_suite (), "clconvolve", __FILE__);
 }
