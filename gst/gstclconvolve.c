@@ -52,6 +52,13 @@ extern const char gst_cl_source_convolve[];
 #define DISCRETE_ENV "GST_CLCONVOLVE_DISCRETE"
 
 #define MAX_BANDS 64
+#define MAX_PLANES 3
+/* views of a frame: one per convolved plane, two for packed 4:2:2 (luma and chroma) */
+#define MAX_VIEWS 3
+/* distinct pixel shapes (and so kernels) in one frame: NV12 and YUY2 with chroma have two */
+#define MAX_SHAPES 2
+/* events of one frame per stage: bands of every plane, two kernels per band at most */
+#define MAX_EVENTS (MAX_PLANES * MAX_BANDS * 2)
 /* bands=0 on a discrete device: about 8 bands, none under this many rows */
 #define AUTO_BANDS 8
 #define AUTO_MIN_BAND_ROWS 128
@@ -69,6 +76,7 @@ extern const char gst_cl_source_convolve[];
 #define DEFAULT_DEVICE ""
 #define DEFAULT_PROFILING FALSE
 #define DEFAULT_BANDS 0
+#define DEFAULT_PLANES GST_CL_CONVOLVE_PLANES_AUTO
 
 enum
 {
@@ -86,7 +94,8 @@ enum
   PROP_DEVICE_NAME,
   PROP_PROFILING,
   PROP_STATS,
-  PROP_BANDS
+  PROP_BANDS,
+  PROP_PLANES
 };
 
 /* How a frame's plane reaches the kernel and its result the output buffer. */
@@ -122,12 +131,46 @@ typedef struct
   gdouble divisor, bias, angle, sigma;
   GstClConvolveBorder border;
   GstClConvolveMethod method;
+  guint planes;                 /* GstClConvolvePlanes */
 } Settings;
 
-/* What self->kernel was built for: compared every frame, rebuilt only when it changes. */
+/* Pixels a kernel handles: samples per pixel, bits per sample, samples it never writes. */
 typedef struct
 {
-  gint method, size, channels, border;
+  gint channels, depth;
+  guint skipmask;
+} Shape;
+
+/* What one kernel launch convolves: a view of one plane of the frame. */
+typedef struct
+{
+  gint plane;
+  gint width, height;           /* in the view's pixels; the borders are these */
+  gint span;                    /* pixels written per row (>= width; the rest copied) */
+  gint shape;                   /* index in Layout.shapes and in the element's kernels */
+  guint passmask;               /* samples copied from the centre pixel */
+} View;
+
+/* A frame of the negotiated format with the selected planes: each plane's image bytes per row
+ * and rows, its place when the planes are packed one after the other (staging and device
+ * buffers), and what convolves it; planes no view covers are copied unchanged. */
+typedef struct
+{
+  gint n_planes, depth;
+  gint row[MAX_PLANES], height[MAX_PLANES];
+  gsize base[MAX_PLANES], size;
+  gboolean convolved[MAX_PLANES];
+  gint n_views, n_shapes;
+  View views[MAX_VIEWS];
+  Shape shapes[MAX_SHAPES];
+} Layout;
+
+/* What a kernel was built for: compared every frame, rebuilt only when it changes. */
+typedef struct
+{
+  gint method, size, channels, depth;
+  guint skipmask;
+  gint border;
 } KernelRequest;
 
 struct _GstClConvolve
@@ -161,17 +204,17 @@ struct _GstClConvolve
   GstMemory *stage_in, *stage_out;      /* pinned staging for frames in other memory */
   cl_mem coef_mem, src_mem, dst_mem;    /* dst/src_mem: device copies (discrete only) */
   gsize src_bytes, dst_bytes;
-  cl_kernel kernel;
-  KernelRequest request;
-  gsize local[2];
+  cl_kernel kernels[MAX_SHAPES];
+  KernelRequest requests[MAX_SHAPES];
+  gsize local[MAX_SHAPES][2];
+  struct Events *events;        /* one frame's profiling events (large: kept off the stack) */
   Settings cur;                 /* the snapshot in use */
   guint cur_cookie;
   gboolean cur_valid;
-  gint channels;                /* samples per pixel of plane 0 */
-  guint passmask;               /* samples copied unchanged (alpha, padding) */
 };
 
-#define CAPS_FORMATS "{ RGBA, BGRA, ARGB, ABGR, RGBx, BGRx, xRGB, xBGR, GRAY8 }"
+#define CAPS_FORMATS "{ RGBA, BGRA, ARGB, ABGR, RGBx, BGRx, xRGB, xBGR, GRAY8, GRAY16_LE, " \
+  "I420, YV12, Y42B, Y444, NV12, NV21, YUY2, UYVY }"
 #define CL_CONVOLVE_CAPS GST_VIDEO_CAPS_MAKE (CAPS_FORMATS)
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
@@ -248,6 +291,31 @@ gst_cl_convolve_method_get_type (void)
 
   if (g_once_init_enter (&type)) {
     GType t = g_enum_register_static ("GstClConvolveMethod", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+#define GST_TYPE_CL_CONVOLVE_PLANES (gst_cl_convolve_planes_get_type ())
+static GType
+gst_cl_convolve_planes_get_type (void)
+{
+  static GType type = 0;
+  static const GFlagsValue values[] = {
+    {GST_CL_CONVOLVE_PLANES_AUTO, "The format's default: luma of YUV and gray, R, G and B of "
+          "RGB", "auto"},
+    {GST_CL_CONVOLVE_PLANES_Y, "Luma (Y), or the gray plane", "y"},
+    {GST_CL_CONVOLVE_PLANES_U, "Chroma U (Cb)", "u"},
+    {GST_CL_CONVOLVE_PLANES_V, "Chroma V (Cr)", "v"},
+    {GST_CL_CONVOLVE_PLANES_R, "Red", "r"},
+    {GST_CL_CONVOLVE_PLANES_G, "Green", "g"},
+    {GST_CL_CONVOLVE_PLANES_B, "Blue", "b"},
+    {GST_CL_CONVOLVE_PLANES_A, "Alpha", "a"},
+    {0, NULL, NULL}
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_flags_register_static ("GstClConvolvePlanes", values);
     g_once_init_leave (&type, t);
   }
   return type;
@@ -401,6 +469,12 @@ gst_cl_convolve_set_property (GObject * object, guint prop_id, const GValue * va
       self->bands = g_value_get_int (value);
       GST_OBJECT_UNLOCK (self);
       break;
+    case PROP_PLANES:
+      GST_OBJECT_LOCK (self);
+      self->set.planes = g_value_get_flags (value);
+      self->cookie++;
+      GST_OBJECT_UNLOCK (self);
+      break;
     case PROP_DEVICE:
       GST_OBJECT_LOCK (self);
       g_free (self->device);
@@ -490,6 +564,9 @@ gst_cl_convolve_get_property (GObject * object, guint prop_id, GValue * value,
     case PROP_BANDS:
       g_value_set_int (value, self->bands);
       break;
+    case PROP_PLANES:
+      g_value_set_flags (value, self->set.planes);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -519,15 +596,148 @@ compute_coefficients (const Settings * s, gfloat * out)
     out[i] = (gfloat) (k[i] / divisor);
 }
 
+/* ---------------------------------------------------------------------------------------------
+ * What a frame of a format is made of: planes, and the views of them the kernels convolve */
+
+static gint
+add_shape (Layout * L, gint channels, gint depth, guint skipmask)
+{
+  for (gint i = 0; i < L->n_shapes; i++)
+    if (L->shapes[i].channels == channels && L->shapes[i].depth == depth &&
+        L->shapes[i].skipmask == skipmask)
+      return i;
+  g_assert (L->n_shapes < MAX_SHAPES);
+  L->shapes[L->n_shapes] = (Shape) {
+  channels, depth, skipmask};
+  return L->n_shapes++;
+}
+
+static void
+add_view (Layout * L, gint plane, gint width, gint height, gint span, gint channels,
+    guint skipmask, guint passmask)
+{
+  View *v = &L->views[L->n_views++];
+
+  g_assert (L->n_views <= MAX_VIEWS);
+  v->plane = plane;
+  v->width = width;
+  v->height = height;
+  v->span = span;
+  v->shape = add_shape (L, channels, L->depth, skipmask);
+  v->passmask = passmask;
+  L->convolved[plane] = TRUE;
+}
+
+/* The planes of a frame of info and the views that convolve what planes selects (AUTO: luma
+ * of YUV and gray, R, G and B of RGB). A plane with no view is copied unchanged. */
+static void
+plan_layout (const GstVideoInfo * info, guint planes, Layout * L)
+{
+  const GstVideoFormatInfo *f = info->finfo;
+  gint w = GST_VIDEO_INFO_WIDTH (info), h = GST_VIDEO_INFO_HEIGHT (info);
+  gint cw = GST_VIDEO_INFO_COMP_WIDTH (info, 1), ch = GST_VIDEO_INFO_COMP_HEIGHT (info, 1);
+  gboolean sel_y, sel_u, sel_v;
+  gsize base = 0;
+
+  memset (L, 0, sizeof (*L));
+  L->n_planes = GST_VIDEO_INFO_N_PLANES (info);
+  L->depth = GST_VIDEO_FORMAT_INFO_DEPTH (f, 0) > 8 ? 16 : 8;
+  if (planes == GST_CL_CONVOLVE_PLANES_AUTO)
+    planes = GST_VIDEO_FORMAT_INFO_IS_RGB (f) ? GST_CL_CONVOLVE_PLANES_RGB :
+        GST_CL_CONVOLVE_PLANES_Y;
+  sel_y = planes & GST_CL_CONVOLVE_PLANES_Y;
+  sel_u = planes & GST_CL_CONVOLVE_PLANES_U;
+  sel_v = planes & GST_CL_CONVOLVE_PLANES_V;
+
+  switch (GST_VIDEO_INFO_FORMAT (info)) {
+    case GST_VIDEO_FORMAT_YUY2:
+    case GST_VIDEO_FORMAT_UYVY:{
+      /* one plane of macropixels (Y0 U Y1 V or U Y0 V Y1): luma as 2-byte pixels (its Y and
+       * the chroma byte beside it), chroma as 4-byte macropixels at half width */
+      guint ybyte = GST_VIDEO_FORMAT_INFO_POFFSET (f, 0);
+      guint ubyte = GST_VIDEO_FORMAT_INFO_POFFSET (f, 1);
+      guint vbyte = GST_VIDEO_FORMAT_INFO_POFFSET (f, 2);
+      guint luma4 = (1u << ybyte) | (1u << (ybyte + 2)), cbyte = 1u << (1 - ybyte);
+      guint cpass = (sel_u ? 0 : 1u << ubyte) | (sel_v ? 0 : 1u << vbyte);
+
+      L->row[0] = 4 * cw;
+      L->height[0] = h;
+      if (sel_u || sel_v)
+        add_view (L, 0, cw, h, cw, 4, sel_y ? luma4 : 0, sel_y ? cpass : cpass | luma4);
+      if (sel_y)
+        add_view (L, 0, w, h, 2 * cw, 2, sel_u || sel_v ? cbyte : 0, cbyte);
+      break;
+    }
+    case GST_VIDEO_FORMAT_NV12:
+    case GST_VIDEO_FORMAT_NV21:{
+      guint pass = (sel_u ? 0 : 1u << GST_VIDEO_FORMAT_INFO_POFFSET (f, 1)) |
+          (sel_v ? 0 : 1u << GST_VIDEO_FORMAT_INFO_POFFSET (f, 2));
+
+      L->row[0] = w;
+      L->height[0] = h;
+      L->row[1] = 2 * cw;
+      L->height[1] = ch;
+      if (sel_y)
+        add_view (L, 0, w, h, w, 1, 0, 0);
+      if (sel_u || sel_v)
+        add_view (L, 1, cw, ch, cw, 2, 0, pass);
+      break;
+    }
+    case GST_VIDEO_FORMAT_I420:
+    case GST_VIDEO_FORMAT_YV12:
+    case GST_VIDEO_FORMAT_Y42B:
+    case GST_VIDEO_FORMAT_Y444:
+      for (gint c = 0; c < 3; c++) {
+        gint p = GST_VIDEO_FORMAT_INFO_PLANE (f, c);
+        gint pw = GST_VIDEO_INFO_COMP_WIDTH (info, c), ph = GST_VIDEO_INFO_COMP_HEIGHT (info, c);
+
+        L->row[p] = pw;
+        L->height[p] = ph;
+        if (c == 0 ? sel_y : c == 1 ? sel_u : sel_v)
+          add_view (L, p, pw, ph, pw, 1, 0, 0);
+      }
+      break;
+    case GST_VIDEO_FORMAT_GRAY8:
+    case GST_VIDEO_FORMAT_GRAY16_LE:
+      L->row[0] = w * (L->depth / 8);
+      L->height[0] = h;
+      if (sel_y)
+        add_view (L, 0, w, h, w, 1, 0, 0);
+      break;
+    default:{
+      /* 4-byte RGB: every byte that is not a selected colour (or alpha) is copied */
+      guint conv = 0;
+
+      L->row[0] = 4 * w;
+      L->height[0] = h;
+      for (gint c = 0; c < GST_VIDEO_FORMAT_INFO_N_COMPONENTS (f); c++)
+        if (planes & (GST_CL_CONVOLVE_PLANES_R << c))
+          conv |= 1u << GST_VIDEO_FORMAT_INFO_POFFSET (f, c);
+      if (conv)
+        add_view (L, 0, w, h, w, 4, 0, 0xfu & ~conv);
+      break;
+    }
+  }
+  for (gint p = 0; p < L->n_planes; p++) {
+    L->base[p] = base;
+    base += (gsize) L->row[p] * L->height[p];
+  }
+  L->size = base;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Programs */
+
 /* Method to run: an explicit choice is honoured when the device can run it; auto stages tiles in
  * local memory only where that memory is on-chip (a CPU's "local" memory is ordinary RAM). */
 static GstClConvolveMethod
-resolve_method (GstClConvolve * self, GstClConvolveMethod asked, gint size, gint tile)
+resolve_method (GstClConvolve * self, GstClConvolveMethod asked, gint size, gint tile,
+    gint pix_bytes)
 {
   GstClContext *ctx = self->ctx;
   gsize side = tile + size - 1;
   gboolean fits = ctx->max_work_group_size >= (gsize) tile * tile &&
-      side * side * self->channels + 256 <= ctx->local_mem_size;
+      side * side * pix_bytes + 256 <= ctx->local_mem_size;
 
   switch (asked) {
     case GST_CL_CONVOLVE_METHOD_TILED:
@@ -552,36 +762,39 @@ resolve_method (GstClConvolve * self, GstClConvolveMethod asked, gint size, gint
             gst_cl_error_to_string (err)), (NULL)); \
 } G_STMT_END
 
-/* Makes self->kernel the kernel for the current settings and format, building its program on
- * first use (the context keeps programs; coefficients are data, so they never cause a build). */
+/* Makes self->kernels[slot] the kernel for the current settings and that pixel shape, building
+ * its program on first use (the context keeps programs; coefficients are data, so they never
+ * cause a build). */
 static gboolean
-ensure_kernel (GstClConvolve * self)
+ensure_kernel (GstClConvolve * self, gint slot, const Shape * shape)
 {
   const Settings *s = &self->cur;
   gint size = s->kernel == CONV_PRESET_CUSTOM && s->custom_size ? s->custom_size : s->size;
   gint tile = self->ctx->max_work_group_size >= 256 ? 16 : 8;
-  KernelRequest request = { s->method, size, self->channels, s->border };
+  KernelRequest request = { s->method, size, shape->channels, shape->depth, shape->skipmask,
+    s->border
+  };
   GstClConvolveMethod method;
   gchar *options = NULL, *log = NULL;
   cl_kernel kernel = NULL;
   cl_int err;
   gsize wg = 0;
 
-  if (self->kernel && !memcmp (&request, &self->request, sizeof (request)))
+  if (self->kernels[slot] && !memcmp (&request, &self->requests[slot], sizeof (request)))
     return TRUE;
 
-  method = resolve_method (self, s->method, size, tile);
+  method = resolve_method (self, s->method, size, tile, shape->channels * shape->depth / 8);
   for (;;) {
     gboolean tiled = method == GST_CL_CONVOLVE_METHOD_TILED;
     const gchar *entry = tiled ? "convolve_tiled" : "convolve_direct";
+    gchar *common = g_strdup_printf ("-DKSIZE=%d -DCHANNELS=%d -DDEPTH=%d -DSKIPMASK=%u "
+        "-DBORDER=%d", size, shape->channels, shape->depth, shape->skipmask, s->border);
     cl_program prog;
 
     g_free (options);
-    options = tiled ?
-        g_strdup_printf ("-DKSIZE=%d -DCHANNELS=%d -DBORDER=%d -DTILE_W=%d -DTILE_H=%d", size,
-        self->channels, s->border, tile, tile) :
-        g_strdup_printf ("-DKSIZE=%d -DCHANNELS=%d -DBORDER=%d", size, self->channels,
-        s->border);
+    options = tiled ? g_strdup_printf ("%s -DTILE_W=%d -DTILE_H=%d", common, tile, tile) :
+        g_strdup (common);
+    g_free (common);
     prog = gst_cl_context_get_program (self->ctx, self->source, options, &err, &log);
     if (!prog) {
       GST_ELEMENT_ERROR (self, LIBRARY, INIT,
@@ -610,11 +823,11 @@ ensure_kernel (GstClConvolve * self)
   /* the direct kernel runs any work-group shape: shrink it to what the compiled kernel allows */
   while (method != GST_CL_CONVOLVE_METHOD_TILED && tile > 1 && (gsize) tile * tile > wg)
     tile /= 2;
-  if (self->kernel)
-    clReleaseKernel (self->kernel);
-  self->kernel = kernel;
-  self->request = request;
-  self->local[0] = self->local[1] = tile;
+  if (self->kernels[slot])
+    clReleaseKernel (self->kernels[slot]);
+  self->kernels[slot] = kernel;
+  self->requests[slot] = request;
+  self->local[slot][0] = self->local[slot][1] = tile;
   GST_INFO_OBJECT (self, "method=%s: running %s (%s, work-group %dx%d) on %s",
       enum_nick (GST_TYPE_CL_CONVOLVE_METHOD, s->method),
       enum_nick (GST_TYPE_CL_CONVOLVE_METHOD, method), options, tile, tile,
@@ -656,6 +869,9 @@ gst_cl_convolve_before_transform (GstBaseTransform * bt, GstBuffer * buf)
     gst_object_sync_values (GST_OBJECT (bt), ts);
 }
 
+/* ---------------------------------------------------------------------------------------------
+ * Frames */
+
 /* A frame's plane as a command sees it: the OpenCL buffer and the plane's byte offset and pitch
  * in it, and the plane's host address (transfers and copies). */
 typedef struct
@@ -667,53 +883,66 @@ typedef struct
 
 static const gchar *const stage_names[GST_CL_N_STAGES] = { "upload", "kernel", "download" };
 
-/* Plane 0 of frame as pinned memory of our device, if that is what holds it. */
+/* The frame's planes; TRUE (and each plane's mem set) when all of them lie in one pinned memory
+ * of our device. */
 static gboolean
-frame_plane (GstClConvolve * self, GstVideoFrame * frame, Plane * p)
+frame_planes (GstClConvolve * self, GstVideoFrame * frame, const Layout * L, Plane * p)
 {
-  GstMemory *mem;
-  GstClMemory *m;
-  guint8 *data = GST_VIDEO_FRAME_PLANE_DATA (frame, 0);
-  gsize stride = GST_VIDEO_FRAME_PLANE_STRIDE (frame, 0);
-  gsize extent = stride * (GST_VIDEO_FRAME_HEIGHT (frame) - 1) +
-      (gsize) GST_VIDEO_FRAME_WIDTH (frame) * self->channels;
+  GstMemory *mem = NULL;
+  GstClMemory *m = NULL;
+  gboolean pinned;
 
-  p->host = data;
-  p->pitch = stride;
-  p->mem = NULL;
-  p->offset = 0;
-  if (gst_buffer_n_memory (frame->buffer) != 1)
-    return FALSE;
-  mem = gst_buffer_peek_memory (frame->buffer, 0);
-  m = gst_cl_memory_get (mem, self->ctx);
-  if (!m || data < m->host + mem->offset || data + extent > m->host + mem->offset + mem->size)
-    return FALSE;
-  p->mem = m->buffer;
-  p->offset = data - m->host;
-  return TRUE;
+  if (gst_buffer_n_memory (frame->buffer) == 1) {
+    mem = gst_buffer_peek_memory (frame->buffer, 0);
+    m = gst_cl_memory_get (mem, self->ctx);
+  }
+  pinned = m != NULL;
+  for (gint i = 0; i < L->n_planes; i++) {
+    guint8 *data = GST_VIDEO_FRAME_PLANE_DATA (frame, i);
+    gint stride = GST_VIDEO_FRAME_PLANE_STRIDE (frame, i);
+    gsize extent = (gsize) stride * (L->height[i] - 1) + L->row[i];
+
+    p[i].host = data;
+    p[i].pitch = stride;
+    p[i].mem = NULL;
+    p[i].offset = 0;
+    if (!pinned || stride < L->row[i] || data < m->host + mem->offset ||
+        data + extent > m->host + mem->offset + mem->size) {
+      pinned = FALSE;
+      continue;
+    }
+    p[i].mem = m->buffer;
+    p[i].offset = data - m->host;
+  }
+  if (!pinned)
+    for (gint i = 0; i < L->n_planes; i++)
+      p[i].mem = NULL;
+  return pinned;
 }
 
-/* A tightly packed pinned staging plane of at least bytes. */
+/* The planes packed one after the other (L's layout) in pinned staging memory. */
 static gboolean
-staging_plane (GstClConvolve * self, GstMemory ** stage, gsize bytes, gint row, Plane * p)
+staging_planes (GstClConvolve * self, GstMemory ** stage, const Layout * L, Plane * p)
 {
   GstClMemory *m;
 
-  if (!*stage || (*stage)->size < bytes) {
+  if (!*stage || (*stage)->size < L->size) {
     if (*stage)
       gst_memory_unref (*stage);
-    *stage = gst_allocator_alloc (self->allocator, bytes, NULL);
+    *stage = gst_allocator_alloc (self->allocator, L->size, NULL);
     if (!*stage) {
       GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT, ("Could not allocate %" G_GSIZE_FORMAT
-              " bytes of pinned memory on %s.", bytes, self->ctx->device_name), (NULL));
+              " bytes of pinned memory on %s.", L->size, self->ctx->device_name), (NULL));
       return FALSE;
     }
   }
   m = (GstClMemory *) * stage;
-  p->mem = m->buffer;
-  p->offset = (*stage)->offset;
-  p->pitch = row;
-  p->host = m->host + (*stage)->offset;
+  for (gint i = 0; i < L->n_planes; i++) {
+    p[i].mem = m->buffer;
+    p[i].offset = (*stage)->offset + L->base[i];
+    p[i].pitch = L->row[i];
+    p[i].host = m->host + (*stage)->offset + L->base[i];
+  }
   return TRUE;
 }
 
@@ -729,20 +958,23 @@ copy_rows (guint8 * dst, gsize dst_pitch, const guint8 * src, gsize src_pitch, g
     memcpy (dst + y * dst_pitch, src + y * src_pitch, row);
 }
 
-/* Rows [y0, y0 + rows) between host (with its pitch) and a tightly packed device buffer. */
+/* Rows [y0, y0 + rows) of a plane between host (with its pitch) and its tightly packed copy at
+ * byte base of a device buffer. */
 static cl_int
-enqueue_rows (cl_command_queue q, gboolean upload, cl_mem mem, gsize row, gint y0, gint rows,
-    const Plane * host, cl_uint n_wait, const cl_event * wait, cl_event * ev)
+enqueue_rows (cl_command_queue q, gboolean upload, cl_mem mem, gsize base, gsize row, gint y0,
+    gint rows, const Plane * host, cl_uint n_wait, const cl_event * wait, cl_event * ev)
 {
-  const size_t buffer_origin[3] = { 0, y0, 0 };
+  const size_t buffer_origin[3] = { base, y0, 0 };
   const size_t host_origin[3] = { 0, 0, 0 };
   const size_t region[3] = { row, rows, 1 };
   guint8 *ptr = host->host + (gsize) y0 * host->pitch;
 
   if ((gsize) host->pitch == row && upload)
-    return clEnqueueWriteBuffer (q, mem, CL_FALSE, y0 * row, rows * row, ptr, n_wait, wait, ev);
+    return clEnqueueWriteBuffer (q, mem, CL_FALSE, base + y0 * row, rows * row, ptr, n_wait,
+        wait, ev);
   if ((gsize) host->pitch == row)
-    return clEnqueueReadBuffer (q, mem, CL_FALSE, y0 * row, rows * row, ptr, n_wait, wait, ev);
+    return clEnqueueReadBuffer (q, mem, CL_FALSE, base + y0 * row, rows * row, ptr, n_wait,
+        wait, ev);
   if (upload)
     return clEnqueueWriteBufferRect (q, mem, CL_FALSE, buffer_origin, host_origin, region, row,
         0, host->pitch, 0, ptr, n_wait, wait, ev);
@@ -750,155 +982,213 @@ enqueue_rows (cl_command_queue q, gboolean upload, cl_mem mem, gsize row, gint y
       host->pitch, 0, ptr, n_wait, wait, ev);
 }
 
+/* The arguments of view v's kernel, from src to dst (its plane in each). */
 static cl_int
-set_kernel_args (GstClConvolve * self, const Plane * src, const Plane * dst, gint w, gint h)
+set_view_args (GstClConvolve * self, const Layout * L, const View * v, const Plane * src,
+    const Plane * dst)
 {
-  gfloat bias = (gfloat) self->cur.bias;
+  cl_kernel k = self->kernels[v->shape];
+  gfloat bias = (gfloat) (self->cur.bias * (L->depth == 16 ? 65535.0 / 255.0 : 1.0));
   cl_int err;
 
-  err = clSetKernelArg (self->kernel, 0, sizeof (cl_mem), &src->mem);
-  err |= clSetKernelArg (self->kernel, 1, sizeof (gint), &src->offset);
-  err |= clSetKernelArg (self->kernel, 2, sizeof (gint), &src->pitch);
-  err |= clSetKernelArg (self->kernel, 3, sizeof (cl_mem), &dst->mem);
-  err |= clSetKernelArg (self->kernel, 4, sizeof (gint), &dst->offset);
-  err |= clSetKernelArg (self->kernel, 5, sizeof (gint), &dst->pitch);
-  err |= clSetKernelArg (self->kernel, 6, sizeof (gint), &w);
-  err |= clSetKernelArg (self->kernel, 7, sizeof (gint), &h);
-  err |= clSetKernelArg (self->kernel, 8, sizeof (cl_mem), &self->coef_mem);
-  err |= clSetKernelArg (self->kernel, 9, sizeof (gfloat), &bias);
-  err |= clSetKernelArg (self->kernel, 10, sizeof (guint), &self->passmask);
+  err = clSetKernelArg (k, 0, sizeof (cl_mem), &src->mem);
+  err |= clSetKernelArg (k, 1, sizeof (gint), &src->offset);
+  err |= clSetKernelArg (k, 2, sizeof (gint), &src->pitch);
+  err |= clSetKernelArg (k, 3, sizeof (cl_mem), &dst->mem);
+  err |= clSetKernelArg (k, 4, sizeof (gint), &dst->offset);
+  err |= clSetKernelArg (k, 5, sizeof (gint), &dst->pitch);
+  err |= clSetKernelArg (k, 6, sizeof (gint), &v->width);
+  err |= clSetKernelArg (k, 7, sizeof (gint), &v->height);
+  err |= clSetKernelArg (k, 8, sizeof (gint), &v->span);
+  err |= clSetKernelArg (k, 9, sizeof (cl_mem), &self->coef_mem);
+  err |= clSetKernelArg (k, 10, sizeof (gfloat), &bias);
+  err |= clSetKernelArg (k, 11, sizeof (guint), &v->passmask);
   return err;
 }
 
-/* The kernel over rows [y0, y0 + rows) of a w-wide plane (a band, or the whole frame). */
+/* View v's kernel over rows [y0, y0 + rows) (a band, or the whole plane). */
 static cl_int
-enqueue_kernel (GstClConvolve * self, gint w, gint y0, gint rows, cl_uint n_wait,
+enqueue_view (GstClConvolve * self, const View * v, gint y0, gint rows, cl_uint n_wait,
     const cl_event * wait, cl_event * ev)
 {
+  const gsize *local = self->local[v->shape];
   const size_t offset[2] = { 0, y0 };
-  const size_t global[2] = { GST_ROUND_UP_N ((gsize) w, self->local[0]),
-    GST_ROUND_UP_N ((gsize) rows, self->local[1])
+  const size_t global[2] = { GST_ROUND_UP_N ((gsize) v->span, local[0]),
+    GST_ROUND_UP_N ((gsize) rows, local[1])
   };
 
-  return clEnqueueNDRangeKernel (self->queue, self->kernel, 2, offset, global, self->local,
-      n_wait, wait, ev);
+  return clEnqueueNDRangeKernel (self->queue, self->kernels[v->shape], 2, offset, global,
+      local, n_wait, wait, ev);
 }
 
-/* Rows per band: a multiple of the work-group height, so that bands never share a work-group. */
-static gint
-band_rows (GstClConvolve * self, gint h, gint bands)
+/* Profiling events of a frame, per stage, in the order they were queued. */
+typedef struct Events
 {
-  gint ly = self->local[1];
-  gint rows = bands > 0 ? (h + bands - 1) / bands :
-      MAX ((h + AUTO_BANDS - 1) / AUTO_BANDS, AUTO_MIN_BAND_ROWS);
+  cl_event ev[GST_CL_N_STAGES][MAX_EVENTS];
+  gint n[GST_CL_N_STAGES];
+} Events;
 
-  return MAX (GST_ROUND_UP_N (rows, ly), ly);
+static cl_event *
+next_event (Events * e, gint stage)
+{
+  g_assert (e->n[stage] < MAX_EVENTS);
+  return &e->ev[stage][e->n[stage]++];
 }
 
-/* Host-unified device: one kernel reads and writes pinned host memory in place. */
+/* Host-unified device: the kernels read and write pinned host memory in place; planes no view
+ * convolves are copied by the device. */
 static cl_int
-run_unified (GstClConvolve * self, GstVideoFrame * out, const Plane * src, const Plane * dst,
-    gint w, gint h, cl_event * ev, const gchar ** what)
+run_unified (GstClConvolve * self, const Layout * L, const Plane * src, const Plane * dst,
+    Events * e, const gchar ** what)
 {
   cl_int err;
 
-  *what = "clSetKernelArg";
-  err = set_kernel_args (self, src, dst, w, h);
-  if (err != CL_SUCCESS)
-    return err;
-  *what = "kernel launch";
-  err = enqueue_kernel (self, w, 0, h, 0, NULL, ev);
-  if (err != CL_SUCCESS)
-    return err;
-  *what = "clFinish";
-  err = clFinish (self->queue);
-  if (err != CL_SUCCESS)
-    return err;
-  if (dst->host != GST_VIDEO_FRAME_PLANE_DATA (out, 0))
-    copy_rows (GST_VIDEO_FRAME_PLANE_DATA (out, 0), GST_VIDEO_FRAME_PLANE_STRIDE (out, 0),
-        dst->host, dst->pitch, (gsize) w * self->channels, h);
-  return CL_SUCCESS;
-}
+  for (gint i = 0; i < L->n_views; i++) {
+    const View *v = &L->views[i];
 
-/* Enqueues the kernel and the download of every band not yet enqueued whose input rows are all
- * on the device once band b is: a band's kernel needs the upload of the last band its halo
- * reaches (all of them when wrap reaches across the frame); its download needs its kernel. */
-static cl_int
-enqueue_ready_bands (GstClConvolve * self, const Plane * dst, gint w, gint h, gint rows,
-    gint nb, gint b, gint * next, cl_event ev[][MAX_BANDS], const gchar ** what)
-{
-  gsize row = (gsize) w * self->channels;
-  gint radius = self->request.size / 2;
-  cl_event *up = ev[GST_CL_STAGE_UPLOAD], *k = ev[GST_CL_STAGE_KERNEL];
-  cl_int err = CL_SUCCESS;
-  gint first = *next;
-
-  for (; *next < nb; (*next)++) {
-    gint y0 = *next * rows, n = MIN (rows, h - y0), last = y0 + n - 1 + radius;
-    gint need = last >= h - 1 || (self->request.border == GST_CL_CONVOLVE_BORDER_WRAP &&
-        y0 < radius) ? nb - 1 : last / rows;
-
-    if (need > b)
-      break;
-    *what = "kernel launch";
-    err = enqueue_kernel (self, w, y0, n, 1, &up[b], &k[*next]);
+    *what = "clSetKernelArg";
+    err = set_view_args (self, L, v, &src[v->plane], &dst[v->plane]);
     if (err != CL_SUCCESS)
       return err;
-    *what = "frame download";
-    err = enqueue_rows (self->down_queue, FALSE, self->dst_mem, row, y0, n, dst, 1, &k[*next],
-        &ev[GST_CL_STAGE_DOWNLOAD][*next]);
+    *what = "kernel launch";
+    err = enqueue_view (self, v, 0, v->height, 0, NULL, next_event (e, GST_CL_STAGE_KERNEL));
     if (err != CL_SUCCESS)
       return err;
   }
-  if (*next > first) {
+  for (gint p = 0; p < L->n_planes; p++) {
+    const size_t src_origin[3] = { src[p].offset, 0, 0 };
+    const size_t dst_origin[3] = { dst[p].offset, 0, 0 };
+    const size_t region[3] = { L->row[p], L->height[p], 1 };
+
+    if (L->convolved[p])
+      continue;
+    *what = "plane copy";
+    err = clEnqueueCopyBufferRect (self->queue, src[p].mem, dst[p].mem, src_origin, dst_origin,
+        region, src[p].pitch, 0, dst[p].pitch, 0, 0, NULL, NULL);
+    if (err != CL_SUCCESS)
+      return err;
+  }
+  *what = "clFinish";
+  return clFinish (self->queue);
+}
+
+/* Rows per band of a plane: a multiple of the work-group height of every view on it, so that
+ * bands never share a work-group. */
+static gint
+band_rows (GstClConvolve * self, const Layout * L, gint p, gint bands)
+{
+  gint h = L->height[p], ly = 1;
+  gint rows = bands > 0 ? (h + bands - 1) / bands :
+      MAX ((h + AUTO_BANDS - 1) / AUTO_BANDS, AUTO_MIN_BAND_ROWS);
+
+  for (gint i = 0; i < L->n_views; i++)
+    if (L->views[i].plane == p)
+      ly = MAX (ly, (gint) self->local[L->views[i].shape][1]);
+  return MAX (GST_ROUND_UP_N (rows, ly), ly);
+}
+
+/* A plane on its way through a discrete device in bands. */
+typedef struct
+{
+  gint p, rows, nb, next;
+  cl_event up[MAX_BANDS];       /* borrowed from Events */
+} PlaneRun;
+
+/* Enqueues the kernels and the download of every band of the plane not yet enqueued whose input
+ * rows are all on the device once band b is: a band's kernels need the upload of the last band
+ * their halo reaches (all of them when wrap reaches across the plane); its download needs its
+ * kernels. A plane no view convolves is downloaded from the input copy as it arrives. */
+static cl_int
+enqueue_ready_bands (GstClConvolve * self, const Layout * L, PlaneRun * r, const Plane * dst,
+    gint b, Events * e, const gchar ** what)
+{
+  gint p = r->p, h = L->height[p], radius = self->requests[0].size / 2;
+  gsize row = L->row[p];
+  gint first = r->next;
+  cl_int err = CL_SUCCESS;
+
+  for (; r->next < r->nb; r->next++) {
+    gint y0 = r->next * r->rows, n = MIN (r->rows, h - y0), last = y0 + n - 1 + radius;
+    gint need = !L->convolved[p] ? r->next : last >= h - 1 ||
+        (self->cur.border == GST_CL_CONVOLVE_BORDER_WRAP && y0 < radius) ? r->nb - 1 :
+        last / r->rows;
+    cl_event done = r->up[r->next], *k = NULL;
+    cl_mem from = L->convolved[p] ? self->dst_mem : self->src_mem;
+
+    if (need > b)
+      break;
+    for (gint i = 0; i < L->n_views; i++) {
+      if (L->views[i].plane != p)
+        continue;
+      *what = "kernel launch";
+      k = next_event (e, GST_CL_STAGE_KERNEL);
+      err = enqueue_view (self, &L->views[i], y0, n, 1, &r->up[need], k);
+      if (err != CL_SUCCESS)
+        return err;
+      done = *k;
+    }
+    *what = "frame download";
+    err = enqueue_rows (self->down_queue, FALSE, from, L->base[p], row, y0, n, &dst[p], 1,
+        &done, next_event (e, GST_CL_STAGE_DOWNLOAD));
+    if (err != CL_SUCCESS)
+      return err;
+  }
+  if (r->next > first) {
     clFlush (self->queue);
     clFlush (self->down_queue);
   }
   return err;
 }
 
-/* Discrete device: the frame goes up, through the kernel and down in horizontal bands, each
+/* Discrete device: each plane goes up, through its kernels and down in horizontal bands, each
  * stage on its own in-order queue, so that band b+1 uploads while band b computes and band b-1
- * downloads; events order the queues. Each band's kernel and download are queued as soon as
- * its input rows are (queuing every upload first measured 20% slower on an H200). in_stage:
- * each band of in is copied to src->host (pinned staging) just before its upload. Returns when
- * the last download is done, so every frame leaves complete and in order. */
+ * downloads; events order the queues. Each band's kernels and download are queued as soon as its
+ * input rows are (queuing every upload first measured 20% slower on an H200). in: when not
+ * NULL, each band of the input frame is copied into src (pinned staging) just before its upload.
+ * Returns when the last download is done, so every frame leaves complete and in order. */
 static cl_int
-run_discrete (GstClConvolve * self, const Plane * src, const Plane * dst, GstVideoFrame * in,
-    gint w, gint h, gint bands, gboolean in_stage, cl_event ev[][MAX_BANDS], gint * n_bands,
-    const gchar ** what)
+run_discrete (GstClConvolve * self, const Layout * L, const Plane * src, const Plane * dst,
+    GstVideoFrame * in, gint bands, Events * e, const gchar ** what)
 {
-  gsize row = (gsize) w * self->channels;
-  gint rows = band_rows (self, h, bands);
-  gint nb = (h + rows - 1) / rows, next = 0;
-  Plane dev = { self->src_mem, 0, row, NULL }, dev_out = { self->dst_mem, 0, row, NULL };
   cl_int err;
 
-  *n_bands = nb;
-  *what = "clSetKernelArg";
-  err = set_kernel_args (self, &dev, &dev_out, w, h);
-  if (err != CL_SUCCESS)
-    return err;
+  for (gint p = 0; p < L->n_planes; p++) {
+    PlaneRun r = { p, band_rows (self, L, p, bands), 0, 0, {NULL} };
+    Plane dev_in = { self->src_mem, L->base[p], L->row[p], NULL };
+    Plane dev_out = { self->dst_mem, L->base[p], L->row[p], NULL };
 
-  for (gint b = 0; b < nb; b++) {
-    gint y0 = b * rows, n = MIN (rows, h - y0);
+    r.nb = (L->height[p] + r.rows - 1) / r.rows;
+    for (gint i = 0; i < L->n_views; i++) {
+      if (L->views[i].plane != p)
+        continue;
+      *what = "clSetKernelArg";
+      err = set_view_args (self, L, &L->views[i], &dev_in, &dev_out);
+      if (err != CL_SUCCESS)
+        return err;
+    }
+    for (gint b = 0; b < r.nb; b++) {
+      gint y0 = b * r.rows, n = MIN (r.rows, L->height[p] - y0);
+      cl_event *up = next_event (e, GST_CL_STAGE_UPLOAD);
 
-    if (in_stage)
-      copy_rows (src->host + y0 * row, row, (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (in, 0) +
-          (gsize) y0 * GST_VIDEO_FRAME_PLANE_STRIDE (in, 0),
-          GST_VIDEO_FRAME_PLANE_STRIDE (in, 0), row, n);
-    *what = "frame upload";
-    err = enqueue_rows (self->up_queue, TRUE, self->src_mem, row, y0, n, src, 0, NULL,
-        &ev[GST_CL_STAGE_UPLOAD][b]);
-    if (err != CL_SUCCESS)
-      return err;
-    clFlush (self->up_queue);
-    err = enqueue_ready_bands (self, dst, w, h, rows, nb, b, &next, ev, what);
-    if (err != CL_SUCCESS)
-      return err;
+      if (in)
+        copy_rows (src[p].host + (gsize) y0 * src[p].pitch, src[p].pitch,
+            (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (in, p) +
+            (gsize) y0 * GST_VIDEO_FRAME_PLANE_STRIDE (in, p),
+            GST_VIDEO_FRAME_PLANE_STRIDE (in, p), L->row[p], n);
+      *what = "frame upload";
+      err = enqueue_rows (self->up_queue, TRUE, self->src_mem, L->base[p], L->row[p], y0, n,
+          &src[p], 0, NULL, up);
+      if (err != CL_SUCCESS)
+        return err;
+      r.up[b] = *up;
+      clFlush (self->up_queue);
+      err = enqueue_ready_bands (self, L, &r, dst, b, e, what);
+      if (err != CL_SUCCESS)
+        return err;
+    }
   }
   *what = "frame download";
-  return clWaitForEvents (1, &ev[GST_CL_STAGE_DOWNLOAD][nb - 1]);
+  return clWaitForEvents (1, &e->ev[GST_CL_STAGE_DOWNLOAD][e->n[GST_CL_STAGE_DOWNLOAD] - 1]);
 }
 
 static void
@@ -920,20 +1210,20 @@ log_path (GstClConvolve * self, const gchar * side, MemPath old, MemPath path)
 
 /* Counts the frame, its host copies and paths, and adds its profiling events to the stats. */
 static void
-record_frame (GstClConvolve * self, cl_event ev[][MAX_BANDS], gint nb, guint copies,
-    MemPath path_in, MemPath path_out)
+record_frame (GstClConvolve * self, const Events * e, guint copies, MemPath path_in,
+    MemPath path_out)
 {
   log_path (self, "input", self->path_in, path_in);
   log_path (self, "output", self->path_out, path_out);
 
   g_mutex_lock (&self->stats_lock);
   for (gint i = 0; self->profiling_on && i < GST_CL_N_STAGES; i++) {
-    for (gint b = 0; b < nb; b++) {
+    for (gint b = 0; b < e->n[i]; b++) {
       cl_ulong t0 = 0, t1 = 0;
 
-      if (!ev[i][b] || clGetEventProfilingInfo (ev[i][b], CL_PROFILING_COMMAND_START,
+      if (!e->ev[i][b] || clGetEventProfilingInfo (e->ev[i][b], CL_PROFILING_COMMAND_START,
               sizeof (t0), &t0, NULL) != CL_SUCCESS ||
-          clGetEventProfilingInfo (ev[i][b], CL_PROFILING_COMMAND_END, sizeof (t1), &t1,
+          clGetEventProfilingInfo (e->ev[i][b], CL_PROFILING_COMMAND_END, sizeof (t1), &t1,
               NULL) != CL_SUCCESS)
         continue;
       gst_cl_stats_add (&self->stats, i, t0, t1);
@@ -951,25 +1241,24 @@ record_frame (GstClConvolve * self, cl_event ev[][MAX_BANDS], gint nb, guint cop
 }
 
 static void
-release_events (cl_event ev[][MAX_BANDS])
+release_events (Events * e)
 {
   for (gint i = 0; i < GST_CL_N_STAGES; i++)
-    for (gint b = 0; b < MAX_BANDS; b++)
-      g_clear_pointer (&ev[i][b], clReleaseEvent);
+    for (gint b = 0; b < e->n[i]; b++)
+      g_clear_pointer (&e->ev[i][b], clReleaseEvent);
 }
 
 static GstFlowReturn
 gst_cl_convolve_transform_frame (GstVideoFilter * vf, GstVideoFrame * in, GstVideoFrame * out)
 {
   GstClConvolve *self = GST_CL_CONVOLVE (vf);
-  gint w = GST_VIDEO_FRAME_WIDTH (in), h = GST_VIDEO_FRAME_HEIGHT (in);
-  gint row = w * self->channels, bands, nb = 1;
-  gsize bytes = (gsize) row * h;
   gboolean changed = FALSE, in_pinned, out_pinned;
-  cl_event ev[GST_CL_N_STAGES][MAX_BANDS] = { {NULL} };
+  Events *e = self->events;
   MemPath path_in, path_out;
   guint copies = 0;
-  Plane src, dst;
+  gint bands;
+  Plane src[MAX_PLANES], dst[MAX_PLANES];
+  Layout L;
   const gchar *what = "";
   cl_int err;
 
@@ -982,8 +1271,10 @@ gst_cl_convolve_transform_frame (GstVideoFilter * vf, GstVideoFrame * in, GstVid
   bands = self->bands;
   GST_OBJECT_UNLOCK (self);
 
-  if (!ensure_kernel (self))
-    return GST_FLOW_ERROR;
+  plan_layout (&in->info, self->cur.planes, &L);
+  for (gint i = 0; i < L.n_shapes; i++)
+    if (!ensure_kernel (self, i, &L.shapes[i]))
+      return GST_FLOW_ERROR;
 
   if (changed) {
     gfloat coef[NCOEF];
@@ -996,44 +1287,53 @@ gst_cl_convolve_transform_frame (GstVideoFilter * vf, GstVideoFrame * in, GstVid
       goto cl_failed;
   }
 
-  in_pinned = frame_plane (self, in, &src);
-  out_pinned = frame_plane (self, out, &dst);
+  memset (e, 0, sizeof (*e));
+  in_pinned = frame_planes (self, in, &L, src);
+  out_pinned = frame_planes (self, out, &L, dst);
 
   if (!self->discrete) {
     path_in = in_pinned ? PATH_IN_PLACE : PATH_STAGING_COPY;
     path_out = out_pinned ? PATH_IN_PLACE : PATH_STAGING_COPY;
     if (!in_pinned) {
-      if (!staging_plane (self, &self->stage_in, bytes, row, &src))
+      Plane frame[MAX_PLANES];
+
+      memcpy (frame, src, sizeof (frame));
+      if (!staging_planes (self, &self->stage_in, &L, src))
         return GST_FLOW_ERROR;
-      copy_rows (src.host, row, GST_VIDEO_FRAME_PLANE_DATA (in, 0),
-          GST_VIDEO_FRAME_PLANE_STRIDE (in, 0), row, h);
+      for (gint p = 0; p < L.n_planes; p++)
+        copy_rows (src[p].host, src[p].pitch, frame[p].host, frame[p].pitch, L.row[p],
+            L.height[p]);
       copies++;
     }
     if (!out_pinned) {
-      if (!staging_plane (self, &self->stage_out, bytes, row, &dst))
+      if (!staging_planes (self, &self->stage_out, &L, dst))
         return GST_FLOW_ERROR;
       copies++;
     }
-    err = run_unified (self, out, &src, &dst, w, h, &ev[GST_CL_STAGE_KERNEL][0], &what);
+    err = run_unified (self, &L, src, dst, e, &what);
+    if (err == CL_SUCCESS && !out_pinned)
+      for (gint p = 0; p < L.n_planes; p++)
+        copy_rows (GST_VIDEO_FRAME_PLANE_DATA (out, p), GST_VIDEO_FRAME_PLANE_STRIDE (out, p),
+            dst[p].host, dst[p].pitch, L.row[p], L.height[p]);
   } else {
     path_in = in_pinned ? PATH_PINNED_DMA : PATH_STAGING_COPY;
     path_out = out_pinned ? PATH_PINNED_DMA : PATH_PAGEABLE_DMA;
-    if (!ensure_buffer (self, &self->src_mem, &self->src_bytes, bytes, CL_MEM_READ_ONLY) ||
-        !ensure_buffer (self, &self->dst_mem, &self->dst_bytes, bytes, CL_MEM_WRITE_ONLY))
+    if (!ensure_buffer (self, &self->src_mem, &self->src_bytes, L.size, CL_MEM_READ_ONLY) ||
+        !ensure_buffer (self, &self->dst_mem, &self->dst_bytes, L.size, CL_MEM_WRITE_ONLY))
       return GST_FLOW_ERROR;
     if (!in_pinned) {
-      if (!staging_plane (self, &self->stage_in, bytes, row, &src))
+      if (!staging_planes (self, &self->stage_in, &L, src))
         return GST_FLOW_ERROR;
       copies++;
     }
     copies += !out_pinned;
-    err = run_discrete (self, &src, &dst, in, w, h, bands, !in_pinned, ev, &nb, &what);
+    err = run_discrete (self, &L, src, dst, in_pinned ? NULL : in, bands, e, &what);
   }
   if (err != CL_SUCCESS)
     goto cl_failed;
 
-  record_frame (self, ev, nb, copies, path_in, path_out);
-  release_events (ev);
+  record_frame (self, e, copies, path_in, path_out);
+  release_events (e);
   return GST_FLOW_OK;
 
   /* ERRORS */
@@ -1041,7 +1341,7 @@ cl_failed:
   {
     /* transfers may still use the frames: let them finish before the frames are unmapped */
     finish_all (self);
-    release_events (ev);
+    release_events (e);
     FLOW_FAILED (what, err);
     return GST_FLOW_ERROR;
   }
@@ -1052,29 +1352,17 @@ gst_cl_convolve_set_info (GstVideoFilter * vf, GstCaps * incaps, GstVideoInfo * 
     GstCaps * outcaps, GstVideoInfo * out_info)
 {
   GstClConvolve *self = GST_CL_CONVOLVE (vf);
-  const GstVideoFormatInfo *finfo = in_info->finfo;
 
-  self->channels = GST_VIDEO_FORMAT_INFO_PSTRIDE (finfo, 0);
-  /* the kernels index a plane with 32-bit offsets */
-  if ((guint64) GST_VIDEO_INFO_WIDTH (in_info) * self->channels *
-      GST_VIDEO_INFO_HEIGHT (in_info) > G_MAXINT32) {
+  /* the kernels index a frame with 32-bit offsets */
+  if (GST_VIDEO_INFO_SIZE (in_info) > G_MAXINT32) {
     GST_ELEMENT_ERROR (self, STREAM, FORMAT, ("Frames of %dx%d %s are larger than 2 GiB, "
             "which clconvolve does not handle; scale them down first.",
             GST_VIDEO_INFO_WIDTH (in_info), GST_VIDEO_INFO_HEIGHT (in_info),
-            GST_VIDEO_FORMAT_INFO_NAME (finfo)), (NULL));
+            GST_VIDEO_INFO_NAME (in_info)), (NULL));
     return FALSE;
   }
-  self->passmask = 0;
-  if (self->channels == 4) {
-    guint colour = 0;
-
-    /* every byte that is not R, G or B (alpha or padding) is copied */
-    for (gint c = 0; c < 3; c++)
-      colour |= 1u << GST_VIDEO_FORMAT_INFO_POFFSET (finfo, c);
-    self->passmask = 0xfu & ~colour;
-  }
-  GST_DEBUG_OBJECT (self, "format %s: %d samples per pixel, passmask 0x%x",
-      GST_VIDEO_FORMAT_INFO_NAME (finfo), self->channels, self->passmask);
+  GST_DEBUG_OBJECT (self, "format %s, %d planes", GST_VIDEO_INFO_NAME (in_info),
+      GST_VIDEO_INFO_N_PLANES (in_info));
   return TRUE;
 }
 
@@ -1157,7 +1445,8 @@ gst_cl_convolve_decide_allocation (GstBaseTransform * bt, GstQuery * query)
 static void
 release_cl (GstClConvolve * self)
 {
-  g_clear_pointer (&self->kernel, clReleaseKernel);
+  for (gint i = 0; i < MAX_SHAPES; i++)
+    g_clear_pointer (&self->kernels[i], clReleaseKernel);
   g_clear_pointer (&self->src_mem, clReleaseMemObject);
   g_clear_pointer (&self->dst_mem, clReleaseMemObject);
   g_clear_pointer (&self->coef_mem, clReleaseMemObject);
@@ -1285,6 +1574,7 @@ gst_cl_convolve_finalize (GObject * object)
   g_free (self->device_name);
   gst_cl_stats_clear (&self->stats);
   g_mutex_clear (&self->stats_lock);
+  g_free (self->events);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
@@ -1367,6 +1657,13 @@ gst_cl_convolve_class_init (GstClConvolveClass * klass)
           "rows). A CPU device works on the frame in place and ignores it. Frames still leave "
           "one at a time, complete and in order: no latency is added",
           0, MAX_BANDS, DEFAULT_BANDS, live));
+  g_object_class_install_property (gobject_class, PROP_PLANES,
+      g_param_spec_flags ("planes", "Planes", "Which planes or components are convolved; the "
+          "others pass through unchanged. auto: luma (y) of YUV and gray formats, r+g+b of RGB "
+          "(alpha and padding copied). y, u, v apply to YUV and gray formats (the gray plane is "
+          "y), r, g, b, a to RGB ones. Chroma planes of subsampled formats are convolved at "
+          "chroma resolution with the same coefficients",
+          GST_TYPE_CL_CONVOLVE_PLANES, DEFAULT_PLANES, live));
 
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_static_pad_template (element_class, &src_template);
@@ -1385,6 +1682,7 @@ gst_cl_convolve_class_init (GstClConvolveClass * klass)
   gst_type_mark_as_plugin_api (GST_TYPE_CL_CONVOLVE_KERNEL, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CL_CONVOLVE_BORDER, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CL_CONVOLVE_METHOD, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_CL_CONVOLVE_PLANES, 0);
 }
 
 static void
@@ -1401,6 +1699,8 @@ gst_cl_convolve_init (GstClConvolve * self)
   self->device = g_strdup (DEFAULT_DEVICE);
   self->profiling = DEFAULT_PROFILING;
   self->bands = DEFAULT_BANDS;
+  self->set.planes = DEFAULT_PLANES;
+  self->events = g_new0 (Events, 1);
   g_mutex_init (&self->stats_lock);
   gst_cl_stats_init (&self->stats);
 }

@@ -34,6 +34,23 @@ typedef enum
   GST_CL_CONVOLVE_METHOD_FLOAT4
 } GstClConvolveMethod;
 
+/* Which planes or components are convolved (property "planes"). The colour bits follow the
+ * component order of GstVideoFormatInfo for RGB formats (R, G, B, A). */
+typedef enum
+{
+  GST_CL_CONVOLVE_PLANES_AUTO = 0,
+  GST_CL_CONVOLVE_PLANES_Y = 1 << 0,
+  GST_CL_CONVOLVE_PLANES_U = 1 << 1,
+  GST_CL_CONVOLVE_PLANES_V = 1 << 2,
+  GST_CL_CONVOLVE_PLANES_R = 1 << 3,
+  GST_CL_CONVOLVE_PLANES_G = 1 << 4,
+  GST_CL_CONVOLVE_PLANES_B = 1 << 5,
+  GST_CL_CONVOLVE_PLANES_A = 1 << 6
+} GstClConvolvePlanes;
+
+#define GST_CL_CONVOLVE_PLANES_RGB \
+  (GST_CL_CONVOLVE_PLANES_R | GST_CL_CONVOLVE_PLANES_G | GST_CL_CONVOLVE_PLANES_B)
+
 GST_ELEMENT_REGISTER_DECLARE (clconvolve);
 
 G_END_DECLS

@@ -2,21 +2,30 @@
  * Copyright (C) 2026 clconvolve developers
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * One plane of 8-bit interleaved samples: sample c of pixel (x, y) is at
- *   src[src_offset + y * src_pitch + x * CHANNELS + c].
- * Planar and semi-planar formats run a kernel per plane with their own offset, pitch and size.
+ * One view of a plane: pixels of CHANNELS samples of DEPTH bits (little-endian); sample c of
+ * pixel (x, y) starts at byte
+ *   src_offset + y * src_pitch + x * CHANNELS * DEPTH / 8 + c * DEPTH / 8.
+ * Planar and semi-planar formats run a kernel per plane, packed 4:2:2 (YUY2, UYVY) one for the
+ * luma view (2-byte pixels: Y and the chroma byte beside it) and one for the chroma view
+ * (4-byte macropixels), each with its own offset, pitch and size.
  *
  * Build options (the host builds one program per combination and keeps it):
  *   -DKSIZE=n        odd matrix side, 1..63
  *   -DCHANNELS=c     samples per pixel: 1, 2 or 4
+ *   -DDEPTH=d        bits per sample: 8 (default) or 16
+ *   -DSKIPMASK=m     bit c set: sample c is never written (another view of the same plane
+ *                    writes it); default 0
  *   -DBORDER=b       0 clamp, 1 mirror (dcb|abcd|cba), 2 wrap, 3 constant (zeros)
  *   -DTILE_W=w -DTILE_H=h   work-group size of convolve_tiled
  *
  * Arguments of both kernels (same order, so the host sets them in one place):
- *   src, src_offset, src_pitch, dst, dst_offset, dst_pitch, width, height,
- *   coef (KSIZE*KSIZE floats, already divided by the divisor), bias, passmask
- *   (bit c set: sample c is copied from the centre pixel, e.g. alpha).
+ *   src, src_offset, src_pitch, dst, dst_offset, dst_pitch, width, height, span,
+ *   coef (KSIZE*KSIZE floats, already divided by the divisor), bias (in sample units),
+ *   passmask (bit c set: sample c is copied from the centre pixel, e.g. alpha).
  * out = saturate (round (sum coef * in + bias)), round half away from zero.
+ * Pixels x in [width, span) of each row are copied unchanged (the padding pixel of an odd-width
+ * packed 4:2:2 row, whose chroma byte belongs to the last real pixel's pair); SKIPMASK holds there
+ * too. Borders are those of the width x height view.
  * The host may run a horizontal band of rows: global work offset (0, first row), width and
  * height still those of the whole plane (borders are the plane's).
  */
@@ -31,33 +40,82 @@
 #define BORDER_WRAP 2
 #define BORDER_CONSTANT 3
 
+#ifndef DEPTH
+#define DEPTH 8
+#endif
+#ifndef SKIPMASK
+#define SKIPMASK 0
+#endif
+
+#if DEPTH == 8
+typedef uchar samp_t;
+#define SAMP_SAT(v) convert_uchar_sat (v)
+#define VEC(n) uchar ## n
+#define CONVERT_SAT(n, v) convert_uchar ## n ## _sat (v)
+#elif DEPTH == 16
+typedef ushort samp_t;
+#define SAMP_SAT(v) convert_ushort_sat (v)
+#define VEC(n) ushort ## n
+#define CONVERT_SAT(n, v) convert_ushort ## n ## _sat (v)
+#else
+#error "DEPTH must be 8 or 16"
+#endif
+#define PIX_BYTES (CHANNELS * DEPTH / 8)
+/* a pixel's first sample, from a byte address */
+#define SAMPLES(p) ((__global samp_t *) (p))
+#define CSAMPLES(p) ((__global const samp_t *) (p))
+
 #if CHANNELS == 1
-typedef uchar pix_t;
+typedef samp_t pix_t;
 typedef float acc_t;
-#define READ(p) (*(p))
-#define WRITE(v, p) (*(p) = (v))
+#define READ(p) (*CSAMPLES (p))
+#define STORE_PRIV(v, s) ((s)[0] = (v))
 #define TO_ACC(v) convert_float (v)
-#define TO_PIX(v) convert_uchar_sat (v)
+#define TO_PIX(v) SAMP_SAT (v)
 #elif CHANNELS == 2
-typedef uchar2 pix_t;
+typedef VEC (2) pix_t;
 typedef float2 acc_t;
-#define READ(p) vload2 (0, p)
-#define WRITE(v, p) vstore2 (v, 0, p)
+#define READ(p) vload2 (0, CSAMPLES (p))
+#define STORE_PRIV(v, s) vstore2 (v, 0, s)
 #define TO_ACC(v) convert_float2 (v)
-#define TO_PIX(v) convert_uchar2_sat (v)
+#define TO_PIX(v) CONVERT_SAT (2, v)
 #define PASS_MASK(m) ((int2) (-(int) ((m) & 1u), -(int) (((m) >> 1) & 1u)))
 #elif CHANNELS == 4
-typedef uchar4 pix_t;
+typedef VEC (4) pix_t;
 typedef float4 acc_t;
-#define READ(p) vload4 (0, p)
-#define WRITE(v, p) vstore4 (v, 0, p)
+#define READ(p) vload4 (0, CSAMPLES (p))
+#define STORE_PRIV(v, s) vstore4 (v, 0, s)
 #define TO_ACC(v) convert_float4 (v)
-#define TO_PIX(v) convert_uchar4_sat (v)
+#define TO_PIX(v) CONVERT_SAT (4, v)
 #define PASS_MASK(m) ((int4) (-(int) ((m) & 1u), -(int) (((m) >> 1) & 1u), \
       -(int) (((m) >> 2) & 1u), -(int) (((m) >> 3) & 1u)))
 #else
 #error "CHANNELS must be 1, 2 or 4"
 #endif
+
+/* Writes a pixel, leaving the samples of SKIPMASK alone. */
+inline void
+write_pix (pix_t v, __global uchar * p)
+{
+#if SKIPMASK == 0
+#if CHANNELS == 1
+  *SAMPLES (p) = v;
+#elif CHANNELS == 2
+  vstore2 (v, 0, SAMPLES (p));
+#else
+  vstore4 (v, 0, SAMPLES (p));
+#endif
+#else
+  samp_t s[CHANNELS];
+
+  /* through a private array: a vector's components by index are not portable OpenCL C 1.2 */
+  STORE_PRIV (v, s);
+#pragma unroll
+  for (int c = 0; c < CHANNELS; c++)
+    if (!(SKIPMASK & (1 << c)))
+      SAMPLES (p)[c] = s[c];
+#endif
+}
 
 /* Maps a coordinate outside 0..n-1 back inside (not used for BORDER_CONSTANT). */
 inline int
@@ -92,7 +150,7 @@ fetch (__global const uchar * src, int pitch, int width, int height, int x, int 
   x = border_coord (x, width);
   y = border_coord (y, height);
 #endif
-  return READ (src + y * pitch + x * CHANNELS);
+  return READ (src + y * pitch + x * PIX_BYTES);
 }
 
 inline void
@@ -102,29 +160,34 @@ store (__global uchar * p, acc_t sum, float bias, pix_t centre, uint passmask)
 #ifdef PASS_MASK
   v = select (v, TO_ACC (centre), PASS_MASK (passmask));
 #endif
-  WRITE (TO_PIX (v), p);
+  write_pix (TO_PIX (v), p);
 }
 
 /* method=float4: one work-item per pixel, straight from global memory with vector loads;
  * work-items whose window lies inside the plane skip the border arithmetic. */
 __kernel void
 convolve_direct (__global const uchar * src, int src_offset, int src_pitch,
-    __global uchar * dst, int dst_offset, int dst_pitch, int width, int height,
+    __global uchar * dst, int dst_offset, int dst_pitch, int width, int height, int span,
     __constant float *coef, float bias, uint passmask)
 {
   int x = get_global_id (0), y = get_global_id (1);
   acc_t sum = (acc_t) (0.0f);
 
-  if (x >= width || y >= height)
+  if (x >= span || y >= height)
     return;
   src += src_offset;
+  dst += dst_offset + y * dst_pitch + x * PIX_BYTES;
+  if (x >= width) {
+    write_pix (READ (src + y * src_pitch + x * PIX_BYTES), dst);
+    return;
+  }
 
   if (x >= RADIUS && y >= RADIUS && x + RADIUS < width && y + RADIUS < height) {
-    __global const uchar *row = src + (y - RADIUS) * src_pitch + (x - RADIUS) * CHANNELS;
+    __global const uchar *row = src + (y - RADIUS) * src_pitch + (x - RADIUS) * PIX_BYTES;
 
     for (int j = 0; j < KSIZE; j++, row += src_pitch)
       for (int i = 0; i < KSIZE; i++)
-        sum += coef[j * KSIZE + i] * TO_ACC (READ (row + i * CHANNELS));
+        sum += coef[j * KSIZE + i] * TO_ACC (READ (row + i * PIX_BYTES));
   } else {
     for (int j = 0; j < KSIZE; j++)
       for (int i = 0; i < KSIZE; i++)
@@ -132,8 +195,7 @@ convolve_direct (__global const uchar * src, int src_offset, int src_pitch,
             TO_ACC (fetch (src, src_pitch, width, height, x + i - RADIUS, y + j - RADIUS));
   }
 
-  store (dst + dst_offset + y * dst_pitch + x * CHANNELS, sum, bias,
-      READ (src + y * src_pitch + x * CHANNELS), passmask);
+  store (dst, sum, bias, READ (src + y * src_pitch + x * PIX_BYTES), passmask);
 }
 
 #ifdef TILE_W
@@ -141,11 +203,11 @@ convolve_direct (__global const uchar * src, int src_offset, int src_pitch,
 #define TILE_PH (TILE_H + 2 * RADIUS)
 
 /* method=tiled: a TILE_W x TILE_H work-group stages its tile plus the halo in local memory,
- * kept 8-bit (the pixel type) and converted when used. */
+ * kept in the sample type and converted when used. */
 __kernel __attribute__ ((reqd_work_group_size (TILE_W, TILE_H, 1)))
 void
 convolve_tiled (__global const uchar * src, int src_offset, int src_pitch,
-    __global uchar * dst, int dst_offset, int dst_pitch, int width, int height,
+    __global uchar * dst, int dst_offset, int dst_pitch, int width, int height, int span,
     __constant float *coef, float bias, uint passmask)
 {
   __local pix_t tile[TILE_PH * TILE_PW];
@@ -162,14 +224,18 @@ convolve_tiled (__global const uchar * src, int src_offset, int src_pitch,
           fetch (src, src_pitch, width, height, x0 + tx - RADIUS, y0 + ty - RADIUS);
   barrier (CLK_LOCAL_MEM_FENCE);
 
-  if (x >= width || y >= height)
+  if (x >= span || y >= height)
     return;
+  dst += dst_offset + y * dst_pitch + x * PIX_BYTES;
+  if (x >= width) {
+    write_pix (READ (src + y * src_pitch + x * PIX_BYTES), dst);
+    return;
+  }
 
   for (int j = 0; j < KSIZE; j++)
     for (int i = 0; i < KSIZE; i++)
       sum += coef[j * KSIZE + i] * TO_ACC (tile[(ly + j) * TILE_PW + lx + i]);
 
-  store (dst + dst_offset + y * dst_pitch + x * CHANNELS, sum, bias,
-      tile[(ly + RADIUS) * TILE_PW + lx + RADIUS], passmask);
+  store (dst, sum, bias, tile[(ly + RADIUS) * TILE_PW + lx + RADIUS], passmask);
 }
 #endif
