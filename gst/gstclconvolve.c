@@ -189,7 +189,7 @@ struct _GstClConvolve
   /* under stats_lock: written by the streaming thread, read by the stats getter */
   GMutex stats_lock;
   GstClStats stats;
-  guint64 host_copies;          /* planes the host copied (memcpy or pageable DMA) */
+  guint64 host_copies;          /* frames the host copied, each way (memcpy or pageable DMA) */
   MemPath path_in, path_out;    /* the last frame's */
 
   /* streaming thread (and start/stop) only */
@@ -906,7 +906,9 @@ frame_planes (GstClConvolve * self, GstVideoFrame * frame, const Layout * L, Pla
     p[i].pitch = stride;
     p[i].mem = NULL;
     p[i].offset = 0;
+    /* 16-bit samples are loaded as such: they must be aligned (staging always is) */
     if (!pinned || stride < L->row[i] || data < m->host + mem->offset ||
+        (L->depth == 16 && (((guintptr) data | (guintptr) stride) & 1)) ||
         data + extent > m->host + mem->offset + mem->size) {
       pinned = FALSE;
       continue;

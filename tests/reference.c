@@ -141,3 +141,66 @@ ref_convolve_u8 (const unsigned char *src, int src_stride, unsigned char *dst,
   free (xmap);
   free (ymap);
 }
+
+/* NaN -> 0, then round half away from zero, then clamp to 0..65535. */
+static unsigned short
+saturate_u16 (double v)
+{
+  if (isnan (v))
+    return 0;
+  v = round (v);
+  if (v < 0.0)
+    return 0;
+  if (v > 65535.0)
+    return 65535;
+  return (unsigned short) v;
+}
+
+void
+ref_convolve_u16 (const unsigned short *src, int src_stride, unsigned short *dst,
+    int dst_stride, int width, int height, int channels, unsigned passmask,
+    const double *k, int ksize, double divisor, double bias, RefBorder border)
+{
+  int *xmap, *ymap;
+  int x, y, c, i, j;
+
+  if (width < 1 || height < 1 || channels < 1 || ksize < 1)
+    return;
+
+  xmap = build_map (width, ksize, border);
+  ymap = build_map (height, ksize, border);
+
+  for (y = 0; y < height; y++) {
+    const unsigned short *src_row = src + (size_t) y * src_stride;
+    unsigned short *dst_row = dst + (size_t) y * dst_stride;
+
+    for (x = 0; x < width; x++) {
+      for (c = 0; c < channels; c++) {
+        double sum = 0.0;
+
+        if (c < 32 && (passmask & (1u << c)) != 0) {
+          dst_row[x * channels + c] = src_row[x * channels + c];
+          continue;
+        }
+
+        for (j = 0; j < ksize; j++) {
+          int sy = ymap[y + j];
+
+          for (i = 0; i < ksize; i++) {
+            int sx = xmap[x + i];
+            double value = 0.0;
+
+            if (sx >= 0 && sy >= 0)
+              value = src[(size_t) sy * src_stride + (size_t) sx * channels + c];
+            sum += k[j * ksize + i] * value;
+          }
+        }
+
+        dst_row[x * channels + c] = saturate_u16 (sum / divisor + bias);
+      }
+    }
+  }
+
+  free (xmap);
+  free (ymap);
+}

@@ -37,4 +37,11 @@ void ref_convolve_u8 (const unsigned char *src, int src_stride, unsigned char *d
     int dst_stride, int width, int height, int channels, unsigned passmask,
     const double *k, int ksize, double divisor, double bias, RefBorder border);
 
+/* The same for 16-bit samples (host byte order), saturated to 0..65535: pixel (x,y) channel c
+ * at src[y*src_stride + x*channels + c], strides in samples (not bytes). bias is in sample
+ * units (the element's 8-bit bias times 65535/255 is the caller's business). */
+void ref_convolve_u16 (const unsigned short *src, int src_stride, unsigned short *dst,
+    int dst_stride, int width, int height, int channels, unsigned passmask,
+    const double *k, int ksize, double divisor, double bias, RefBorder border);
+
 #endif /* __CLCONVOLVE_TEST_REFERENCE_H__ */

@@ -1,0 +1,1301 @@
+/* clconvolve: YUV and 16-bit gray formats against the plain-C reference
+ * Copyright (C) 2026 clconvolve developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/* What the element promises for I420, YV12, Y42B, Y444, NV12, NV21, YUY2, UYVY, GRAY8 and
+ * GRAY16_LE (and the planes property on the 4-byte RGB formats), checked on every plane of
+ * every output frame:
+ *   - each selected component (planes=y, u, v, or auto: luma; r, g, b, a, or auto: r+g+b on
+ *     RGB) is the reference convolution (tests/reference.c) of that component taken as an image
+ *     of its own size, borders at its own edges: chroma of I420/YV12/NV12/NV21 is
+ *     ceil(w/2) x ceil(h/2), of Y42B, YUY2 and UYVY ceil(w/2) x h, of Y444 w x h; tolerance
+ *     1 LSB plus the rounding-tie rule of test_clconvolve.c (away from a tie at most a fraction
+ *     of a component's samples may be off by one); 16-bit samples with bias x 257;
+ *   - every other byte of the frame (unselected planes and components, the padding Y byte of an
+ *     odd-width YUY2/UYVY row, alpha and padding bytes of RGB) is bit-exact equal to the input.
+ * The components are taken out of and put back into the frame by this file's own table of each
+ * format (fmts[] and sample_offset ()), not by the element's layout code nor GstVideoFormatInfo,
+ * so that a wrong plane, byte order or subsampling in the element shows as a difference.
+ *
+ * Each harness and pipeline test runs on both paths: loop index bit 0 set means
+ * GST_CLCONVOLVE_DISCRETE=1 (device buffers and bands=3, as on a GPU: frames of 29 to 48 rows
+ * give 2 or 3 bands of 16-row work-groups, the last one short); clear means the device as it
+ * is (PoCL works on pinned frames in place, and copies frames in system memory through
+ * staging). The element's stats say which path each frame took. */
+
+#include <gst/check/gstcheck.h>
+#include <gst/check/gstharness.h>
+#include <gst/app/gstappsink.h>
+#include <gst/video/video.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+#include "convkernel.h"
+#include "reference.h"
+
+#define TOLERANCE 1
+/* as in test_clconvolve.c: samples whose exact value lies more than TIE_MARGIN (in LSB) from a
+ * rounding tie must match exactly, but for this fraction (plus 2) of a component's samples */
+#define TIE_MARGIN 0.01
+#define MAX_OFF_BY_ONE_FRACTION 0.005
+
+#define DISCRETE_ENV "GST_CLCONVOLVE_DISCRETE"
+/* on the discrete path: bands of a few rows (work-group multiples), the last one short */
+#define BANDS 3
+
+#define PINNED_MEMORY "ClPinnedMemory"
+
+/* ------------------------------------------------------------------------------- formats */
+
+/* components: Y, U, V of YUV and gray formats (gray is Y), R, G, B, A of RGB ones */
+enum
+{
+  COMP_Y,
+  COMP_U,
+  COMP_V,
+  N_COMPS = 4
+};
+
+static const gchar *const yuv_names[N_COMPS] = { "Y", "U", "V", "?" };
+static const gchar *const rgb_names[N_COMPS] = { "R", "G", "B", "A" };
+
+typedef enum
+{
+  LAYOUT_GRAY,                  /* one plane of samples */
+  LAYOUT_PLANAR,                /* Y, then U and V planes (in the order of u and v) */
+  LAYOUT_SEMI,                  /* Y, then one plane of chroma pairs (bytes u and v of a pair) */
+  LAYOUT_PACKED,                /* one plane of 4-byte macropixels: bytes y0, u, y1, v */
+  LAYOUT_RGB                    /* one plane of 4-byte pixels: bytes rgba[] of R, G, B, A */
+} LayoutKind;
+
+typedef struct
+{
+  const gchar *name;
+  LayoutKind layout;
+  gint bps;                     /* bytes per sample */
+  gint xsub, ysub;              /* chroma subsampling */
+  gint u, v;                    /* planar: plane of U, V; semi, packed: byte in pair/macropixel */
+  gint y0, y1;                  /* packed: bytes of the two Y samples of a macropixel */
+  gint rgba[4];                 /* RGB: byte of R, G, B and A (-1: no alpha, a padding byte) */
+} Fmt;
+
+static const Fmt fmts[] = {
+  {"I420", LAYOUT_PLANAR, 1, 2, 2, 1, 2},
+  {"YV12", LAYOUT_PLANAR, 1, 2, 2, 2, 1},
+  {"Y42B", LAYOUT_PLANAR, 1, 2, 1, 1, 2},
+  {"Y444", LAYOUT_PLANAR, 1, 1, 1, 1, 2},
+  {"NV12", LAYOUT_SEMI, 1, 2, 2, 0, 1},
+  {"NV21", LAYOUT_SEMI, 1, 2, 2, 1, 0},
+  {"YUY2", LAYOUT_PACKED, 1, 2, 1, 1, 3, 0, 2},
+  {"UYVY", LAYOUT_PACKED, 1, 2, 1, 0, 2, 1, 3},
+  {"GRAY8", LAYOUT_GRAY, 1, 1, 1},
+  {"GRAY16_LE", LAYOUT_GRAY, 2, 1, 1},
+  /* RGB formats last (the YUV tests loop over the first N_YUV_FMTS) */
+  {"RGBA", LAYOUT_RGB, 1, 1, 1, 0, 0, 0, 0, {0, 1, 2, 3}},
+  {"BGRA", LAYOUT_RGB, 1, 1, 1, 0, 0, 0, 0, {2, 1, 0, 3}},
+  {"ARGB", LAYOUT_RGB, 1, 1, 1, 0, 0, 0, 0, {1, 2, 3, 0}},
+  {"ABGR", LAYOUT_RGB, 1, 1, 1, 0, 0, 0, 0, {3, 2, 1, 0}},
+  {"RGBx", LAYOUT_RGB, 1, 1, 1, 0, 0, 0, 0, {0, 1, 2, -1}},
+  {"BGRx", LAYOUT_RGB, 1, 1, 1, 0, 0, 0, 0, {2, 1, 0, -1}},
+  {"xRGB", LAYOUT_RGB, 1, 1, 1, 0, 0, 0, 0, {1, 2, 3, -1}},
+  {"xBGR", LAYOUT_RGB, 1, 1, 1, 0, 0, 0, 0, {3, 2, 1, -1}},
+};
+
+#define N_FMTS ((gint) G_N_ELEMENTS (fmts))
+#define N_YUV_FMTS 10
+#define N_RGB_FMTS (N_FMTS - N_YUV_FMTS)
+
+static const Fmt *
+find_fmt (const gchar * name)
+{
+  for (gint i = 0; i < N_FMTS; i++)
+    if (!strcmp (fmts[i].name, name))
+      return &fmts[i];
+  g_assert_not_reached ();
+  return NULL;
+}
+
+/* A frame of a format and size: the rows of each plane as the element handles them (whole
+ * macropixels and chroma pairs), and each component's image size. */
+typedef struct
+{
+  const Fmt *f;
+  gint width, height;
+  gint n_planes, n_comps;
+  gint row[3], rows[3];         /* bytes per row and rows of each plane */
+  gint cw[N_COMPS], ch[N_COMPS];
+} Geom;
+
+static void
+geom_init (Geom * g, const gchar * format, gint w, gint h)
+{
+  const Fmt *f = find_fmt (format);
+  gint cw = (w + f->xsub - 1) / f->xsub, ch = (h + f->ysub - 1) / f->ysub;
+
+  memset (g, 0, sizeof (*g));
+  g->f = f;
+  g->width = w;
+  g->height = h;
+  g->cw[COMP_Y] = w;
+  g->ch[COMP_Y] = h;
+  g->n_comps = f->layout == LAYOUT_GRAY ? 1 : f->layout == LAYOUT_RGB ?
+      (f->rgba[3] < 0 ? 3 : 4) : 3;
+  for (gint c = 1; c < g->n_comps; c++) {
+    g->cw[c] = f->layout == LAYOUT_RGB ? w : cw;
+    g->ch[c] = f->layout == LAYOUT_RGB ? h : ch;
+  }
+  switch (f->layout) {
+    case LAYOUT_GRAY:
+      g->n_planes = 1;
+      g->row[0] = w * f->bps;
+      g->rows[0] = h;
+      break;
+    case LAYOUT_PLANAR:
+      g->n_planes = 3;
+      g->row[0] = w;
+      g->rows[0] = h;
+      g->row[1] = g->row[2] = cw;
+      g->rows[1] = g->rows[2] = ch;
+      break;
+    case LAYOUT_SEMI:
+      g->n_planes = 2;
+      g->row[0] = w;
+      g->rows[0] = h;
+      g->row[1] = 2 * cw;
+      g->rows[1] = ch;
+      break;
+    case LAYOUT_PACKED:
+      g->n_planes = 1;
+      g->row[0] = 4 * cw;
+      g->rows[0] = h;
+      break;
+    case LAYOUT_RGB:
+      g->n_planes = 1;
+      g->row[0] = 4 * w;
+      g->rows[0] = h;
+      break;
+  }
+}
+
+static const gchar *
+comp_name (const Geom * g, gint c)
+{
+  return (g->f->layout == LAYOUT_RGB ? rgb_names : yuv_names)[c];
+}
+
+static gsize
+plane_bytes (const Geom * g, gint p)
+{
+  return (gsize) g->row[p] * g->rows[p];
+}
+
+static gsize
+comp_samples (const Geom * g, gint c)
+{
+  return (gsize) g->cw[c] * g->ch[c];
+}
+
+/* Byte offset of sample (x, y) of component c in its plane (tight rows); *plane gets which. */
+static gsize
+sample_offset (const Geom * g, gint c, gint x, gint y, gint * plane)
+{
+  const Fmt *f = g->f;
+
+  switch (f->layout) {
+    case LAYOUT_GRAY:
+      *plane = 0;
+      return (gsize) y * g->row[0] + (gsize) x * f->bps;
+    case LAYOUT_PLANAR:
+      *plane = c == COMP_Y ? 0 : c == COMP_U ? f->u : f->v;
+      return (gsize) y * g->row[*plane] + x;
+    case LAYOUT_SEMI:
+      *plane = c == COMP_Y ? 0 : 1;
+      if (c == COMP_Y)
+        return (gsize) y * g->row[0] + x;
+      return (gsize) y * g->row[1] + 2 * x + (c == COMP_U ? f->u : f->v);
+    case LAYOUT_RGB:
+      *plane = 0;
+      return (gsize) y * g->row[0] + (gsize) x * 4 + f->rgba[c];
+    case LAYOUT_PACKED:
+    default:
+      *plane = 0;
+      return (gsize) y * g->row[0] + (gsize) (c == COMP_Y ? x / 2 : x) * 4 +
+          (c == COMP_Y ? (x & 1 ? f->y1 : f->y0) : c == COMP_U ? f->u : f->v);
+  }
+}
+
+/* Components named by a planes value in gst-launch syntax ("auto", "y+u", "r+a", ...), as
+ * bits 1 << component. auto is the flag 0: alone it means luma of YUV and gray (the gray plane
+ * is y), R, G and B of RGB. A format only has its own components (RGBx has no alpha). */
+static guint
+selected_comps (const Geom * g, const gchar * planes)
+{
+  const gchar *const yuv[] = { "y", "u", "v", NULL }, *const rgb[] = { "r", "g", "b", "a" };
+  gboolean is_rgb = g->f->layout == LAYOUT_RGB, any = FALSE;
+  gchar **names = g_strsplit (planes, "+", -1);
+  guint sel = 0;
+
+  for (gchar ** n = names; *n; n++) {
+    gboolean known = !strcmp (*n, "auto");
+
+    for (gint c = 0; c < N_COMPS; c++) {
+      if (!g_strcmp0 (*n, rgb[c]) || !g_strcmp0 (*n, yuv[c])) {
+        known = any = TRUE;
+        if (!g_strcmp0 (*n, is_rgb ? rgb[c] : yuv[c]))
+          sel |= 1u << c;
+      }
+    }
+    fail_unless (known, "unknown plane '%s' in '%s'", *n, planes);
+  }
+  g_strfreev (names);
+  if (!any)
+    sel = is_rgb ? 0x7 : 0x1;
+  return sel & ((1u << g->n_comps) - 1);
+}
+
+/* ------------------------------------------------------------------------------- filters */
+
+/* 5x5, no two coefficients alike, no symmetry: a transposed, flipped or shifted window, or
+ * swapped components, change the result */
+static const gdouble custom5[25] = {
+  1.0, -2.0, 3.0, 0.5, 4.0,
+  -1.0, 6.0, -3.0, 2.0, -0.25,
+  7.0, 1.5, 9.0, -4.0, 2.5,
+  0.75, -5.0, 3.5, 8.0, -6.0,
+  2.25, -1.25, 5.0, -7.0, 10.0,
+};
+
+typedef struct
+{
+  const gchar *kernel;          /* preset nick, or NULL for custom5 */
+  gint size;
+  gdouble divisor, bias;        /* divisor 0: automatic */
+} Filter;
+
+static const Filter f_custom = { NULL, 5, 50.0, 100.0 };
+static const Filter f_emboss = { "emboss", 5, 0.0, 0.0 };
+static const Filter f_sobel = { "sobel-x", 3, 0.0, 128.0 };
+static const Filter f_gauss7 = { "gaussian", 7, 0.0, 0.0 };
+static const Filter f_sharpen = { "sharpen", 3, 0.0, 0.0 };
+/* a radius (7) near the band height (16 rows): bands need rows of the next one, and with wrap
+ * the first ones need the last */
+static const Filter f_box15 = { "box", 15, 0.0, 0.0 };
+
+typedef enum
+{
+  INPUT_DEFAULT,                /* system memory, GStreamer's default layout, no meta */
+  INPUT_PADDED,                 /* system memory, every plane's rows longer, GstVideoMeta */
+  INPUT_POOL,                   /* a buffer of the pinned pool the element proposes */
+  INPUT_POOL_PADDED             /* the same pool asked for padding around every plane (as a
+                                 * decoder does): strides and plane offsets of its own */
+} InputKind;
+
+static const gchar *const input_names[] = { "default", "padded", "pinned pool",
+  "padded pinned pool"
+};
+
+typedef struct
+{
+  const gchar *format;
+  gint width, height;
+  const gchar *planes;
+  const Filter *filter;
+  const gchar *border, *method;
+  InputKind input;
+} Case;
+
+static gchar *
+describe (const Case * c, gboolean discrete)
+{
+  const Filter *f = c->filter;
+
+  return g_strdup_printf ("%s %dx%d planes=%s kernel=%s size=%d divisor=%g bias=%g border=%s "
+      "method=%s input=%s path=%s", c->format, c->width, c->height, c->planes,
+      f->kernel ? f->kernel : "custom", f->size, f->divisor, f->bias, c->border, c->method,
+      input_names[c->input], discrete ? "discrete" : "unified");
+}
+
+static gchar *
+matrix_string (const gdouble * k, gint n)
+{
+  GString *s = g_string_new (NULL);
+  gchar buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  for (gint i = 0; i < n * n; i++) {
+    g_string_append (s, g_ascii_dtostr (buf, sizeof (buf), k[i]));
+    g_string_append (s, (i + 1) % n ? " " : "; ");
+  }
+  return g_string_free (s, FALSE);
+}
+
+static void
+apply_filter (GstElement * e, const Filter * f)
+{
+  if (f->kernel) {
+    gst_util_set_object_arg (G_OBJECT (e), "kernel", f->kernel);
+    g_object_set (e, "size", f->size, NULL);
+  } else {
+    gchar *m = matrix_string (custom5, 5);
+
+    g_object_set (e, "matrix", m, NULL);
+    g_free (m);
+  }
+  g_object_set (e, "divisor", f->divisor, "bias", f->bias, "sigma", 0.0, "angle", 45.0, NULL);
+}
+
+static void
+apply_case (GstElement * e, const Case * c)
+{
+  apply_filter (e, c->filter);
+  gst_util_set_object_arg (G_OBJECT (e), "border", c->border);
+  gst_util_set_object_arg (G_OBJECT (e), "method", c->method);
+  gst_util_set_object_arg (G_OBJECT (e), "planes", c->planes);
+}
+
+/* ----------------------------------------------------------------------------- reference */
+
+/* A frame as tight planes: row[p] bytes per row, rows[p] rows. */
+typedef struct
+{
+  guint8 *p[3];
+} Frame;
+
+static void
+frame_alloc (Frame * fr, const Geom * g)
+{
+  memset (fr, 0, sizeof (*fr));
+  for (gint p = 0; p < g->n_planes; p++)
+    fr->p[p] = g_malloc (plane_bytes (g, p));
+}
+
+static void
+frame_clear (Frame * fr)
+{
+  for (gint p = 0; p < 3; p++)
+    g_clear_pointer (&fr->p[p], g_free);
+}
+
+static guint
+get_sample (const Geom * g, const Frame * fr, gint c, gint x, gint y)
+{
+  gint p;
+  gsize o = sample_offset (g, c, x, y, &p);
+
+  return g->f->bps == 2 ? fr->p[p][o] | (fr->p[p][o + 1] << 8) : fr->p[p][o];
+}
+
+/* What an output frame must be: the expected samples of the convolved components (with their
+ * near-tie marks) and, per byte of each plane, whether it belongs to one; all other bytes must
+ * equal the input. */
+typedef struct
+{
+  guint sel;                    /* 1 << COMP_* of the convolved components */
+  gint *value[N_COMPS];
+  guint8 *tie[N_COMPS];
+  guint8 *covered[3];
+  gsize changed[N_COMPS];       /* samples the filter changes (so the check can fail) */
+} Expect;
+
+static void
+expect_clear (Expect * e)
+{
+  for (gint c = 0; c < N_COMPS; c++) {
+    g_clear_pointer (&e->value[c], g_free);
+    g_clear_pointer (&e->tie[c], g_free);
+  }
+  for (gint p = 0; p < 3; p++)
+    g_clear_pointer (&e->covered[p], g_free);
+}
+
+/* The filter's coefficients and divisor as the reference applies them. */
+static void
+filter_coefficients (const Filter * f, gdouble * k, gdouble * divisor)
+{
+  if (f->kernel)
+    conv_preset_generate (preset_from_nick (f->kernel), f->size, 0.0, 45.0, k);
+  else
+    memcpy (k, custom5, sizeof (custom5));
+  *divisor = f->divisor != 0.0 ? f->divisor : conv_auto_divisor (k, f->size);
+}
+
+/* Component c of in, convolved in double precision with bias shifted by delta LSB, into out
+ * (cw x ch samples). */
+static void
+convolve_comp (const Geom * g, const Frame * in, gint c, const Filter * f, RefBorder border,
+    gdouble delta, gint * out)
+{
+  gint w = g->cw[c], h = g->ch[c];
+  gsize n = comp_samples (g, c);
+  gdouble *k = g_new (gdouble, CONV_MAX_SIZE * CONV_MAX_SIZE), divisor;
+
+  filter_coefficients (f, k, &divisor);
+  if (g->f->bps == 2) {
+    guint16 *src = g_new (guint16, n), *dst = g_new (guint16, n);
+
+    for (gint y = 0; y < h; y++)
+      for (gint x = 0; x < w; x++)
+        src[(gsize) y * w + x] = get_sample (g, in, c, x, y);
+    /* the element's bias is in 8-bit units: 65535 / 255 = 257 per unit on 16-bit samples */
+    ref_convolve_u16 (src, w, dst, w, w, h, 1, 0, k, f->size, divisor, f->bias * 257.0 + delta,
+        border);
+    for (gsize i = 0; i < n; i++)
+      out[i] = dst[i];
+    g_free (src);
+    g_free (dst);
+  } else {
+    guint8 *src = g_new (guint8, n), *dst = g_new (guint8, n);
+
+    for (gint y = 0; y < h; y++)
+      for (gint x = 0; x < w; x++)
+        src[(gsize) y * w + x] = get_sample (g, in, c, x, y);
+    ref_convolve_u8 (src, w, dst, w, w, h, 1, 0, k, f->size, divisor, f->bias + delta, border);
+    for (gsize i = 0; i < n; i++)
+      out[i] = dst[i];
+    g_free (src);
+    g_free (dst);
+  }
+  g_free (k);
+}
+
+static void
+expect_frame (const Geom * g, const Frame * in, guint sel, const Filter * f,
+    const gchar * border_nick, Expect * e)
+{
+  RefBorder border = border_from_nick (border_nick);
+
+  memset (e, 0, sizeof (*e));
+  e->sel = sel;
+  for (gint p = 0; p < g->n_planes; p++)
+    e->covered[p] = g_malloc0 (plane_bytes (g, p));
+  for (gint c = 0; c < g->n_comps; c++) {
+    gsize n = comp_samples (g, c);
+    gint *lo, *hi;
+
+    if (!(sel & (1u << c)))
+      continue;
+    e->value[c] = g_new (gint, n);
+    e->tie[c] = g_new (guint8, n);
+    lo = g_new (gint, n);
+    hi = g_new (gint, n);
+    convolve_comp (g, in, c, f, border, 0.0, e->value[c]);
+    convolve_comp (g, in, c, f, border, -TIE_MARGIN, lo);
+    convolve_comp (g, in, c, f, border, TIE_MARGIN, hi);
+    for (gint y = 0; y < g->ch[c]; y++) {
+      for (gint x = 0; x < g->cw[c]; x++) {
+        gsize i = (gsize) y * g->cw[c] + x;
+        gint p;
+        gsize o = sample_offset (g, c, x, y, &p);
+
+        e->tie[c][i] = lo[i] != hi[i];
+        e->covered[p][o] = 1;
+        if (g->f->bps == 2)
+          e->covered[p][o + 1] = 1;
+        e->changed[c] += e->value[c][i] != (gint) get_sample (g, in, c, x, y);
+      }
+    }
+    g_free (lo);
+    g_free (hi);
+  }
+}
+
+/* Fails unless out is what e says for input in: every byte no convolved sample covers equal to
+ * the input, every convolved sample within 1 LSB of the reference and, away from rounding
+ * ties, at most MAX_OFF_BY_ONE_FRACTION of a component's samples (plus 2) off at all. */
+static void
+check_frame (const Geom * g, const Frame * in, const Frame * out, const Expect * e,
+    const gchar * what)
+{
+  for (gint p = 0; p < g->n_planes; p++) {
+    for (gint y = 0; y < g->rows[p]; y++) {
+      for (gint x = 0; x < g->row[p]; x++) {
+        gsize o = (gsize) y * g->row[p] + x;
+
+        if (!e->covered[p][o] && out->p[p][o] != in->p[p][o])
+          fail ("%s: plane %d byte %d of row %d is not convolved and must pass unchanged: "
+              "got %u, input %u", what, p, x, y, out->p[p][o], in->p[p][o]);
+      }
+    }
+  }
+  for (gint c = 0; c < g->n_comps; c++) {
+    gsize n = comp_samples (g, c);
+    guint off = 0;
+    gint worst = 0;
+    gchar *where = NULL;
+
+    if (!(e->sel & (1u << c)))
+      continue;
+    for (gint y = 0; y < g->ch[c]; y++) {
+      for (gint x = 0; x < g->cw[c]; x++) {
+        gsize i = (gsize) y * g->cw[c] + x;
+        gint got = get_sample (g, out, c, x, y), d = abs (got - e->value[c][i]);
+
+        if (d > TOLERANCE && !where)
+          where = g_strdup_printf ("%s (%d,%d) of %dx%d: got %d, reference %d (input %u)",
+              comp_name (g, c), x, y, g->cw[c], g->ch[c], got, e->value[c][i],
+              get_sample (g, in, c, x, y));
+        worst = MAX (worst, d);
+        off += d != 0 && !e->tie[c][i];
+      }
+    }
+    fail_unless (worst <= TOLERANCE, "%s: off by %d (> %d LSB) at %s", what, worst, TOLERANCE,
+        where);
+    fail_unless (off <= 2 + MAX_OFF_BY_ONE_FRACTION * n, "%s: %u of %" G_GSIZE_FORMAT " %s "
+        "samples away from rounding ties off by 1 (a systematic error)", what, off, n,
+        comp_name (g, c));
+  }
+}
+
+/* --------------------------------------------------------------------------------- frames */
+
+static void
+video_info (const Geom * g, GstVideoInfo * info)
+{
+  fail_unless (gst_video_info_set_format (info, gst_video_format_from_string (g->f->name),
+          g->width, g->height));
+}
+
+static gchar *
+caps_string (const gchar * format, gint w, gint h)
+{
+  return g_strdup_printf ("video/x-raw,format=%s,width=%d,height=%d,framerate=30/1", format,
+      w, h);
+}
+
+/* Random content: 8-bit samples uniform; 16-bit ones a mix of the whole range and values
+ * within 512 of 0 and of 65535 (saturation at both ends). */
+static void
+random_frame (const Geom * g, guint32 seed, Frame * fr)
+{
+  GRand *rand = g_rand_new_with_seed (seed);
+
+  frame_alloc (fr, g);
+  for (gint p = 0; p < g->n_planes; p++) {
+    if (g->f->bps == 2) {
+      for (gsize i = 0; i + 1 < plane_bytes (g, p); i += 2) {
+        guint v = g_rand_int_range (rand, 0, 65536);
+
+        switch (g_rand_int_range (rand, 0, 4)) {
+          case 1:
+            v = 65535 - g_rand_int_range (rand, 0, 512);
+            break;
+          case 2:
+            v = g_rand_int_range (rand, 0, 512);
+            break;
+          default:
+            break;
+        }
+        fr->p[p][i] = v & 0xff;
+        fr->p[p][i + 1] = v >> 8;
+      }
+    } else {
+      for (gsize i = 0; i < plane_bytes (g, p); i++)
+        fr->p[p][i] = g_rand_int_range (rand, 0, 256);
+    }
+  }
+  g_rand_free (rand);
+}
+
+/* Writes fr into buf through a GstVideoFrame (honouring its GstVideoMeta); every other byte of
+ * buf is garbage first. */
+static void
+fill_buffer (GstBuffer * buf, const Geom * g, const Frame * fr)
+{
+  GstVideoInfo info;
+  GstVideoFrame frame;
+  GstMapInfo map;
+
+  fail_unless (gst_buffer_map (buf, &map, GST_MAP_WRITE));
+  for (gsize i = 0; i < map.size; i++)
+    map.data[i] = (guint8) (i * 37 + 11);
+  gst_buffer_unmap (buf, &map);
+
+  video_info (g, &info);
+  fail_unless (gst_video_frame_map (&frame, &info, buf, GST_MAP_WRITE));
+  for (gint p = 0; p < g->n_planes; p++) {
+    fail_unless (GST_VIDEO_FRAME_PLANE_STRIDE (&frame, p) >= g->row[p]);
+    for (gint y = 0; y < g->rows[p]; y++)
+      memcpy ((guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&frame, p) +
+          (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&frame, p),
+          fr->p[p] + (gsize) y * g->row[p], g->row[p]);
+  }
+  gst_video_frame_unmap (&frame);
+}
+
+/* The planes of buf (its format described by g), tight. */
+static void
+read_buffer (GstBuffer * buf, const Geom * g, Frame * fr)
+{
+  GstVideoInfo info;
+  GstVideoFrame frame;
+
+  video_info (g, &info);
+  frame_alloc (fr, g);
+  fail_unless (gst_video_frame_map (&frame, &info, buf, GST_MAP_READ));
+  fail_unless_equals_int (GST_VIDEO_FRAME_N_PLANES (&frame), g->n_planes);
+  for (gint p = 0; p < g->n_planes; p++)
+    for (gint y = 0; y < g->rows[p]; y++)
+      memcpy (fr->p[p] + (gsize) y * g->row[p],
+          (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&frame, p) +
+          (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&frame, p), g->row[p]);
+  gst_video_frame_unmap (&frame);
+}
+
+/* System memory with each plane's rows padded by a different odd (even for 16-bit) amount and
+ * gaps between the planes, described by GstVideoMeta. */
+static GstBuffer *
+padded_buffer (const Geom * g)
+{
+  gsize offsets[GST_VIDEO_MAX_PLANES] = { 0 };
+  gint strides[GST_VIDEO_MAX_PLANES] = { 0 };
+  gsize at = 64;
+  GstBuffer *buf;
+
+  for (gint p = 0; p < g->n_planes; p++) {
+    offsets[p] = at;
+    strides[p] = g->row[p] + (g->f->bps == 2 ? 6 + 4 * p : 5 + 2 * p);
+    at += (gsize) strides[p] * g->rows[p] + 24;
+  }
+  buf = gst_buffer_new_allocate (NULL, at, NULL);
+  gst_buffer_add_video_meta_full (buf, GST_VIDEO_FRAME_FLAG_NONE,
+      gst_video_format_from_string (g->f->name), g->width, g->height, g->n_planes, offsets,
+      strides);
+  return buf;
+}
+
+/* The pool the element proposes upstream for g's caps, active; padded: with a
+ * GstVideoAlignment of padding on every side. */
+static GstBufferPool *
+proposed_pool (GstHarness * h, const Geom * g, gboolean padded)
+{
+  gchar *str = caps_string (g->f->name, g->width, g->height);
+  GstCaps *caps = gst_caps_from_string (str);
+  GstQuery *query = gst_query_new_allocation (caps, TRUE);
+  GstBufferPool *pool = NULL;
+  guint size = 0, min = 0, max = 0;
+
+  fail_unless (gst_pad_peer_query (h->srcpad, query), "no allocation answer for %s", str);
+  fail_unless (gst_query_get_n_allocation_pools (query) > 0, "no pool proposed for %s", str);
+  gst_query_parse_nth_allocation_pool (query, 0, &pool, &size, &min, &max);
+  fail_unless (pool != NULL);
+  if (!gst_buffer_pool_is_active (pool)) {
+    GstStructure *config = gst_buffer_pool_get_config (pool);
+
+    gst_buffer_pool_config_set_params (config, caps, size, min, max);
+    gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_META);
+    if (padded) {
+      GstVideoAlignment align;
+
+      gst_video_alignment_reset (&align);
+      align.padding_top = 2;
+      align.padding_bottom = 4;
+      align.padding_left = 4;
+      align.padding_right = 14;
+      fail_unless (gst_buffer_pool_has_option (pool, GST_BUFFER_POOL_OPTION_VIDEO_ALIGNMENT));
+      gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_ALIGNMENT);
+      gst_buffer_pool_config_set_video_alignment (config, &align);
+    }
+    fail_unless (gst_buffer_pool_set_config (pool, config));
+    fail_unless (gst_buffer_pool_set_active (pool, TRUE));
+  }
+  gst_query_unref (query);
+  gst_caps_unref (caps);
+  g_free (str);
+  return pool;
+}
+
+static GstBuffer *
+make_buffer (const Geom * g, InputKind kind, GstBufferPool * pool, const Frame * fr)
+{
+  GstBuffer *buf = NULL;
+  GstVideoInfo info;
+
+  video_info (g, &info);
+  switch (kind) {
+    case INPUT_DEFAULT:
+      buf = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info), NULL);
+      break;
+    case INPUT_PADDED:
+      buf = padded_buffer (g);
+      break;
+    case INPUT_POOL:
+    case INPUT_POOL_PADDED:
+      fail_unless_equals_int (gst_buffer_pool_acquire_buffer (pool, &buf, NULL), GST_FLOW_OK);
+      fail_unless (gst_memory_is_type (gst_buffer_peek_memory (buf, 0), PINNED_MEMORY));
+      if (kind == INPUT_POOL_PADDED) {
+        GstVideoMeta *meta = gst_buffer_get_video_meta (buf);
+
+        fail_unless (meta && meta->offset[0] > 0 && meta->stride[0] > g->row[0],
+            "the pool did not pad the frame");
+      }
+      break;
+  }
+  fill_buffer (buf, g, fr);
+  return buf;
+}
+
+/* ---------------------------------------------------------------------------- harnesses */
+
+static GstHarness *
+start_harness (const Case * c, gboolean discrete)
+{
+  GstElement *e = gst_element_factory_make ("clconvolve", NULL);
+  GstHarness *h;
+  gchar *caps = caps_string (c->format, c->width, c->height);
+
+  fail_unless (e != NULL);
+  g_object_set (e, "bands", BANDS, NULL);
+  apply_case (e, c);
+  /* read when the element starts, which gst_harness_new_with_element does */
+  if (discrete)
+    g_setenv (DISCRETE_ENV, "1", TRUE);
+  else
+    g_unsetenv (DISCRETE_ENV);
+  h = gst_harness_new_with_element (e, "sink", "src");
+  g_unsetenv (DISCRETE_ENV);
+  gst_object_unref (e);
+  gst_harness_set_src_caps_str (h, caps);
+  gst_harness_set_sink_caps_str (h, caps);
+  g_free (caps);
+  return h;
+}
+
+/* The element's input and output paths for the last frame: discrete ones when it was forced
+ * to the discrete path, the pinned one for pinned input. */
+static void
+check_paths (GstElement * e, InputKind kind, gboolean discrete, const gchar * what)
+{
+  GstStructure *st = NULL;
+  const gchar *in, *out;
+  gboolean dma;
+
+  g_object_get (e, "stats", &st, NULL);
+  fail_unless (st != NULL);
+  in = gst_structure_get_string (st, "input-path");
+  out = gst_structure_get_string (st, "output-path");
+  fail_unless (in && out, "%s: %s", what, struct_text (st));
+  dma = g_str_has_suffix (out, "-dma");
+  fail_unless (dma || !discrete, "%s: forced discrete, but output-path is %s", what, out);
+  fail_unless (!strcmp (out, dma ? "pinned-dma" : "in-place"), "%s: output-path %s", what, out);
+  if (kind == INPUT_POOL || kind == INPUT_POOL_PADDED)
+    fail_unless (!strcmp (in, dma ? "pinned-dma" : "in-place"), "%s: a frame of the proposed "
+        "pinned pool took input-path %s", what, in);
+  else
+    fail_unless (!strcmp (in, "staging-copy"), "%s: system memory took input-path %s", what,
+        in);
+  gst_structure_free (st);
+}
+
+/* Pushes one random frame of c (seeded) and checks the output's every plane. */
+static void
+push_and_check (GstHarness * h, const Case * c, gboolean discrete, GstBufferPool * pool,
+    guint32 seed)
+{
+  Geom g;
+  Frame in, out;
+  Expect e;
+  GstBuffer *buf;
+  gchar *what = describe (c, discrete), *full;
+
+  geom_init (&g, c->format, c->width, c->height);
+  random_frame (&g, seed, &in);
+  buf = gst_harness_push_and_pull (h, make_buffer (&g, c->input, pool, &in));
+  fail_unless (buf != NULL, "%s: no output", what);
+  read_buffer (buf, &g, &out);
+  gst_buffer_unref (buf);
+
+  expect_frame (&g, &in, selected_comps (&g, c->planes), c->filter, c->border, &e);
+  full = g_strdup_printf ("%s seed=%u", what, seed);
+  check_frame (&g, &in, &out, &e, full);
+  check_paths (h->element, c->input, discrete, full);
+
+  expect_clear (&e);
+  frame_clear (&in);
+  frame_clear (&out);
+  g_free (full);
+  g_free (what);
+}
+
+/* Runs c on a new harness: frames frames of different content. */
+static void
+run_case (const Case * c, gboolean discrete, guint frames, guint32 seed)
+{
+  GstHarness *h = start_harness (c, discrete);
+  GstBufferPool *pool = NULL;
+
+  if (c->input == INPUT_POOL || c->input == INPUT_POOL_PADDED) {
+    Geom g;
+
+    geom_init (&g, c->format, c->width, c->height);
+    pool = proposed_pool (h, &g, c->input == INPUT_POOL_PADDED);
+  }
+  for (guint i = 0; i < frames; i++)
+    push_and_check (h, c, discrete, pool, seed + i);
+  if (pool) {
+    gst_buffer_pool_set_active (pool, FALSE);
+    gst_object_unref (pool);
+  }
+  gst_harness_teardown (h);
+}
+
+/* ------------------------------------------------------------------------- harness tests */
+
+/* Per format: planes auto, all, one chroma alone, each chroma alone (the other one passes),
+ * pairs; odd and even sizes (37 and 45 rows give a short last band of 16-row work-groups on
+ * the discrete path, 23 chroma rows too); each border; both methods; default, padded and
+ * pinned input memory (tight and padded); the custom matrix, emboss, sobel-x with bias 128,
+ * gaussian 7, box 15. */
+static const Case format_cases[] = {
+  {NULL, 37, 45, "auto", &f_custom, "clamp", "float4", INPUT_DEFAULT},
+  {NULL, 64, 48, "y+u+v", &f_emboss, "mirror", "tiled", INPUT_PADDED},
+  {NULL, 37, 29, "u", &f_sobel, "wrap", "float4", INPUT_PADDED},
+  {NULL, 38, 45, "v", &f_custom, "constant", "tiled", INPUT_POOL},
+  {NULL, 37, 45, "y+v", &f_gauss7, "mirror", "float4", INPUT_POOL},
+  {NULL, 21, 47, "u+v", &f_custom, "wrap", "tiled", INPUT_DEFAULT},
+  {NULL, 64, 47, "y+u", &f_sharpen, "constant", "float4", INPUT_PADDED},
+  {NULL, 35, 46, "y+u+v", &f_custom, "clamp", "tiled", INPUT_POOL_PADDED},
+  {NULL, 31, 47, "y+u+v", &f_box15, "wrap", "float4", INPUT_POOL_PADDED},
+};
+
+GST_START_TEST (test_format_planes)
+{
+  const Fmt *f = &fmts[__i__ >> 1];
+  gboolean discrete = __i__ & 1;
+
+  for (guint i = 0; i < G_N_ELEMENTS (format_cases); i++) {
+    Case c = format_cases[i];
+
+    c.format = f->name;
+    run_case (&c, discrete, 2, 100 * i + __i__);
+  }
+}
+
+GST_END_TEST;
+
+/* frames smaller than the kernel and chroma of one sample: every border, all planes; one
+ * element per format and path, the size changed by caps and the border by the property */
+GST_START_TEST (test_tiny_frames)
+{
+  const Fmt *f = &fmts[__i__ >> 1];
+  gboolean discrete = __i__ & 1;
+  const gint dims[][2] = { {1, 1}, {2, 1}, {1, 2}, {3, 3}, {5, 2}, {2, 7} };
+  Case c = { f->name, 1, 1, "y+u+v", &f_gauss7, "clamp", "float4", INPUT_DEFAULT };
+  GstHarness *h = start_harness (&c, discrete);
+
+  for (guint d = 0; d < G_N_ELEMENTS (dims); d++) {
+    gchar *caps = caps_string (f->name, dims[d][0], dims[d][1]);
+
+    gst_harness_set_src_caps_str (h, caps);
+    gst_harness_set_sink_caps_str (h, caps);
+    g_free (caps);
+    for (guint b = 0; b < TEST_N_BORDERS; b++) {
+      c.width = dims[d][0];
+      c.height = dims[d][1];
+      c.filter = b & 1 ? &f_custom : &f_gauss7;
+      c.border = border_names[b];
+      c.method = b & 2 ? "tiled" : "float4";
+      c.input = d & 1 ? INPUT_PADDED : INPUT_DEFAULT;
+      apply_case (h->element, &c);
+      push_and_check (h, &c, discrete, NULL, 7 * d + b);
+    }
+  }
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* 16 bits: content across the whole range and within 512 of both ends; bias scaled by 257
+ * (identity + bias is exact: any other scale shows), saturation at 0 and 65535 (sharpen and
+ * the custom matrix overshoot), signed response centred by bias 128 (32896) */
+static const Filter f_identity_bias = { "identity", 1, 0.0, 100.0 };
+static const Filter f_negative_bias = { "box", 3, 0.0, -37.5 };
+
+GST_START_TEST (test_gray16)
+{
+  gboolean discrete = __i__ & 1;
+  const Case cases[] = {
+    {"GRAY16_LE", 37, 29, "auto", &f_identity_bias, "clamp", "float4", INPUT_DEFAULT},
+    {"GRAY16_LE", 37, 45, "y", &f_sharpen, "mirror", "tiled", INPUT_PADDED},
+    {"GRAY16_LE", 64, 48, "auto", &f_custom, "wrap", "float4", INPUT_POOL},
+    {"GRAY16_LE", 33, 46, "y", &f_sobel, "constant", "tiled", INPUT_DEFAULT},
+    {"GRAY16_LE", 40, 37, "y", &f_gauss7, "clamp", "tiled", INPUT_POOL},
+    {"GRAY16_LE", 31, 33, "auto", &f_negative_bias, "mirror", "float4", INPUT_PADDED},
+    {"GRAY16_LE", 31, 33, "u+v", &f_custom, "mirror", "float4", INPUT_PADDED},
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    run_case (&cases[i], discrete, 2, 500 + 10 * i);
+}
+
+GST_END_TEST;
+
+/* the planes property changed while playing (by nick and by flags value) applies from the next
+ * frame, including a change of which kernels a packed frame needs; RGB flags on a YUV format
+ * select nothing, and the frame is copied */
+GST_START_TEST (test_planes_change)
+{
+  const gchar *formats[] = { "YUY2", "NV12", "I420" };
+  const gchar *format = formats[__i__ >> 1];
+  gboolean discrete = __i__ & 1;
+  const struct
+  {
+    const gchar *nick;
+    guint flags;
+  } steps[] = {
+    {"y", 1}, {"u+v", 2 | 4}, {"auto", 0}, {"v", 4}, {"y+u+v", 1 | 2 | 4}, {"u", 2},
+    {"y+u", 1 | 2}, {"r+a", 8 | 64}, {"y", 1},
+  };
+  Case c = { format, 37, 45, "y", &f_custom, "mirror", "float4", INPUT_DEFAULT };
+  GstHarness *h = start_harness (&c, discrete);
+
+  for (guint i = 0; i < G_N_ELEMENTS (steps); i++) {
+    guint flags;
+
+    if (i & 1)
+      g_object_set (h->element, "planes", steps[i].flags, NULL);
+    else
+      gst_util_set_object_arg (G_OBJECT (h->element), "planes", steps[i].nick);
+    g_object_get (h->element, "planes", &flags, NULL);
+    fail_unless_equals_int (flags, steps[i].flags);
+    c.planes = steps[i].nick;
+    push_and_check (h, &c, discrete, NULL, 900 + i);
+  }
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* a caps change mid-stream between formats with other planes and kernels */
+GST_START_TEST (test_format_change)
+{
+  gboolean discrete = __i__ & 1;
+  Case steps[] = {
+    {"NV12", 37, 45, "y+u+v", &f_custom, "wrap", "tiled", INPUT_DEFAULT},
+    {"YUY2", 41, 35, "y+u+v", &f_custom, "wrap", "tiled", INPUT_DEFAULT},
+    {"GRAY16_LE", 30, 20, "y+u+v", &f_custom, "wrap", "tiled", INPUT_DEFAULT},
+    {"I420", 64, 48, "y+u+v", &f_custom, "wrap", "tiled", INPUT_DEFAULT},
+    {"UYVY", 17, 9, "y+u+v", &f_custom, "wrap", "tiled", INPUT_DEFAULT},
+    {"NV21", 37, 45, "y+u+v", &f_custom, "wrap", "tiled", INPUT_DEFAULT},
+  };
+  GstHarness *h = start_harness (&steps[0], discrete);
+
+  for (guint i = 0; i < G_N_ELEMENTS (steps); i++) {
+    gchar *caps = caps_string (steps[i].format, steps[i].width, steps[i].height);
+
+    gst_harness_set_src_caps_str (h, caps);
+    gst_harness_set_sink_caps_str (h, caps);
+    push_and_check (h, &steps[i], discrete, NULL, 40 + i);
+    g_free (caps);
+  }
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* planes on the 4-byte RGB formats: each selection of r, g, b, a (auto: r+g+b) convolves those
+ * bytes and copies the others, alpha and padding included; YUV nicks select nothing there.
+ * One element per format and path, planes changed while playing. */
+GST_START_TEST (test_rgb_planes)
+{
+  const Fmt *f = &fmts[N_YUV_FMTS + (__i__ >> 1)];
+  gboolean discrete = __i__ & 1;
+  const gchar *selections[] = { "r", "g+a", "auto", "b+r", "r+g+b+a", "a", "y+u+v" };
+  Case c = { f->name, 37, 45, "r", &f_custom, "mirror", "tiled", INPUT_PADDED };
+  GstHarness *h = start_harness (&c, discrete);
+
+  for (guint i = 0; i < G_N_ELEMENTS (selections); i++) {
+    c.planes = selections[i];
+    c.method = i & 1 ? "float4" : "tiled";
+    c.input = i & 1 ? INPUT_DEFAULT : INPUT_PADDED;
+    apply_case (h->element, &c);
+    push_and_check (h, &c, discrete, NULL, 300 + i);
+  }
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* ------------------------------------------------------------------------------ pipelines */
+
+/* Pipelines started and not yet stopped: a failed check leaves its test at once (CK_FORK=no),
+ * so the checked teardown stops what it left playing (see test_memory.c). */
+static GList *live_pipelines;
+
+static void
+stop_leftover_pipelines (void)
+{
+  for (GList * l = live_pipelines; l; l = l->next) {
+    gst_element_set_state (l->data, GST_STATE_NULL);
+    gst_object_unref (l->data);
+  }
+  g_clear_pointer (&live_pipelines, g_list_free);
+  g_unsetenv (DISCRETE_ENV);
+}
+
+static GstElement *
+start_pipeline (const gchar * desc, gboolean discrete)
+{
+  GError *err = NULL;
+  GstElement *pipe = gst_parse_launch (desc, &err);
+
+  fail_unless (pipe != NULL && err == NULL, "%s: %s", desc, err ? err->message : "?");
+  live_pipelines = g_list_prepend (live_pipelines, pipe);
+  if (discrete)
+    g_setenv (DISCRETE_ENV, "1", TRUE);
+  else
+    g_unsetenv (DISCRETE_ENV);
+  /* NULL -> READY -> PAUSED runs every element's start () in this thread */
+  fail_if (gst_element_set_state (pipe, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE,
+      "%s does not start", desc);
+  g_unsetenv (DISCRETE_ENV);
+  return pipe;
+}
+
+static void
+stop_pipeline (GstElement * pipe)
+{
+  live_pipelines = g_list_remove (live_pipelines, pipe);
+  fail_unless_equals_int (gst_element_set_state (pipe, GST_STATE_NULL),
+      GST_STATE_CHANGE_SUCCESS);
+  gst_object_unref (pipe);
+}
+
+static void
+check_no_error (GstElement * pipe, const gchar * what)
+{
+  GstMessage *msg = gst_bus_pop_filtered (GST_ELEMENT_BUS (pipe), GST_MESSAGE_ERROR);
+
+  if (msg) {
+    GError *err = NULL;
+    gchar *debug = NULL;
+
+    gst_message_parse_error (msg, &err, &debug);
+    fail ("%s: %s (%s)", what, err->message, debug);
+  }
+}
+
+/* Every frame of the appsink named "sink" until EOS, as tight planes, checking the caps. */
+static Frame *
+capture_frames (GstElement * pipe, const Geom * g, guint expected, const gchar * what)
+{
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (pipe), "sink");
+  Frame *frames = g_new0 (Frame, expected);
+  GstSample *sample;
+  guint n = 0;
+
+  fail_unless (sink != NULL);
+  while ((sample = gst_app_sink_try_pull_sample (GST_APP_SINK (sink), 60 * GST_SECOND))) {
+    GstVideoInfo info;
+
+    fail_unless (n < expected, "%s: more than %u frames", what, expected);
+    fail_unless (gst_video_info_from_caps (&info, gst_sample_get_caps (sample)));
+    fail_unless (!strcmp (GST_VIDEO_INFO_NAME (&info), g->f->name) &&
+        GST_VIDEO_INFO_WIDTH (&info) == g->width && GST_VIDEO_INFO_HEIGHT (&info) == g->height,
+        "%s: the sink got %s %dx%d", what, GST_VIDEO_INFO_NAME (&info),
+        GST_VIDEO_INFO_WIDTH (&info), GST_VIDEO_INFO_HEIGHT (&info));
+    read_buffer (gst_sample_get_buffer (sample), g, &frames[n++]);
+    gst_sample_unref (sample);
+  }
+  check_no_error (pipe, what);
+  fail_unless (gst_app_sink_is_eos (GST_APP_SINK (sink)), "%s: no EOS after %u frames", what,
+      n);
+  fail_unless_equals_int (n, expected);
+  gst_object_unref (sink);
+  return frames;
+}
+
+static void
+free_frames (Frame * frames, guint n)
+{
+  for (guint i = 0; i < n; i++)
+    frame_clear (&frames[i]);
+  g_free (frames);
+}
+
+/* videotestsrc ! caps ! clconvolve ! appsink against the same source without clconvolve
+ * (videotestsrc gives the same frames for the same settings): every plane of every frame.
+ * YUY2 at an even width: videotestsrc leaves the padding byte of an odd row unwritten, so it
+ * would differ between the two runs (the harness tests cover odd widths). Loop index bit 0:
+ * discrete. */
+#define PIPE_FRAMES 6
+
+static const struct
+{
+  const gchar *format, *pattern;
+  gint width, height;
+  const gchar *planes;
+  const Filter *filter;
+  const gchar *border, *method;
+} pipe_cases[] = {
+  {"NV12", "colors", 45, 37, "y+u+v", &f_emboss, "mirror", "tiled"},
+  {"YUY2", "smpte", 46, 37, "y+v", &f_sobel, "wrap", "float4"},
+  {"NV12", "colors", 64, 50, "u", &f_gauss7, "clamp", "float4"},
+  {"YUY2", "ball", 64, 50, "auto", &f_custom, "constant", "tiled"},
+};
+
+static gchar *
+filter_launch (const Filter * f)
+{
+  gchar *m, *s;
+
+  if (f->kernel)
+    return g_strdup_printf ("kernel=%s size=%d divisor=%g bias=%g", f->kernel, f->size,
+        f->divisor, f->bias);
+  m = matrix_string (custom5, 5);
+  s = g_strdup_printf ("matrix=\"%s\" divisor=%g bias=%g", m, f->divisor, f->bias);
+  g_free (m);
+  return s;
+}
+
+GST_START_TEST (test_pipeline_frames)
+{
+  gboolean discrete = __i__ & 1;
+  guint ci = __i__ >> 1;
+  Geom g;
+  gchar *filter = filter_launch (pipe_cases[ci].filter);
+  gchar *src = g_strdup_printf ("videotestsrc num-buffers=%d pattern=%s "
+      "! video/x-raw,format=%s,width=%d,height=%d,framerate=30/1", PIPE_FRAMES,
+      pipe_cases[ci].pattern, pipe_cases[ci].format, pipe_cases[ci].width,
+      pipe_cases[ci].height);
+  gchar *plain = g_strdup_printf ("%s ! appsink name=sink sync=false", src);
+  gchar *conv = g_strdup_printf ("%s ! clconvolve name=conv %s planes=%s border=%s method=%s "
+      "bands=%d ! appsink name=sink sync=false", src, filter, pipe_cases[ci].planes,
+      pipe_cases[ci].border, pipe_cases[ci].method, BANDS);
+  gchar *what = g_strdup_printf ("%s (%s)", conv, discrete ? "discrete" : "unified");
+  Frame *input, *output;
+  GstElement *pipe;
+  GstStructure *st = NULL;
+  const gchar *in_path;
+  gsize changed[N_COMPS] = { 0 };
+  guint sel;
+
+  geom_init (&g, pipe_cases[ci].format, pipe_cases[ci].width, pipe_cases[ci].height);
+  sel = selected_comps (&g, pipe_cases[ci].planes);
+
+  pipe = start_pipeline (plain, FALSE);
+  input = capture_frames (pipe, &g, PIPE_FRAMES, plain);
+  stop_pipeline (pipe);
+
+  pipe = start_pipeline (conv, discrete);
+  output = capture_frames (pipe, &g, PIPE_FRAMES, what);
+  {
+    GstElement *e = gst_bin_get_by_name (GST_BIN (pipe), "conv");
+
+    g_object_get (e, "stats", &st, NULL);
+    gst_object_unref (e);
+  }
+  stop_pipeline (pipe);
+  /* videotestsrc writes into the element's pinned pool: no copy in */
+  in_path = gst_structure_get_string (st, "input-path");
+  fail_unless (!g_strcmp0 (in_path, discrete ? "pinned-dma" : "in-place") ||
+      (!discrete && !g_strcmp0 (in_path, "pinned-dma")), "%s: %s", what, struct_text (st));
+  gst_structure_free (st);
+
+  for (guint i = 0; i < PIPE_FRAMES; i++) {
+    Expect e;
+    gchar *full = g_strdup_printf ("%s frame %u", what, i);
+
+    expect_frame (&g, &input[i], sel, pipe_cases[ci].filter, pipe_cases[ci].border, &e);
+    check_frame (&g, &input[i], &output[i], &e, full);
+    for (gint c = 0; c < N_COMPS; c++)
+      changed[c] += e.changed[c];
+    expect_clear (&e);
+    g_free (full);
+  }
+  /* the source is not flat where it matters: the filter changes every convolved component */
+  for (gint c = 0; c < g.n_comps; c++)
+    fail_unless (!(sel & (1u << c)) || changed[c] > comp_samples (&g, c) / 20,
+        "%s: the filter changes only %" G_GSIZE_FORMAT " %s samples of %u frames: the test "
+        "content is too flat", what, changed[c], comp_name (&g, c), PIPE_FRAMES);
+
+  free_frames (input, PIPE_FRAMES);
+  free_frames (output, PIPE_FRAMES);
+  g_free (what);
+  g_free (conv);
+  g_free (plain);
+  g_free (src);
+  g_free (filter);
+}
+
+GST_END_TEST;
+
+/* the element takes each format as it is: the caps on its pads (and what the sink gets) are
+ * upstream's format and size, whether upstream's caps or downstream's (index bit 0) pick it */
+GST_START_TEST (test_caps_passthrough)
+{
+  const Fmt *f = &fmts[__i__ >> 1];
+  gboolean downstream = __i__ & 1;
+  gchar *caps = g_strdup_printf ("video/x-raw,format=%s,width=37,height=29", f->name);
+  gchar *desc = downstream ?
+      g_strdup_printf ("videotestsrc num-buffers=1 ! clconvolve name=conv planes=y+u+v ! %s "
+      "! fakesink name=sink", caps) :
+      g_strdup_printf ("videotestsrc num-buffers=1 ! %s ! clconvolve name=conv planes=y+u+v "
+      "! fakesink name=sink", caps);
+  const gchar *pads[][2] = { {"conv", "src"}, {"conv", "sink"}, {"sink", "sink"} };
+  GstElement *pipe = start_pipeline (desc, FALSE);
+  GstMessage *msg;
+
+  msg = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (pipe), 60 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS, "%s: no EOS", desc);
+  gst_message_unref (msg);
+  for (guint i = 0; i < G_N_ELEMENTS (pads); i++) {
+    GstElement *e = gst_bin_get_by_name (GST_BIN (pipe), pads[i][0]);
+    GstPad *pad = gst_element_get_static_pad (e, pads[i][1]);
+    GstCaps *current = gst_pad_get_current_caps (pad);
+    GstVideoInfo info;
+
+    fail_unless (current != NULL, "%s: no caps on %s:%s", desc, pads[i][0], pads[i][1]);
+    fail_unless (gst_video_info_from_caps (&info, current));
+    fail_unless (GST_VIDEO_INFO_FORMAT (&info) == gst_video_format_from_string (f->name) &&
+        GST_VIDEO_INFO_WIDTH (&info) == 37 && GST_VIDEO_INFO_HEIGHT (&info) == 29,
+        "%s: %s:%s negotiated %s %dx%d", desc, pads[i][0], pads[i][1],
+        GST_VIDEO_INFO_NAME (&info), GST_VIDEO_INFO_WIDTH (&info),
+        GST_VIDEO_INFO_HEIGHT (&info));
+    gst_caps_unref (current);
+    gst_object_unref (pad);
+    gst_object_unref (e);
+  }
+  stop_pipeline (pipe);
+  g_free (desc);
+  g_free (caps);
+}
+
+GST_END_TEST;
+
+static Suite *
+formats_suite (void)
+{
+  Suite *s = suite_create ("formats");
+  TCase *tc = tcase_create ("formats");
+
+  suite_add_tcase (s, tc);
+  tcase_add_checked_fixture (tc, NULL, stop_leftover_pipelines);
+  /* loop index: format * 2 + discrete */
+  tcase_add_loop_test (tc, test_format_planes, 0, 2 * N_YUV_FMTS);
+  tcase_add_loop_test (tc, test_tiny_frames, 0, 2 * N_YUV_FMTS);
+  tcase_add_loop_test (tc, test_rgb_planes, 0, 2 * N_RGB_FMTS);
+  tcase_add_loop_test (tc, test_gray16, 0, 2);
+  tcase_add_loop_test (tc, test_planes_change, 0, 6);
+  tcase_add_loop_test (tc, test_format_change, 0, 2);
+  tcase_add_loop_test (tc, test_pipeline_frames, 0, 2 * G_N_ELEMENTS (pipe_cases));
+  tcase_add_loop_test (tc, test_caps_passthrough, 0, 2 * N_YUV_FMTS);
+  return s;
+}
+
+int
+main (int argc, char **argv)
+{
+  /* one process: OpenCL is never initialised in a parent that then forks */
+  g_setenv ("CK_FORK", "no", TRUE);
+  gst_check_init (&argc, &argv);
+
+  if (!require_device (NULL))
+    return 1;
+  return gst_check_run_suite (formats_suite (), "formats", __FILE__);
+}
