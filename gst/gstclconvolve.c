@@ -134,11 +134,13 @@ typedef struct
   guint planes;                 /* GstClConvolvePlanes */
 } Settings;
 
-/* Pixels a kernel handles: samples per pixel, bits per sample, samples it never writes. */
+/* Pixels a kernel handles: samples per pixel, bits per sample, samples it never writes, and the
+ * one sample it computes when it computes a single one of several (-1: as passmask says). */
 typedef struct
 {
   gint channels, depth;
   guint skipmask;
+  gint only;
 } Shape;
 
 /* What one kernel launch convolves: a view of one plane of the frame. */
@@ -170,7 +172,7 @@ typedef struct
 {
   gint method, size, channels, depth;
   guint skipmask;
-  gint border;
+  gint only, border;
 } KernelRequest;
 
 struct _GstClConvolve
@@ -600,30 +602,35 @@ compute_coefficients (const Settings * s, gfloat * out)
  * What a frame of a format is made of: planes, and the views of them the kernels convolve */
 
 static gint
-add_shape (Layout * L, gint channels, gint depth, guint skipmask)
+add_shape (Layout * L, const Shape * shape)
 {
   for (gint i = 0; i < L->n_shapes; i++)
-    if (L->shapes[i].channels == channels && L->shapes[i].depth == depth &&
-        L->shapes[i].skipmask == skipmask)
+    if (!memcmp (&L->shapes[i], shape, sizeof (Shape)))
       return i;
   g_assert (L->n_shapes < MAX_SHAPES);
-  L->shapes[L->n_shapes] = (Shape) {
-  channels, depth, skipmask};
+  L->shapes[L->n_shapes] = *shape;
   return L->n_shapes++;
 }
 
+/* A view of plane convolving the samples of its pixels that are in neither skipmask nor
+ * passmask. */
 static void
 add_view (Layout * L, gint plane, gint width, gint height, gint span, gint channels,
     guint skipmask, guint passmask)
 {
   View *v = &L->views[L->n_views++];
+  guint computed = ((1u << channels) - 1) & ~skipmask & ~passmask;
+  Shape shape = { channels, L->depth, skipmask, -1 };
 
   g_assert (L->n_views <= MAX_VIEWS);
+  /* one sample of several: a kernel that sums that one alone (a CPU pays per sample summed) */
+  if (channels > 1 && computed && !(computed & (computed - 1)))
+    shape.only = g_bit_nth_lsf (computed, -1);
   v->plane = plane;
   v->width = width;
   v->height = height;
   v->span = span;
-  v->shape = add_shape (L, channels, L->depth, skipmask);
+  v->shape = add_shape (L, &shape);
   v->passmask = passmask;
   L->convolved[plane] = TRUE;
 }
@@ -772,7 +779,7 @@ ensure_kernel (GstClConvolve * self, gint slot, const Shape * shape)
   gint size = s->kernel == CONV_PRESET_CUSTOM && s->custom_size ? s->custom_size : s->size;
   gint tile = self->ctx->max_work_group_size >= 256 ? 16 : 8;
   KernelRequest request = { s->method, size, shape->channels, shape->depth, shape->skipmask,
-    s->border
+    shape->only, s->border
   };
   GstClConvolveMethod method;
   gchar *options = NULL, *log = NULL;
@@ -787,14 +794,17 @@ ensure_kernel (GstClConvolve * self, gint slot, const Shape * shape)
   for (;;) {
     gboolean tiled = method == GST_CL_CONVOLVE_METHOD_TILED;
     const gchar *entry = tiled ? "convolve_tiled" : "convolve_direct";
+    gchar *only = shape->only >= 0 ? g_strdup_printf (" -DONLY=%d", shape->only) : NULL;
     gchar *common = g_strdup_printf ("-DKSIZE=%d -DCHANNELS=%d -DDEPTH=%d -DSKIPMASK=%u "
-        "-DBORDER=%d", size, shape->channels, shape->depth, shape->skipmask, s->border);
+        "-DBORDER=%d%s", size, shape->channels, shape->depth, shape->skipmask, s->border,
+        only ? only : "");
     cl_program prog;
 
     g_free (options);
     options = tiled ? g_strdup_printf ("%s -DTILE_W=%d -DTILE_H=%d", common, tile, tile) :
         g_strdup (common);
     g_free (common);
+    g_free (only);
     prog = gst_cl_context_get_program (self->ctx, self->source, options, &err, &log);
     if (!prog) {
       GST_ELEMENT_ERROR (self, LIBRARY, INIT,

@@ -15,6 +15,8 @@
  *   -DDEPTH=d        bits per sample: 8 (default) or 16
  *   -DSKIPMASK=m     bit c set: sample c is never written (another view of the same plane
  *                    writes it); default 0
+ *   -DONLY=k         compute sample k alone and copy the others from the centre pixel (the
+ *                    luma of YUY2/UYVY, one chroma of NV12): passmask is then unused
  *   -DBORDER=b       0 clamp, 1 mirror (dcb|abcd|cba), 2 wrap, 3 constant (zeros)
  *   -DTILE_W=w -DTILE_H=h   work-group size of convolve_tiled
  *
@@ -93,6 +95,20 @@ typedef float4 acc_t;
 #error "CHANNELS must be 1, 2 or 4"
 #endif
 
+/* What a window sums: every sample of the pixel, or sample ONLY alone. */
+#ifdef ONLY
+#define PASTE2(a, b) a ## b
+#define PASTE(a, b) PASTE2 (a, b)
+#define PICK(v) ((v).PASTE (s, ONLY))
+typedef float sum_t;
+#define SUM_OF(v) convert_float (PICK (v))
+#define LOAD_SUM(p) convert_float (CSAMPLES (p)[ONLY])
+#else
+typedef acc_t sum_t;
+#define SUM_OF(v) TO_ACC (v)
+#define LOAD_SUM(p) TO_ACC (READ (p))
+#endif
+
 /* Writes a pixel, leaving the samples of SKIPMASK alone. */
 inline void
 write_pix (pix_t v, __global uchar * p)
@@ -154,13 +170,20 @@ fetch (__global const uchar * src, int pitch, int width, int height, int x, int 
 }
 
 inline void
-store (__global uchar * p, acc_t sum, float bias, pix_t centre, uint passmask)
+store (__global uchar * p, sum_t sum, float bias, pix_t centre, uint passmask)
 {
+#ifdef ONLY
+  pix_t out = centre;
+
+  PICK (out) = SAMP_SAT (round (sum + bias));
+  write_pix (out, p);
+#else
   acc_t v = round (sum + bias);
 #ifdef PASS_MASK
   v = select (v, TO_ACC (centre), PASS_MASK (passmask));
 #endif
   write_pix (TO_PIX (v), p);
+#endif
 }
 
 /* method=float4: one work-item per pixel, straight from global memory with vector loads;
@@ -171,7 +194,7 @@ convolve_direct (__global const uchar * src, int src_offset, int src_pitch,
     __constant float *coef, float bias, uint passmask)
 {
   int x = get_global_id (0), y = get_global_id (1);
-  acc_t sum = (acc_t) (0.0f);
+  sum_t sum = (sum_t) (0.0f);
 
   if (x >= span || y >= height)
     return;
@@ -187,12 +210,12 @@ convolve_direct (__global const uchar * src, int src_offset, int src_pitch,
 
     for (int j = 0; j < KSIZE; j++, row += src_pitch)
       for (int i = 0; i < KSIZE; i++)
-        sum += coef[j * KSIZE + i] * TO_ACC (READ (row + i * PIX_BYTES));
+        sum += coef[j * KSIZE + i] * LOAD_SUM (row + i * PIX_BYTES);
   } else {
     for (int j = 0; j < KSIZE; j++)
       for (int i = 0; i < KSIZE; i++)
         sum += coef[j * KSIZE + i] *
-            TO_ACC (fetch (src, src_pitch, width, height, x + i - RADIUS, y + j - RADIUS));
+            SUM_OF (fetch (src, src_pitch, width, height, x + i - RADIUS, y + j - RADIUS));
   }
 
   store (dst, sum, bias, READ (src + y * src_pitch + x * PIX_BYTES), passmask);
@@ -215,7 +238,7 @@ convolve_tiled (__global const uchar * src, int src_offset, int src_pitch,
   /* the tile's origin from the global id, which includes the work offset of a band */
   int x0 = (int) get_global_id (0) - lx, y0 = (int) get_global_id (1) - ly;
   int x = x0 + lx, y = y0 + ly;
-  acc_t sum = (acc_t) (0.0f);
+  sum_t sum = (sum_t) (0.0f);
 
   src += src_offset;
   for (int ty = ly; ty < TILE_PH; ty += TILE_H)
@@ -234,7 +257,7 @@ convolve_tiled (__global const uchar * src, int src_offset, int src_pitch,
 
   for (int j = 0; j < KSIZE; j++)
     for (int i = 0; i < KSIZE; i++)
-      sum += coef[j * KSIZE + i] * TO_ACC (tile[(ly + j) * TILE_PW + lx + i]);
+      sum += coef[j * KSIZE + i] * SUM_OF (tile[(ly + j) * TILE_PW + lx + i]);
 
   store (dst, sum, bias, tile[(ly + RADIUS) * TILE_PW + lx + RADIUS], passmask);
 }
