@@ -14,6 +14,7 @@
 #endif
 #include <CL/cl.h>
 
+#include <gst/app/gstappsink.h>
 #include <string.h>
 
 /* The "device-name" of the pipeline's clconvolve, read while it still runs. */
@@ -168,4 +169,152 @@ border_from_nick (const gchar * nick)
       return (RefBorder) i;
   g_assert_not_reached ();
   return REF_BORDER_CLAMP;
+}
+
+gchar *
+matrix_string (const gdouble * k, gint n, const gchar * row_end)
+{
+  GString *s = g_string_new (NULL);
+  gchar buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  for (gint i = 0; i < n * n; i++) {
+    g_string_append (s, g_ascii_dtostr (buf, sizeof (buf), k[i]));
+    g_string_append (s, (i + 1) % n ? " " : row_end);
+  }
+  return g_string_free (s, FALSE);
+}
+
+gboolean
+off_away_from_ties_allowed (guint off, gsize n)
+{
+  return off <= 2 + MAX_OFF_BY_ONE_FRACTION * n;
+}
+
+static void
+set_discrete_env (gboolean discrete)
+{
+  if (discrete)
+    g_setenv (DISCRETE_ENV, "1", TRUE);
+  else
+    g_unsetenv (DISCRETE_ENV);
+}
+
+GstHarness *
+harness_on_path (GstElement * e, gboolean discrete)
+{
+  GstHarness *h;
+
+  /* the element reads the variable when it starts, which gst_harness_new_with_element does */
+  set_discrete_env (discrete);
+  h = gst_harness_new_with_element (e, "sink", "src");
+  g_unsetenv (DISCRETE_ENV);
+  return h;
+}
+
+void
+fill_garbage (GstBuffer * buf)
+{
+  GstMapInfo map;
+
+  fail_unless (gst_buffer_map (buf, &map, GST_MAP_WRITE));
+  for (gsize i = 0; i < map.size; i++)
+    map.data[i] = (guint8) (i * 37 + 11);
+  gst_buffer_unmap (buf, &map);
+}
+
+/* pipelines started and not yet stopped */
+static GList *live_pipelines;
+
+GstElement *
+start_pipeline (const gchar * desc, gboolean discrete)
+{
+  GError *err = NULL;
+  GstElement *pipe = gst_parse_launch (desc, &err);
+
+  fail_unless (pipe != NULL && err == NULL, "%s: %s", desc, err ? err->message : "?");
+  /* tracked before it starts: a failed start leaves it to stop_leftover_pipelines () */
+  live_pipelines = g_list_prepend (live_pipelines, pipe);
+  set_discrete_env (discrete);
+  /* NULL -> READY -> PAUSED runs every element's start () in this thread */
+  fail_if (gst_element_set_state (pipe, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE,
+      "%s does not start", desc);
+  g_unsetenv (DISCRETE_ENV);
+  return pipe;
+}
+
+void
+stop_pipeline (GstElement * pipe)
+{
+  live_pipelines = g_list_remove (live_pipelines, pipe);
+  fail_unless_equals_int (gst_element_set_state (pipe, GST_STATE_NULL),
+      GST_STATE_CHANGE_SUCCESS);
+  gst_object_unref (pipe);
+}
+
+void
+stop_leftover_pipelines (void)
+{
+  for (GList * l = live_pipelines; l; l = l->next) {
+    gst_element_set_state (l->data, GST_STATE_NULL);
+    gst_object_unref (l->data);
+  }
+  g_clear_pointer (&live_pipelines, g_list_free);
+  g_unsetenv (DISCRETE_ENV);
+}
+
+void
+check_no_error (GstElement * pipe, const gchar * what)
+{
+  GstMessage *msg = gst_bus_pop_filtered (GST_ELEMENT_BUS (pipe), GST_MESSAGE_ERROR);
+
+  if (msg) {
+    GError *err = NULL;
+    gchar *debug = NULL;
+
+    gst_message_parse_error (msg, &err, &debug);
+    fail ("%s: %s (%s)", what, err->message, debug);
+  }
+}
+
+guint
+pull_samples (GstElement * pipe, guint max, const gchar * what, SampleFunc func,
+    gpointer user_data)
+{
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (pipe), "sink");
+  GstSample *sample;
+  guint n = 0;
+
+  fail_unless (sink != NULL, "%s: no element named sink", what);
+  while ((sample = gst_app_sink_try_pull_sample (GST_APP_SINK (sink), 60 * GST_SECOND))) {
+    fail_unless (n < max, "%s: more than %u frames", what, max);
+    func (sample, n++, user_data);
+    gst_sample_unref (sample);
+  }
+  check_no_error (pipe, what);
+  fail_unless (gst_app_sink_is_eos (GST_APP_SINK (sink)), "%s: no EOS after %u frames", what,
+      n);
+  gst_object_unref (sink);
+  return n;
+}
+
+GstElement *
+element_by_name (GstElement * pipe, const gchar * name)
+{
+  GstElement *e = gst_bin_get_by_name (GST_BIN (pipe), name);
+
+  fail_unless (e != NULL, "no element named %s", name);
+  gst_object_unref (e);         /* the pipeline keeps it alive */
+  return e;
+}
+
+int
+run_device_suite (int argc, char **argv, Suite * (*make_suite) (void), const gchar * name,
+    const gchar * file, gboolean * host_unified)
+{
+  g_setenv ("CK_FORK", "no", TRUE);
+  gst_check_init (&argc, &argv);
+
+  if (!require_device (host_unified))
+    return 1;
+  return gst_check_run_suite (make_suite (), name, file);
 }

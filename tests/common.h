@@ -11,6 +11,8 @@
 #define __CLCONVOLVE_TEST_COMMON_H__
 
 #include <gst/gst.h>
+#include <gst/check/gstcheck.h>
+#include <gst/check/gstharness.h>
 #include "convkernel.h"
 #include "reference.h"
 
@@ -49,5 +51,76 @@ extern const gchar *const border_names[TEST_N_BORDERS];
 
 ConvPreset preset_from_nick (const gchar * nick);
 RefBorder border_from_nick (const gchar * nick);
+
+/* k (n x n) as a matrix property value: each row's coefficients separated by spaces, rows
+ * ended by row_end ("; " fits a gst-launch line, ";\n" a multi-line value). Free with g_free. */
+gchar *matrix_string (const gdouble * k, gint n, const gchar * row_end);
+
+/* ---------------------------------------------------------------- comparing with the reference
+ *
+ * The element computes in float, the reference in double: a sample may be off by TOLERANCE
+ * (1 LSB), and a rounding can only flip near a .5 tie. So besides that bound, the samples whose
+ * exact value lies more than TIE_MARGIN (in LSB) from a tie (the reference with the bias moved
+ * by -TIE_MARGIN and +TIE_MARGIN rounds alike) must match exactly, but for
+ * MAX_OFF_BY_ONE_FRACTION of them plus 2: that catches truncation, half-pixel shifts and other
+ * systematic errors. */
+#define TOLERANCE 1
+#define TIE_MARGIN 0.01
+#define MAX_OFF_BY_ONE_FRACTION 0.005
+
+/* Whether off samples (of n compared) that differ although they are away from a rounding tie
+ * are few enough for the rule above. */
+gboolean off_away_from_ties_allowed (guint off, gsize n);
+
+/* ------------------------------------------------------------------------ paths and pipelines */
+
+/* The developer override the element reads when it starts: "1" takes the discrete path (device
+ * buffers, DMA, bands) even on a device that shares memory with the host. */
+#define DISCRETE_ENV "GST_CLCONVOLVE_DISCRETE"
+
+/* gst_harness_new_with_element (e, "sink", "src") with DISCRETE_ENV set for the element's start
+ * when discrete is TRUE (unset otherwise), and unset again afterwards. */
+GstHarness *harness_on_path (GstElement * e, gboolean discrete);
+
+/* Fills all of buf with a byte pattern that must never reach an output (padding checks). */
+void fill_garbage (GstBuffer * buf);
+
+/* Parses desc and sets it PLAYING (DISCRETE_ENV as in harness_on_path), failing the check if
+ * either fails. The pipeline is tracked until stop_pipeline (), so that
+ * stop_leftover_pipelines () can stop it if a check fails first. */
+GstElement *start_pipeline (const gchar * desc, gboolean discrete);
+
+/* Sets a pipeline of start_pipeline () to NULL (a check: that must succeed) and unrefs it. */
+void stop_pipeline (GstElement * pipe);
+
+/* The checked teardown of every test case that starts pipelines: a failed check leaves its
+ * test at once (CK_FORK=no), so this stops and unrefs what it left playing (otherwise the next
+ * test's end, which waits for every streaming thread, would wait for these forever) and unsets
+ * DISCRETE_ENV. */
+void stop_leftover_pipelines (void);
+
+/* Fails the check with the first error on pipe's bus, if there is one; what names the run. */
+void check_no_error (GstElement * pipe, const gchar * what);
+
+/* Called by pull_samples () for the index'th sample (the sample stays the caller's). */
+typedef void (*SampleFunc) (GstSample * sample, guint index, gpointer user_data);
+
+/* Pulls every sample from pipe's appsink named "sink" until EOS (60 s at the most for each),
+ * handing each to func; fails the check on more than max samples, a bus error or no EOS.
+ * Returns how many samples it pulled. */
+guint pull_samples (GstElement * pipe, guint max, const gchar * what, SampleFunc func,
+    gpointer user_data);
+
+/* The element named name in pipe (a check: it exists), without a reference of its own: the
+ * pipeline keeps it alive. */
+GstElement *element_by_name (GstElement * pipe, const gchar * name);
+
+/* An element suite's main (): one process (CK_FORK=no, so OpenCL is never initialised in a
+ * parent that then forks and the tests share the device's programs), gst_check_init, then
+ * require_device (host_unified) (without a device every test would fail on its own: say once
+ * what is missing and return 1), then the suite make_suite () builds, run as name (file: the
+ * suite's source, for check's output). */
+int run_device_suite (int argc, char **argv, Suite * (*make_suite) (void), const gchar * name,
+    const gchar * file, gboolean * host_unified);
 
 #endif

@@ -62,18 +62,18 @@ map_coord (int v, int n, RefBorder border)
   }
 }
 
-/* NaN -> 0, then round half away from zero, then clamp to 0..255. */
-static unsigned char
-saturate_u8 (double v)
+/* NaN -> 0, then round half away from zero, then clamp to 0..maxval. */
+static unsigned
+saturate (double v, double maxval)
 {
   if (isnan (v))
     return 0;
   v = round (v);
   if (v < 0.0)
     return 0;
-  if (v > 255.0)
-    return 255;
-  return (unsigned char) v;
+  if (v > maxval)
+    return (unsigned) maxval;
+  return (unsigned) v;
 }
 
 /* table[p + t] = source index for output position p and kernel tap t (0..ksize-1), i.e. for
@@ -93,11 +93,30 @@ build_map (int n, int ksize, RefBorder border)
   return table;
 }
 
-void
-ref_convolve_u8 (const unsigned char *src, int src_stride, unsigned char *dst,
-    int dst_stride, int width, int height, int channels, unsigned passmask,
-    const double *k, int ksize, double divisor, double bias, RefBorder border)
+/* Sample i of an array of 8-bit (bytes 1) or 16-bit (bytes 2) samples. */
+static unsigned
+get (const void *samples, size_t i, int bytes)
 {
+  return bytes == 1 ? ((const unsigned char *) samples)[i] :
+      ((const unsigned short *) samples)[i];
+}
+
+static void
+put (void *samples, size_t i, int bytes, unsigned v)
+{
+  if (bytes == 1)
+    ((unsigned char *) samples)[i] = (unsigned char) v;
+  else
+    ((unsigned short *) samples)[i] = (unsigned short) v;
+}
+
+/* Both depths: strides in samples, results saturated to 0..2^(8 bytes)-1. */
+static void
+convolve (const void *src, int src_stride, void *dst, int dst_stride, int width, int height,
+    int channels, unsigned passmask, const double *k, int ksize, double divisor, double bias,
+    RefBorder border, int bytes)
+{
+  double maxval = bytes == 1 ? 255.0 : 65535.0;
   int *xmap, *ymap;
   int x, y, c, i, j;
 
@@ -108,15 +127,15 @@ ref_convolve_u8 (const unsigned char *src, int src_stride, unsigned char *dst,
   ymap = build_map (height, ksize, border);
 
   for (y = 0; y < height; y++) {
-    const unsigned char *src_row = src + (size_t) y * src_stride;
-    unsigned char *dst_row = dst + (size_t) y * dst_stride;
+    size_t src_row = (size_t) y * src_stride, dst_row = (size_t) y * dst_stride;
 
     for (x = 0; x < width; x++) {
       for (c = 0; c < channels; c++) {
+        size_t at = (size_t) x * channels + c;
         double sum = 0.0;
 
         if (c < 32 && (passmask & (1u << c)) != 0) {
-          dst_row[x * channels + c] = src_row[x * channels + c];
+          put (dst, dst_row + at, bytes, get (src, src_row + at, bytes));
           continue;
         }
 
@@ -128,12 +147,12 @@ ref_convolve_u8 (const unsigned char *src, int src_stride, unsigned char *dst,
             double value = 0.0;
 
             if (sx >= 0 && sy >= 0)
-              value = src[(size_t) sy * src_stride + (size_t) sx * channels + c];
+              value = get (src, (size_t) sy * src_stride + (size_t) sx * channels + c, bytes);
             sum += k[j * ksize + i] * value;
           }
         }
 
-        dst_row[x * channels + c] = saturate_u8 (sum / divisor + bias);
+        put (dst, dst_row + at, bytes, saturate (sum / divisor + bias, maxval));
       }
     }
   }
@@ -142,18 +161,13 @@ ref_convolve_u8 (const unsigned char *src, int src_stride, unsigned char *dst,
   free (ymap);
 }
 
-/* NaN -> 0, then round half away from zero, then clamp to 0..65535. */
-static unsigned short
-saturate_u16 (double v)
+void
+ref_convolve_u8 (const unsigned char *src, int src_stride, unsigned char *dst,
+    int dst_stride, int width, int height, int channels, unsigned passmask,
+    const double *k, int ksize, double divisor, double bias, RefBorder border)
 {
-  if (isnan (v))
-    return 0;
-  v = round (v);
-  if (v < 0.0)
-    return 0;
-  if (v > 65535.0)
-    return 65535;
-  return (unsigned short) v;
+  convolve (src, src_stride, dst, dst_stride, width, height, channels, passmask, k, ksize,
+      divisor, bias, border, 1);
 }
 
 void
@@ -161,46 +175,6 @@ ref_convolve_u16 (const unsigned short *src, int src_stride, unsigned short *dst
     int dst_stride, int width, int height, int channels, unsigned passmask,
     const double *k, int ksize, double divisor, double bias, RefBorder border)
 {
-  int *xmap, *ymap;
-  int x, y, c, i, j;
-
-  if (width < 1 || height < 1 || channels < 1 || ksize < 1)
-    return;
-
-  xmap = build_map (width, ksize, border);
-  ymap = build_map (height, ksize, border);
-
-  for (y = 0; y < height; y++) {
-    const unsigned short *src_row = src + (size_t) y * src_stride;
-    unsigned short *dst_row = dst + (size_t) y * dst_stride;
-
-    for (x = 0; x < width; x++) {
-      for (c = 0; c < channels; c++) {
-        double sum = 0.0;
-
-        if (c < 32 && (passmask & (1u << c)) != 0) {
-          dst_row[x * channels + c] = src_row[x * channels + c];
-          continue;
-        }
-
-        for (j = 0; j < ksize; j++) {
-          int sy = ymap[y + j];
-
-          for (i = 0; i < ksize; i++) {
-            int sx = xmap[x + i];
-            double value = 0.0;
-
-            if (sx >= 0 && sy >= 0)
-              value = src[(size_t) sy * src_stride + (size_t) sx * channels + c];
-            sum += k[j * ksize + i] * value;
-          }
-        }
-
-        dst_row[x * channels + c] = saturate_u16 (sum / divisor + bias);
-      }
-    }
-  }
-
-  free (xmap);
-  free (ymap);
+  convolve (src, src_stride, dst, dst_stride, width, height, channels, passmask, k, ksize,
+      divisor, bias, border, 2);
 }

@@ -25,13 +25,6 @@
 #include "convkernel.h"
 #include "reference.h"
 
-#define TOLERANCE 1
-/* Float against double may flip a rounding only near a .5 tie. Besides the 1 LSB bound, the
- * samples whose reference lies more than TIE_MARGIN from a tie must match exactly, but for this
- * fraction (plus 2): that catches truncation, half-pixel shifts and other systematic errors. */
-#define TIE_MARGIN 0.01
-#define MAX_OFF_BY_ONE_FRACTION 0.005
-
 typedef struct
 {
   const gchar *name;
@@ -84,19 +77,6 @@ describe (const Case * c)
       c->border, c->method);
 }
 
-static gchar *
-matrix_string (const gdouble * k, gint n)
-{
-  GString *s = g_string_new (NULL);
-  gchar buf[G_ASCII_DTOSTR_BUF_SIZE];
-
-  for (gint i = 0; i < n * n; i++) {
-    g_string_append (s, g_ascii_dtostr (buf, sizeof (buf), k[i]));
-    g_string_append (s, (i + 1) % n ? " " : ";\n");
-  }
-  return g_string_free (s, FALSE);
-}
-
 static void
 apply_case (GstElement * e, const Case * c)
 {
@@ -104,7 +84,7 @@ apply_case (GstElement * e, const Case * c)
     gst_util_set_object_arg (G_OBJECT (e), "kernel", c->kernel);
     g_object_set (e, "size", c->size, NULL);
   } else {
-    gchar *m = matrix_string (c->matrix, c->size);
+    gchar *m = matrix_string (c->matrix, c->size, ";\n");
     g_object_set (e, "matrix", m, NULL);
     g_free (m);
   }
@@ -244,7 +224,7 @@ max_difference (const Case * c, GstBuffer * out, const guint8 * expect, const gu
     }
   }
   gst_video_frame_unmap (&frame);
-  if (worst <= TOLERANCE && off > 2 + MAX_OFF_BY_ONE_FRACTION * row * c->height) {
+  if (worst <= TOLERANCE && !off_away_from_ties_allowed (off, (gsize) row * c->height)) {
     *where = g_strdup_printf ("%u of %d samples away from rounding ties off by 1 "
         "(a systematic error)", off, row * c->height);
     worst = TOLERANCE + 1;
@@ -573,7 +553,7 @@ GST_START_TEST (test_live_changes)
   Case c = { CASE_DEFAULTS, .width = 40, .height = 30 };
   GstHarness *h = harness_for (&c);
   gdouble *k = random_matrix (3, 3, 0.0, 1.0);
-  gchar *m = matrix_string (k, 3);
+  gchar *m = matrix_string (k, 3, ";\n");
 
   check_frame (h, &c, 1);
   gst_util_set_object_arg (G_OBJECT (h->element), "kernel", "box");
@@ -1051,13 +1031,5 @@ clconvolve_suite (void)
 int
 main (int argc, char **argv)
 {
-  /* one process for the whole suite: tests share the device's programs, and OpenCL is never
-   * initialised in a parent that then forks */
-  g_setenv ("CK_FORK", "no", TRUE);
-  gst_check_init (&argc, &argv);
-
-  /* without a device every test would fail on its own; say once what is missing */
-  if (!require_device (NULL))
-    return 1;
-  return gst_check_run_suite (clconvolve_suite (), "clconvolve", __FILE__);
+  return run_device_suite (argc, argv, clconvolve_suite, "clconvolve", __FILE__, NULL);
 }

@@ -14,7 +14,7 @@
  *     RGB) is the reference convolution (tests/reference.c) of that component taken as an image
  *     of its own size, borders at its own edges: chroma of I420/YV12/NV12/NV21 is
  *     ceil(w/2) x ceil(h/2), of Y42B, YUY2 and UYVY ceil(w/2) x h, of Y444 w x h; tolerance
- *     1 LSB plus the rounding-tie rule of test_clconvolve.c (away from a tie at most a fraction
+ *     1 LSB plus the rounding-tie rule of common.h (away from a tie at most a fraction
  *     of a component's samples may be off by one); 16-bit samples with bias x 257;
  *   - every other byte of the frame (unselected planes and components, the padding Y byte of an
  *     odd-width YUY2/UYVY row, alpha and padding bytes of RGB) is bit-exact equal to the input.
@@ -30,7 +30,6 @@
 
 #include <gst/check/gstcheck.h>
 #include <gst/check/gstharness.h>
-#include <gst/app/gstappsink.h>
 #include <gst/video/video.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,13 +38,6 @@
 #include "convkernel.h"
 #include "reference.h"
 
-#define TOLERANCE 1
-/* as in test_clconvolve.c: samples whose exact value lies more than TIE_MARGIN (in LSB) from a
- * rounding tie must match exactly, but for this fraction (plus 2) of a component's samples */
-#define TIE_MARGIN 0.01
-#define MAX_OFF_BY_ONE_FRACTION 0.005
-
-#define DISCRETE_ENV "GST_CLCONVOLVE_DISCRETE"
 /* on the discrete path: bands of a few rows (work-group multiples), the last one short */
 #define BANDS 3
 
@@ -321,19 +313,6 @@ describe (const Case * c, gboolean discrete)
       input_names[c->input], discrete ? "discrete" : "unified");
 }
 
-static gchar *
-matrix_string (const gdouble * k, gint n)
-{
-  GString *s = g_string_new (NULL);
-  gchar buf[G_ASCII_DTOSTR_BUF_SIZE];
-
-  for (gint i = 0; i < n * n; i++) {
-    g_string_append (s, g_ascii_dtostr (buf, sizeof (buf), k[i]));
-    g_string_append (s, (i + 1) % n ? " " : "; ");
-  }
-  return g_string_free (s, FALSE);
-}
-
 static void
 apply_filter (GstElement * e, const Filter * f)
 {
@@ -341,7 +320,7 @@ apply_filter (GstElement * e, const Filter * f)
     gst_util_set_object_arg (G_OBJECT (e), "kernel", f->kernel);
     g_object_set (e, "size", f->size, NULL);
   } else {
-    gchar *m = matrix_string (custom5, 5);
+    gchar *m = matrix_string (custom5, 5, "; ");
 
     g_object_set (e, "matrix", m, NULL);
     g_free (m);
@@ -545,7 +524,7 @@ check_frame (const Geom * g, const Frame * in, const Frame * out, const Expect *
     }
     fail_unless (worst <= TOLERANCE, "%s: off by %d (> %d LSB) at %s", what, worst, TOLERANCE,
         where);
-    fail_unless (off <= 2 + MAX_OFF_BY_ONE_FRACTION * n, "%s: %u of %" G_GSIZE_FORMAT " %s "
+    fail_unless (off_away_from_ties_allowed (off, n), "%s: %u of %" G_GSIZE_FORMAT " %s "
         "samples away from rounding ties off by 1 (a systematic error)", what, off, n,
         comp_name (g, c));
   }
@@ -608,13 +587,8 @@ fill_buffer (GstBuffer * buf, const Geom * g, const Frame * fr)
 {
   GstVideoInfo info;
   GstVideoFrame frame;
-  GstMapInfo map;
 
-  fail_unless (gst_buffer_map (buf, &map, GST_MAP_WRITE));
-  for (gsize i = 0; i < map.size; i++)
-    map.data[i] = (guint8) (i * 37 + 11);
-  gst_buffer_unmap (buf, &map);
-
+  fill_garbage (buf);
   video_info (g, &info);
   fail_unless (gst_video_frame_map (&frame, &info, buf, GST_MAP_WRITE));
   for (gint p = 0; p < g->n_planes; p++) {
@@ -751,13 +725,7 @@ start_harness (const Case * c, gboolean discrete)
   fail_unless (e != NULL);
   g_object_set (e, "bands", BANDS, NULL);
   apply_case (e, c);
-  /* read when the element starts, which gst_harness_new_with_element does */
-  if (discrete)
-    g_setenv (DISCRETE_ENV, "1", TRUE);
-  else
-    g_unsetenv (DISCRETE_ENV);
-  h = gst_harness_new_with_element (e, "sink", "src");
-  g_unsetenv (DISCRETE_ENV);
+  h = harness_on_path (e, discrete);
   gst_object_unref (e);
   gst_harness_set_src_caps_str (h, caps);
   gst_harness_set_sink_caps_str (h, caps);
@@ -1022,91 +990,36 @@ GST_END_TEST;
 
 /* ------------------------------------------------------------------------------ pipelines */
 
-/* Pipelines started and not yet stopped: a failed check leaves its test at once (CK_FORK=no),
- * so the checked teardown stops what it left playing (see test_memory.c). */
-static GList *live_pipelines;
+typedef struct
+{
+  const Geom *g;
+  Frame *frames;
+  const gchar *what;
+} Captured;
 
 static void
-stop_leftover_pipelines (void)
+capture_frame (GstSample * sample, guint index, gpointer data)
 {
-  for (GList * l = live_pipelines; l; l = l->next) {
-    gst_element_set_state (l->data, GST_STATE_NULL);
-    gst_object_unref (l->data);
-  }
-  g_clear_pointer (&live_pipelines, g_list_free);
-  g_unsetenv (DISCRETE_ENV);
-}
+  Captured *c = data;
+  const Geom *g = c->g;
+  GstVideoInfo info;
 
-static GstElement *
-start_pipeline (const gchar * desc, gboolean discrete)
-{
-  GError *err = NULL;
-  GstElement *pipe = gst_parse_launch (desc, &err);
-
-  fail_unless (pipe != NULL && err == NULL, "%s: %s", desc, err ? err->message : "?");
-  live_pipelines = g_list_prepend (live_pipelines, pipe);
-  if (discrete)
-    g_setenv (DISCRETE_ENV, "1", TRUE);
-  else
-    g_unsetenv (DISCRETE_ENV);
-  /* NULL -> READY -> PAUSED runs every element's start () in this thread */
-  fail_if (gst_element_set_state (pipe, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE,
-      "%s does not start", desc);
-  g_unsetenv (DISCRETE_ENV);
-  return pipe;
-}
-
-static void
-stop_pipeline (GstElement * pipe)
-{
-  live_pipelines = g_list_remove (live_pipelines, pipe);
-  fail_unless_equals_int (gst_element_set_state (pipe, GST_STATE_NULL),
-      GST_STATE_CHANGE_SUCCESS);
-  gst_object_unref (pipe);
-}
-
-static void
-check_no_error (GstElement * pipe, const gchar * what)
-{
-  GstMessage *msg = gst_bus_pop_filtered (GST_ELEMENT_BUS (pipe), GST_MESSAGE_ERROR);
-
-  if (msg) {
-    GError *err = NULL;
-    gchar *debug = NULL;
-
-    gst_message_parse_error (msg, &err, &debug);
-    fail ("%s: %s (%s)", what, err->message, debug);
-  }
+  fail_unless (gst_video_info_from_caps (&info, gst_sample_get_caps (sample)));
+  fail_unless (!strcmp (GST_VIDEO_INFO_NAME (&info), g->f->name) &&
+      GST_VIDEO_INFO_WIDTH (&info) == g->width && GST_VIDEO_INFO_HEIGHT (&info) == g->height,
+      "%s: the sink got %s %dx%d", c->what, GST_VIDEO_INFO_NAME (&info),
+      GST_VIDEO_INFO_WIDTH (&info), GST_VIDEO_INFO_HEIGHT (&info));
+  read_buffer (gst_sample_get_buffer (sample), g, &c->frames[index]);
 }
 
 /* Every frame of the appsink named "sink" until EOS, as tight planes, checking the caps. */
 static Frame *
 capture_frames (GstElement * pipe, const Geom * g, guint expected, const gchar * what)
 {
-  GstElement *sink = gst_bin_get_by_name (GST_BIN (pipe), "sink");
-  Frame *frames = g_new0 (Frame, expected);
-  GstSample *sample;
-  guint n = 0;
+  Captured c = { g, g_new0 (Frame, expected), what };
 
-  fail_unless (sink != NULL);
-  while ((sample = gst_app_sink_try_pull_sample (GST_APP_SINK (sink), 60 * GST_SECOND))) {
-    GstVideoInfo info;
-
-    fail_unless (n < expected, "%s: more than %u frames", what, expected);
-    fail_unless (gst_video_info_from_caps (&info, gst_sample_get_caps (sample)));
-    fail_unless (!strcmp (GST_VIDEO_INFO_NAME (&info), g->f->name) &&
-        GST_VIDEO_INFO_WIDTH (&info) == g->width && GST_VIDEO_INFO_HEIGHT (&info) == g->height,
-        "%s: the sink got %s %dx%d", what, GST_VIDEO_INFO_NAME (&info),
-        GST_VIDEO_INFO_WIDTH (&info), GST_VIDEO_INFO_HEIGHT (&info));
-    read_buffer (gst_sample_get_buffer (sample), g, &frames[n++]);
-    gst_sample_unref (sample);
-  }
-  check_no_error (pipe, what);
-  fail_unless (gst_app_sink_is_eos (GST_APP_SINK (sink)), "%s: no EOS after %u frames", what,
-      n);
-  fail_unless_equals_int (n, expected);
-  gst_object_unref (sink);
-  return frames;
+  fail_unless_equals_int (pull_samples (pipe, expected, what, capture_frame, &c), expected);
+  return c.frames;
 }
 
 static void
@@ -1146,7 +1059,7 @@ filter_launch (const Filter * f)
   if (f->kernel)
     return g_strdup_printf ("kernel=%s size=%d divisor=%g bias=%g", f->kernel, f->size,
         f->divisor, f->bias);
-  m = matrix_string (custom5, 5);
+  m = matrix_string (custom5, 5, "; ");
   s = g_strdup_printf ("matrix=\"%s\" divisor=%g bias=%g", m, f->divisor, f->bias);
   g_free (m);
   return s;
@@ -1183,12 +1096,7 @@ GST_START_TEST (test_pipeline_frames)
 
   pipe = start_pipeline (conv, discrete);
   output = capture_frames (pipe, &g, PIPE_FRAMES, what);
-  {
-    GstElement *e = gst_bin_get_by_name (GST_BIN (pipe), "conv");
-
-    g_object_get (e, "stats", &st, NULL);
-    gst_object_unref (e);
-  }
+  g_object_get (element_by_name (pipe, "conv"), "stats", &st, NULL);
   stop_pipeline (pipe);
   /* videotestsrc writes into the element's pinned pool: no copy in */
   in_path = gst_structure_get_string (st, "input-path");
@@ -1245,7 +1153,7 @@ GST_START_TEST (test_caps_passthrough)
   fail_unless (msg != NULL && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS, "%s: no EOS", desc);
   gst_message_unref (msg);
   for (guint i = 0; i < G_N_ELEMENTS (pads); i++) {
-    GstElement *e = gst_bin_get_by_name (GST_BIN (pipe), pads[i][0]);
+    GstElement *e = element_by_name (pipe, pads[i][0]);
     GstPad *pad = gst_element_get_static_pad (e, pads[i][1]);
     GstCaps *current = gst_pad_get_current_caps (pad);
     GstVideoInfo info;
@@ -1259,7 +1167,6 @@ GST_START_TEST (test_caps_passthrough)
         GST_VIDEO_INFO_HEIGHT (&info));
     gst_caps_unref (current);
     gst_object_unref (pad);
-    gst_object_unref (e);
   }
   stop_pipeline (pipe);
   g_free (desc);
@@ -1291,11 +1198,5 @@ formats_suite (void)
 int
 main (int argc, char **argv)
 {
-  /* one process: OpenCL is never initialised in a parent that then forks */
-  g_setenv ("CK_FORK", "no", TRUE);
-  gst_check_init (&argc, &argv);
-
-  if (!require_device (NULL))
-    return 1;
-  return gst_check_run_suite (formats_suite (), "formats", __FILE__);
+  return run_device_suite (argc, argv, formats_suite, "formats", __FILE__, NULL);
 }

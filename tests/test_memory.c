@@ -23,7 +23,6 @@
 
 #include <gst/check/gstcheck.h>
 #include <gst/check/gstharness.h>
-#include <gst/app/gstappsink.h>
 #include <gst/video/video.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,14 +30,6 @@
 #include "common.h"
 #include "convkernel.h"
 #include "reference.h"
-
-#define TOLERANCE 1
-/* as in test_clconvolve.c: away from a rounding tie (more than TIE_MARGIN from it) at most this
- * fraction of the samples (plus 2) may be off by one */
-#define TIE_MARGIN 0.01
-#define MAX_OFF_BY_ONE_FRACTION 0.005
-
-#define DISCRETE_ENV "GST_CLCONVOLVE_DISCRETE"
 
 /* whether OpenCL reports the device as sharing memory with the host (set by main) */
 static gboolean host_unified;
@@ -186,7 +177,7 @@ check_reference (const Setting * s, const guint8 * in, const guint8 * out, const
   worst = compare_planes (s, out, expect, ties, TOLERANCE, &off, &where);
   fail_unless (worst <= TOLERANCE, "%s (%s): off by %d (> %d LSB) at %s", what, desc, worst,
       TOLERANCE, where);
-  fail_unless (off <= 2 + MAX_OFF_BY_ONE_FRACTION * bytes, "%s (%s): %u of %" G_GSIZE_FORMAT
+  fail_unless (off_away_from_ties_allowed (off, bytes), "%s (%s): %u of %" G_GSIZE_FORMAT
       " samples away from rounding ties off by 1 (a systematic error)", what, desc, off, bytes);
   g_free (where);
   g_free (desc);
@@ -231,13 +222,8 @@ fill_buffer (GstBuffer * buf, const Setting * s, const guint8 * pixels)
 {
   GstVideoInfo info;
   GstVideoFrame frame;
-  GstMapInfo map;
 
-  fail_unless (gst_buffer_map (buf, &map, GST_MAP_WRITE));
-  for (gsize i = 0; i < map.size; i++)
-    map.data[i] = (guint8) (i * 37 + 11);
-  gst_buffer_unmap (buf, &map);
-
+  fill_garbage (buf);
   video_info (s, &info);
   fail_unless (gst_video_frame_map (&frame, &info, buf, GST_MAP_WRITE));
   for (gint y = 0; y < s->height; y++)
@@ -411,13 +397,7 @@ start_harness (gboolean discrete, gint bands, gboolean profiling)
 
   fail_unless (e != NULL);
   g_object_set (e, "bands", bands, "profiling", profiling, NULL);
-  /* the element reads the variable when it starts, which gst_harness_new_with_element does */
-  if (discrete)
-    g_setenv (DISCRETE_ENV, "1", TRUE);
-  else
-    g_unsetenv (DISCRETE_ENV);
-  h = gst_harness_new_with_element (e, "sink", "src");
-  g_unsetenv (DISCRETE_ENV);
+  h = harness_on_path (e, discrete);
   gst_object_unref (e);
   return h;
 }
@@ -1162,96 +1142,33 @@ capture_free (Capture * c)
   g_free (c->pts);
 }
 
-/* Pipelines started and not yet stopped. A failed check leaves its test at once (CK_FORK=no),
- * so the checked teardown stops what it left playing: otherwise the next test's end, which
- * waits for every streaming thread, would wait for these forever. */
-static GList *live_pipelines;
+typedef struct
+{
+  const Setting *s;
+  Capture *c;
+} CaptureTo;
 
 static void
-stop_leftover_pipelines (void)
+capture_frame (GstSample * sample, guint index, gpointer data)
 {
-  for (GList * l = live_pipelines; l; l = l->next) {
-    gst_element_set_state (l->data, GST_STATE_NULL);
-    gst_object_unref (l->data);
-  }
-  g_clear_pointer (&live_pipelines, g_list_free);
-}
+  CaptureTo *to = data;
+  GstBuffer *buf = gst_sample_get_buffer (sample);
 
-static GstElement *
-start_pipeline (const gchar * desc, gboolean discrete)
-{
-  GError *err = NULL;
-  GstElement *pipe = gst_parse_launch (desc, &err);
-
-  fail_unless (pipe != NULL && err == NULL, "%s: %s", desc, err ? err->message : "?");
-  if (discrete)
-    g_setenv (DISCRETE_ENV, "1", TRUE);
-  else
-    g_unsetenv (DISCRETE_ENV);
-  /* NULL -> READY -> PAUSED runs every element's start() in this thread */
-  fail_if (gst_element_set_state (pipe, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE,
-      "%s does not start", desc);
-  g_unsetenv (DISCRETE_ENV);
-  live_pipelines = g_list_prepend (live_pipelines, pipe);
-  return pipe;
-}
-
-static void
-stop_pipeline (GstElement * pipe)
-{
-  live_pipelines = g_list_remove (live_pipelines, pipe);
-  fail_unless_equals_int (gst_element_set_state (pipe, GST_STATE_NULL),
-      GST_STATE_CHANGE_SUCCESS);
-  gst_object_unref (pipe);
-}
-
-/* Fails with the bus error, if there is one. */
-static void
-check_no_error (GstElement * pipe, const gchar * what)
-{
-  GstMessage *msg = gst_bus_pop_filtered (GST_ELEMENT_BUS (pipe), GST_MESSAGE_ERROR);
-
-  if (msg) {
-    GError *err = NULL;
-    gchar *debug = NULL;
-
-    gst_message_parse_error (msg, &err, &debug);
-    fail ("%s: %s (%s)", what, err->message, debug);
-  }
+  to->c->frames[index] = read_buffer (buf, to->s);
+  to->c->pts[index] = GST_BUFFER_PTS (buf);
+  to->c->n = index + 1;
 }
 
 /* Pulls every frame from the appsink named "sink" until EOS. */
 static void
 capture_frames (GstElement * pipe, const Setting * s, Capture * c, guint expected)
 {
-  GstElement *sink = gst_bin_get_by_name (GST_BIN (pipe), "sink");
-  GstSample *sample;
+  CaptureTo to = { s, c };
 
   c->n = 0;
   c->frames = g_new0 (guint8 *, expected + 1);
   c->pts = g_new0 (GstClockTime, expected + 1);
-  while ((sample = gst_app_sink_try_pull_sample (GST_APP_SINK (sink), 60 * GST_SECOND))) {
-    GstBuffer *buf = gst_sample_get_buffer (sample);
-
-    fail_unless (c->n < expected, "more than %u frames", expected);
-    c->frames[c->n] = read_buffer (buf, s);
-    c->pts[c->n] = GST_BUFFER_PTS (buf);
-    c->n++;
-    gst_sample_unref (sample);
-  }
-  check_no_error (pipe, "capture");
-  fail_unless (gst_app_sink_is_eos (GST_APP_SINK (sink)), "no EOS after %u frames", c->n);
-  gst_object_unref (sink);
-}
-
-static GstElement *
-element_by_name (GstElement * pipe, const gchar * name)
-{
-  GstElement *e = gst_bin_get_by_name (GST_BIN (pipe), name);
-
-  fail_unless (e != NULL);
-  gst_object_unref (e);         /* the pipeline keeps it alive */
-  return e;
+  pull_samples (pipe, expected, "capture", capture_frame, &to);
 }
 
 /* videotestsrc ! a ! b ! appsink: videotestsrc writes into a's proposed pool, a writes into
@@ -1566,11 +1483,5 @@ memory_suite (void)
 int
 main (int argc, char **argv)
 {
-  /* one process: OpenCL is never initialised in a parent that then forks */
-  g_setenv ("CK_FORK", "no", TRUE);
-  gst_check_init (&argc, &argv);
-
-  if (!require_device (&host_unified))
-    return 1;
-  return gst_check_run_suite (memory_suite (), "memory", __FILE__);
+  return run_device_suite (argc, argv, memory_suite, "memory", __FILE__, &host_unified);
 }
