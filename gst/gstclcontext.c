@@ -12,6 +12,7 @@
 #endif
 
 #include "gstclcontext.h"
+#include "gstclprogramcache.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -244,6 +245,32 @@ match_device (GArray * devs, const gchar * spec)
   return found;
 }
 
+static gchar *
+info_string (cl_int (*get) (void *, cl_uint, size_t, void *, size_t *), void *obj,
+    cl_uint what)
+{
+  gchar buf[512] = "";
+
+  get (obj, what, sizeof (buf) - 1, buf, NULL);
+  return g_strdup (buf);
+}
+
+/* What a binary is valid for: the device and the versions of its driver and platform. */
+static gchar *
+device_identity (const DeviceEntry * e)
+{
+  typedef cl_int (*Get) (void *, cl_uint, size_t, void *, size_t *);
+  gchar *dv = info_string ((Get) clGetDeviceInfo, e->device, CL_DEVICE_VERSION);
+  gchar *drv = info_string ((Get) clGetDeviceInfo, e->device, CL_DRIVER_VERSION);
+  gchar *pv = info_string ((Get) clGetPlatformInfo, e->platform, CL_PLATFORM_VERSION);
+  gchar *id = g_strdup_printf ("%s|%s|%s|%s", e->label, dv, drv, pv);
+
+  g_free (dv);
+  g_free (drv);
+  g_free (pv);
+  return id;
+}
+
 static GstClContext *
 context_new (const DeviceEntry * e, GError ** error)
 {
@@ -283,6 +310,8 @@ context_new (const DeviceEntry * e, GError ** error)
   ctx->local_mem_dedicated = (lmt == CL_LOCAL);
   ctx->max_work_group_size = wgs;
   ctx->host_unified = unified == CL_TRUE;
+  ctx->cache_dir = gst_cl_program_cache_dir ();
+  ctx->identity = device_identity (e);
   GST_INFO ("created context on %s: local memory %" G_GSIZE_FORMAT " bytes (%s), "
       "max work-group %" G_GSIZE_FORMAT ", host-unified memory %s", ctx->device_name,
       ctx->local_mem_size, ctx->local_mem_dedicated ? "dedicated" : "global", wgs,
@@ -370,9 +399,60 @@ gst_cl_context_release (GstClContext * ctx)
   GST_DEBUG ("destroying the context on %s", ctx->device_name);
   g_hash_table_destroy (ctx->programs);
   clReleaseContext (ctx->context);
+  g_free (ctx->cache_dir);
+  g_free (ctx->identity);
   g_mutex_clear (&ctx->lock);
   g_free (ctx->device_name);
   g_free (ctx);
+}
+
+/* The program of key from the disk cache, built for the device; NULL when there is none or
+ * the driver refuses it (then the caller builds from source and the file is replaced). */
+static cl_program
+load_cached (GstClContext * ctx, const gchar * key, const gchar * options)
+{
+  const gchar *why = NULL;
+  gsize size = 0;
+  guint8 *binary = gst_cl_program_cache_load (ctx->cache_dir, key, &size, &why);
+  const unsigned char *bins[1] = { binary };
+  cl_int status = CL_SUCCESS, err;
+  cl_program prog;
+
+  if (!binary) {
+    GST_DEBUG ("program cache %s/%s: %s", ctx->cache_dir, key, why);
+    return NULL;
+  }
+  prog = clCreateProgramWithBinary (ctx->context, 1, &ctx->device, &size, bins, &status, &err);
+  g_free (binary);
+  if (prog && status == CL_SUCCESS && err == CL_SUCCESS &&
+      clBuildProgram (prog, 1, &ctx->device, options, NULL, NULL) == CL_SUCCESS)
+    return prog;
+  GST_WARNING ("the driver refused the cached binary %s/%s.bin (%s); building from source",
+      ctx->cache_dir, key, gst_cl_error_to_string (err != CL_SUCCESS ? err : status));
+  if (prog)
+    clReleaseProgram (prog);
+  return NULL;
+}
+
+/* Keeps the binary of a freshly built program on disk; failing to is not an error. */
+static void
+store_cached (GstClContext * ctx, const gchar * key, cl_program prog)
+{
+  size_t size = 0;
+  guint8 *binary;
+  GError *error = NULL;
+
+  if (clGetProgramInfo (prog, CL_PROGRAM_BINARY_SIZES, sizeof (size), &size, NULL) !=
+      CL_SUCCESS || size == 0)
+    return;
+  binary = g_malloc (size);
+  if (clGetProgramInfo (prog, CL_PROGRAM_BINARIES, sizeof (binary), &binary, NULL) ==
+      CL_SUCCESS && !gst_cl_program_cache_store (ctx->cache_dir, key, binary, size, &error)) {
+    GST_WARNING ("could not write the program cache in %s: %s", ctx->cache_dir,
+        error->message);
+    g_clear_error (&error);
+  }
+  g_free (binary);
 }
 
 cl_program
@@ -380,6 +460,7 @@ gst_cl_context_get_program (GstClContext * ctx, const gchar * source, const gcha
     cl_int * err, gchar ** build_log)
 {
   gchar *key = g_strdup_printf ("%08x %s", g_str_hash (source), options);
+  gchar *disk_key = NULL;
   cl_program prog;
   gint64 t0;
 
@@ -390,6 +471,17 @@ gst_cl_context_get_program (GstClContext * ctx, const gchar * source, const gcha
     goto done;
 
   t0 = g_get_monotonic_time ();
+  if (ctx->cache_dir) {
+    disk_key = gst_cl_program_cache_key (ctx->identity, options, source);
+    prog = load_cached (ctx, disk_key, options);
+    if (prog) {
+      ctx->programs_loaded++;
+      GST_INFO ("loaded program '%s' for %s from the cache in %.1f ms", options,
+          ctx->device_name, (g_get_monotonic_time () - t0) / 1000.0);
+      goto keep;
+    }
+  }
+
   prog = clCreateProgramWithSource (ctx->context, 1, &source, NULL, err);
   if (!prog)
     goto done;
@@ -406,13 +498,28 @@ gst_cl_context_get_program (GstClContext * ctx, const gchar * source, const gcha
     prog = NULL;
     goto done;
   }
+  ctx->programs_built++;
   GST_INFO ("built program '%s' for %s in %.1f ms", options, ctx->device_name,
       (g_get_monotonic_time () - t0) / 1000.0);
+  if (disk_key)
+    store_cached (ctx, disk_key, prog);
+
+keep:
   g_hash_table_insert (ctx->programs, key, prog);
   key = NULL;
 
 done:
   g_mutex_unlock (&ctx->lock);
   g_free (key);
+  g_free (disk_key);
   return prog;
+}
+
+void
+gst_cl_context_program_counts (GstClContext * ctx, guint * built, guint * loaded)
+{
+  g_mutex_lock (&ctx->lock);
+  *built = ctx->programs_built;
+  *loaded = ctx->programs_loaded;
+  g_mutex_unlock (&ctx->lock);
 }

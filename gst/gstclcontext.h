@@ -23,8 +23,11 @@ typedef struct _GstClContext
 {
   /*< private >*/
   gint refcount;
-  GMutex lock;                  /* protects programs */
+  GMutex lock;                  /* protects programs and the counts */
   GHashTable *programs;         /* "hash options" -> cl_program */
+  gchar *cache_dir;             /* on-disk program binaries, NULL: none */
+  gchar *identity;              /* device, driver and platform versions: part of the cache key */
+  guint programs_built, programs_loaded;        /* from source / from the disk cache */
 
   /*< public, read-only >*/
   cl_platform_id platform;
@@ -48,10 +51,15 @@ GstClContext *gst_cl_context_ref (GstClContext * ctx);
 void gst_cl_context_release (GstClContext * ctx);
 
 /* Returns the program built from source with options, building it on first use (cached for the
- * context's lifetime; the caller must not release it). On a build failure returns NULL, sets
- * *err and, if the compiler said anything, *build_log (free with g_free). */
+ * context's lifetime; the caller must not release it). A program built once is also kept on
+ * disk (gstclprogramcache.h) and loaded from there by later contexts, i.e. later runs. On a
+ * build failure returns NULL, sets *err and, if the compiler said anything, *build_log (free
+ * with g_free). */
 cl_program gst_cl_context_get_program (GstClContext * ctx, const gchar * source,
     const gchar * options, cl_int * err, gchar ** build_log);
+
+/* Programs this context built from source and loaded from the disk cache so far. */
+void gst_cl_context_program_counts (GstClContext * ctx, guint * built, guint * loaded);
 
 const gchar *gst_cl_error_to_string (cl_int err);
 

@@ -193,6 +193,7 @@ struct _GstClConvolve
   GstClStats stats;
   guint64 host_copies;          /* frames the host copied, each way (memcpy or pageable DMA) */
   MemPath path_in, path_out;    /* the last frame's */
+  guint programs_built, programs_loaded;        /* the device context's, at the last build */
 
   /* streaming thread (and start/stop) only */
   GstClContext *ctx;
@@ -509,7 +510,9 @@ stats_structure (GstClConvolve * self)
       "span-ns", G_TYPE_UINT64, s->last_ns - s->first_ns,
       "host-copies", G_TYPE_UINT64, self->host_copies,
       "input-path", G_TYPE_STRING, path_names[self->path_in],
-      "output-path", G_TYPE_STRING, path_names[self->path_out], NULL);
+      "output-path", G_TYPE_STRING, path_names[self->path_out],
+      "programs-built", G_TYPE_UINT, self->programs_built,
+      "programs-from-cache", G_TYPE_UINT, self->programs_loaded, NULL);
   g_mutex_unlock (&self->stats_lock);
   return st;
 }
@@ -837,6 +840,9 @@ ensure_kernel (GstClConvolve * self, gint slot, const Shape * shape)
     clReleaseKernel (self->kernels[slot]);
   self->kernels[slot] = kernel;
   self->requests[slot] = request;
+  g_mutex_lock (&self->stats_lock);
+  gst_cl_context_program_counts (self->ctx, &self->programs_built, &self->programs_loaded);
+  g_mutex_unlock (&self->stats_lock);
   self->local[slot][0] = self->local[slot][1] = tile;
   GST_INFO_OBJECT (self, "method=%s: running %s (%s, work-group %dx%d) on %s",
       enum_nick (GST_TYPE_CL_CONVOLVE_METHOD, s->method),
@@ -1657,9 +1663,12 @@ gst_cl_convolve_class_init (GstClConvolveClass * klass)
           "with OpenCL profiling events (see stats); read when the element starts",
           DEFAULT_PROFILING, rw | GST_PARAM_MUTABLE_READY));
   g_object_class_install_property (gobject_class, PROP_STATS,
-      g_param_spec_boxed ("stats", "Statistics", "Since the element started: frames, and with "
-          "profiling=true the device time of upload-ns, kernel-ns, download-ns, busy-ns (any command "
-          "running), overlap-ns (two or more at once) and span-ns (first start to last end)",
+      g_param_spec_boxed ("stats", "Statistics", "Since the element started: frames, "
+          "host-copies, input-path and output-path (how frames reach the device), "
+          "programs-built and programs-from-cache (the device's programs compiled and loaded "
+          "from the disk cache, see GST_CLCONVOLVE_CACHE_DIR), and with profiling=true the "
+          "device time of upload-ns, kernel-ns, download-ns, busy-ns (any command running), "
+          "overlap-ns (two or more at once) and span-ns (first start to last end)",
           GST_TYPE_STRUCTURE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 
   g_object_class_install_property (gobject_class, PROP_BANDS,
