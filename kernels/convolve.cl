@@ -18,6 +18,7 @@
  *   -DONLY=k         compute sample k alone and copy the others from the centre pixel (the
  *                    luma of YUY2/UYVY, one chroma of NV12): passmask is then unused
  *   -DBORDER=b       0 clamp, 1 mirror (dcb|abcd|cba), 2 wrap, 3 constant (zeros)
+ *   -DBLOCK=n        convolve_direct: adjacent pixels per work-item (register blocking)
  *   -DTILE_W=w -DTILE_H=h   work-group size of convolve_tiled
  *
  * Arguments of both kernels (same order, so the host sets them in one place):
@@ -186,25 +187,22 @@ store (__global uchar * p, sum_t sum, float bias, pix_t centre, uint passmask)
 #endif
 }
 
-/* method=float4: one work-item per pixel, straight from global memory with vector loads;
- * work-items whose window lies inside the plane skip the border arithmetic. */
-__kernel void
-convolve_direct (__global const uchar * src, int src_offset, int src_pitch,
-    __global uchar * dst, int dst_offset, int dst_pitch, int width, int height, int span,
-    __constant float *coef, float bias, uint passmask)
+#ifndef BLOCK
+#define BLOCK 1
+#endif
+
+/* One output pixel of convolve_direct, with the border arithmetic where its window needs it. */
+inline void
+direct_pixel (__global const uchar * src, int src_pitch, __global uchar * drow, int x, int y,
+    int width, int height, __constant float *coef, float bias, uint passmask)
 {
-  int x = get_global_id (0), y = get_global_id (1);
+  __global uchar *out = drow + x * PIX_BYTES;
   sum_t sum = (sum_t) (0.0f);
 
-  if (x >= span || y >= height)
-    return;
-  src += src_offset;
-  dst += dst_offset + y * dst_pitch + x * PIX_BYTES;
   if (x >= width) {
-    write_pix (READ (src + y * src_pitch + x * PIX_BYTES), dst);
+    write_pix (READ (src + y * src_pitch + x * PIX_BYTES), out);
     return;
   }
-
   if (x >= RADIUS && y >= RADIUS && x + RADIUS < width && y + RADIUS < height) {
     __global const uchar *row = src + (y - RADIUS) * src_pitch + (x - RADIUS) * PIX_BYTES;
 
@@ -217,8 +215,53 @@ convolve_direct (__global const uchar * src, int src_offset, int src_pitch,
         sum += coef[j * KSIZE + i] *
             SUM_OF (fetch (src, src_pitch, width, height, x + i - RADIUS, y + j - RADIUS));
   }
+  store (out, sum, bias, READ (src + y * src_pitch + x * PIX_BYTES), passmask);
+}
 
-  store (dst, sum, bias, READ (src + y * src_pitch + x * PIX_BYTES), passmask);
+/* method=float4: each work-item computes BLOCK adjacent pixels of a row (-DBLOCK, default 1)
+ * straight from global memory with vector loads. Inside the plane the BLOCK windows share
+ * their loads: each row of KSIZE + BLOCK - 1 input pixels is read once into registers and
+ * feeds every output (register blocking); near a border each pixel takes the border path. */
+__kernel void
+convolve_direct (__global const uchar * src, int src_offset, int src_pitch,
+    __global uchar * dst, int dst_offset, int dst_pitch, int width, int height, int span,
+    __constant float *coef, float bias, uint passmask)
+{
+  int xb = get_global_id (0) * BLOCK, y = get_global_id (1);
+  __global uchar *drow = dst + dst_offset + y * dst_pitch;
+
+  if (xb >= span || y >= height)
+    return;
+  src += src_offset;
+
+#if BLOCK > 1
+  if (xb >= RADIUS && y >= RADIUS && xb + BLOCK - 1 + RADIUS < width &&
+      y + RADIUS < height) {
+    __global const uchar *row = src + (y - RADIUS) * src_pitch + (xb - RADIUS) * PIX_BYTES;
+    sum_t sum[BLOCK];
+
+    for (int b = 0; b < BLOCK; b++)
+      sum[b] = (sum_t) (0.0f);
+    for (int j = 0; j < KSIZE; j++, row += src_pitch) {
+      sum_t in[KSIZE + BLOCK - 1];
+
+      for (int i = 0; i < KSIZE + BLOCK - 1; i++)
+        in[i] = LOAD_SUM (row + i * PIX_BYTES);
+      for (int i = 0; i < KSIZE; i++) {
+        float c = coef[j * KSIZE + i];
+
+        for (int b = 0; b < BLOCK; b++)
+          sum[b] += c * in[i + b];
+      }
+    }
+    for (int b = 0; b < BLOCK; b++)
+      store (drow + (xb + b) * PIX_BYTES, sum[b], bias,
+          READ (src + y * src_pitch + (xb + b) * PIX_BYTES), passmask);
+    return;
+  }
+#endif
+  for (int b = 0; b < BLOCK && xb + b < span; b++)
+    direct_pixel (src, src_pitch, drow, xb + b, y, width, height, coef, bias, passmask);
 }
 
 #ifdef TILE_W
