@@ -268,3 +268,124 @@ conv_auto_divisor (const double *k, int n)
     sum += k[i];
   return fabs (sum) < 1e-9 ? 1.0 : sum;
 }
+
+/* One-sided Jacobi SVD of the n x n matrix a (row-major): a = sum_j s[j] u_j v_j^T with u_j the
+ * j-th column of u and v_j that of v (both row-major n x n), s sorted in decreasing order.
+ * Rotations orthogonalise the columns of a working copy until every pair is orthogonal to
+ * within rounding; plenty for n <= 63 and done once per coefficient set. */
+static void
+jacobi_svd (const double *a, int n, double *u, double *s, double *v)
+{
+  double *w = malloc (sizeof (double) * n * n);
+  int *order = malloc (sizeof (int) * n);
+  double *su = malloc (sizeof (double) * n * n), *sv = malloc (sizeof (double) * n * n);
+
+  if (!w || !order || !su || !sv)
+    abort ();
+  memcpy (w, a, sizeof (double) * n * n);
+  for (int i = 0; i < n * n; i++)
+    v[i] = (i / n == i % n) ? 1.0 : 0.0;
+
+  for (int sweep = 0; sweep < 80; sweep++) {
+    int rotated = 0;
+
+    for (int p = 0; p < n - 1; p++) {
+      for (int q = p + 1; q < n; q++) {
+        double alpha = 0.0, beta = 0.0, gamma = 0.0, zeta, t, c, sn;
+
+        for (int i = 0; i < n; i++) {
+          alpha += w[i * n + p] * w[i * n + p];
+          beta += w[i * n + q] * w[i * n + q];
+          gamma += w[i * n + p] * w[i * n + q];
+        }
+        if (gamma == 0.0 || fabs (gamma) <= 1e-15 * sqrt (alpha * beta))
+          continue;
+        rotated = 1;
+        zeta = (beta - alpha) / (2.0 * gamma);
+        t = (zeta >= 0.0 ? 1.0 : -1.0) / (fabs (zeta) + sqrt (1.0 + zeta * zeta));
+        c = 1.0 / sqrt (1.0 + t * t);
+        sn = c * t;
+        for (int i = 0; i < n; i++) {
+          double wp = w[i * n + p], wq = w[i * n + q];
+          double vp = v[i * n + p], vq = v[i * n + q];
+
+          w[i * n + p] = c * wp - sn * wq;
+          w[i * n + q] = sn * wp + c * wq;
+          v[i * n + p] = c * vp - sn * vq;
+          v[i * n + q] = sn * vp + c * vq;
+        }
+      }
+    }
+    if (!rotated)
+      break;
+  }
+
+  /* singular values are the column norms; u = the columns normalised */
+  for (int j = 0; j < n; j++) {
+    double norm = 0.0;
+
+    for (int i = 0; i < n; i++)
+      norm += w[i * n + j] * w[i * n + j];
+    s[j] = sqrt (norm);
+    for (int i = 0; i < n; i++)
+      w[i * n + j] = s[j] > 0.0 ? w[i * n + j] / s[j] : 0.0;
+    order[j] = j;
+  }
+  /* decreasing singular values (insertion sort: n <= 63) */
+  for (int j = 1; j < n; j++)
+    for (int m = j; m > 0 && s[order[m]] > s[order[m - 1]]; m--) {
+      int tmp = order[m];
+
+      order[m] = order[m - 1];
+      order[m - 1] = tmp;
+    }
+  for (int j = 0; j < n; j++)
+    for (int i = 0; i < n; i++) {
+      su[i * n + j] = w[i * n + order[j]];
+      sv[i * n + j] = v[i * n + order[j]];
+    }
+  memcpy (u, su, sizeof (double) * n * n);
+  memcpy (v, sv, sizeof (double) * n * n);
+  for (int j = 0; j < n; j++)
+    w[j] = s[order[j]];
+  memcpy (s, w, sizeof (double) * n);
+  free (w);
+  free (order);
+  free (su);
+  free (sv);
+}
+
+int
+conv_low_rank (const double *k, int n, double limit, double *vert, double *horiz)
+{
+  double *u = malloc (sizeof (double) * n * n), *v = malloc (sizeof (double) * n * n);
+  double *s = malloc (sizeof (double) * n), *rest = malloc (sizeof (double) * n * n);
+  int r = 0;
+
+  if (!u || !v || !s || !rest)
+    abort ();
+  jacobi_svd (k, n, u, s, v);
+  memcpy (rest, k, sizeof (double) * n * n);
+  for (;;) {
+    double l1 = 0.0;
+
+    for (int i = 0; i < n * n; i++)
+      l1 += fabs (rest[i]);
+    if (l1 <= limit || r == n)
+      break;
+    /* one more pair: sqrt(s) on each side */
+    for (int i = 0; i < n; i++) {
+      vert[r * n + i] = u[i * n + r] * sqrt (s[r]);
+      horiz[r * n + i] = v[i * n + r] * sqrt (s[r]);
+    }
+    for (int y = 0; y < n; y++)
+      for (int x = 0; x < n; x++)
+        rest[y * n + x] -= vert[r * n + y] * horiz[r * n + x];
+    r++;
+  }
+  free (u);
+  free (v);
+  free (s);
+  free (rest);
+  return r;
+}

@@ -58,4 +58,14 @@ char *conv_matrix_format (const double *k, int n);
 /* The automatic divisor: the sum of the coefficients, or 1 where |sum| < 1e-9. */
 double conv_auto_divisor (const double *k, int n);
 
+/* Splits the n x n matrix k into r pairs of a vertical and a horizontal vector,
+ *   k[y*n+x] ~= sum_{i<r} vert[i*n+y] * horiz[i*n+x],
+ * with the fewest pairs (truncated SVD, largest singular values first) for which the sum of
+ * the absolute differences is at most limit. A convolution with k then equals r row passes,
+ * each followed by a column pass, summed; over 8-bit samples their result differs from the
+ * dense one by at most 255 * limit / |divisor| before rounding, so the caller picks limit for
+ * the error it accepts. vert and horiz hold n*n doubles; r == n when no shorter split fits
+ * (k of full numerical rank). Not yet used by the element (the separable method is next). */
+int conv_low_rank (const double *k, int n, double limit, double *vert, double *horiz);
+
 #endif /* __CONV_KERNEL_H__ */

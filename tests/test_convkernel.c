@@ -1265,6 +1265,133 @@ test_format_roundtrip (void)
 
 /* ------------------------------------------------------------------------------------------ */
 
+/* ------------------------------------------------------------------ low-rank split */
+
+/* Sum of |k - sum_{i<r} vert_i horiz_i^T|, computed here from the returned vectors. */
+static double
+split_residual (const double *k, int n, const double *vert, const double *horiz, int r)
+{
+  double l1 = 0.0;
+
+  for (int y = 0; y < n; y++)
+    for (int x = 0; x < n; x++) {
+      double v = k[y * n + x];
+
+      for (int i = 0; i < r; i++)
+        v -= vert[i * n + y] * horiz[i * n + x];
+      l1 += fabs (v);
+    }
+  return l1;
+}
+
+static double
+l1_norm (const double *k, int n)
+{
+  double l1 = 0.0;
+
+  for (int i = 0; i < n * n; i++)
+    l1 += fabs (k[i]);
+  return l1;
+}
+
+/* The contract: the residual of the returned pairs is within limit, and one pair fewer is not
+ * (the split is the shortest). Returns r. */
+static int
+check_split (const double *k, int n, double limit, const gchar * what)
+{
+  double *vert = g_new0 (double, n * n), *horiz = g_new0 (double, n * n);
+  int r = conv_low_rank (k, n, limit, vert, horiz);
+
+  g_assert_cmpint (r, >=, 0);
+  g_assert_cmpint (r, <=, n);
+  if (split_residual (k, n, vert, horiz, r) > limit && r < n)
+    g_error ("%s: %d pairs leave %g > limit %g", what, r, split_residual (k, n, vert, horiz,
+            r), limit);
+  if (r > 0 && split_residual (k, n, vert, horiz, r - 1) <= limit)
+    g_error ("%s: %d pairs returned but %d already within %g", what, r, r - 1, limit);
+  g_free (vert);
+  g_free (horiz);
+  return r;
+}
+
+static void
+test_low_rank_separable_presets (void)
+{
+  double *k = g_new (double, CONV_MAX_SIZE * CONV_MAX_SIZE);
+
+  for (int n = 1; n <= CONV_MAX_SIZE; n += 2) {
+    const ConvPreset rank1[] = { CONV_PRESET_GAUSSIAN, CONV_PRESET_BOX, CONV_PRESET_SOBEL_X,
+      CONV_PRESET_SOBEL_Y
+    };
+
+    for (guint p = 0; p < G_N_ELEMENTS (rank1); p++) {
+      gchar *what = g_strdup_printf ("preset %d size %d", rank1[p], n);
+
+      conv_preset_generate (rank1[p], n, 0.0, 0.0, k);
+      /* (sobel of size 1 is all zeros: nothing to split) */
+      g_assert_cmpint (check_split (k, n, 1e-9 * l1_norm (k, n), what), ==,
+          l1_norm (k, n) > 0.0 ? 1 : 0);
+      g_free (what);
+    }
+    /* a horizontal motion blur is one row: rank 1 */
+    conv_preset_generate (CONV_PRESET_MOTIONBLUR, n, 0.0, 0.0, k);
+    g_assert_cmpint (check_split (k, n, 1e-9 * l1_norm (k, n), "motionblur 0"), ==, 1);
+  }
+  g_free (k);
+}
+
+static void
+test_low_rank_constructed (void)
+{
+  GRand *rand = g_rand_new_with_seed (7);
+
+  for (int n = 3; n <= 31; n += 4) {
+    double *k = g_new0 (double, n * n);
+    double a[64], b[64], c[64], d[64];
+
+    for (int i = 0; i < n; i++) {
+      a[i] = g_rand_double_range (rand, -1, 1);
+      b[i] = g_rand_double_range (rand, -1, 1);
+      c[i] = g_rand_double_range (rand, -1, 1);
+      d[i] = g_rand_double_range (rand, -1, 1);
+    }
+    /* rank 2 by construction */
+    for (int y = 0; y < n; y++)
+      for (int x = 0; x < n; x++)
+        k[y * n + x] = a[y] * b[x] + 0.5 * c[y] * d[x];
+    g_assert_cmpint (check_split (k, n, 1e-9 * l1_norm (k, n), "rank 2"), ==, 2);
+    /* full rank: every pair is needed for a tight limit, none for a loose one */
+    for (int i = 0; i < n * n; i++)
+      k[i] = g_rand_double_range (rand, -1, 1);
+    g_assert_cmpint (check_split (k, n, 1e-10 * l1_norm (k, n), "random"), ==, n);
+    g_assert_cmpint (check_split (k, n, l1_norm (k, n), "random, loose"), ==, 0);
+    /* the number of pairs never falls as the limit tightens, and each answer is the shortest */
+    for (int e = 0, last = 0; e <= 10; e++) {
+      int r = check_split (k, n, l1_norm (k, n) * pow (10.0, -e), "random, limits");
+
+      g_assert_cmpint (r, >=, last);
+      last = r;
+    }
+    g_free (k);
+  }
+  g_rand_free (rand);
+}
+
+static void
+test_low_rank_presets_contract (void)
+{
+  double *k = g_new (double, CONV_MAX_SIZE * CONV_MAX_SIZE);
+
+  /* the other presets: whatever their rank, the answer keeps the contract at several limits */
+  for (ConvPreset p = CONV_PRESET_IDENTITY; p < CONV_PRESET_CUSTOM; p++)
+    for (int n = 1; n <= 15; n += 2) {
+      conv_preset_generate (p, n, 0.0, 30.0, k);
+      for (int e = 2; e <= 9; e += 3)
+        check_split (k, n, l1_norm (k, n) * pow (10.0, -e), "preset");
+    }
+  g_free (k);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1296,6 +1423,9 @@ main (int argc, char **argv)
   g_test_add_func ("/convkernel/parse/err-buffer", test_parse_err_buffer);
   g_test_add_func ("/convkernel/parse/locale", test_parse_locale);
   g_test_add_func ("/convkernel/format/roundtrip", test_format_roundtrip);
+  g_test_add_func ("/convkernel/low-rank/separable-presets", test_low_rank_separable_presets);
+  g_test_add_func ("/convkernel/low-rank/constructed", test_low_rank_constructed);
+  g_test_add_func ("/convkernel/low-rank/presets-contract", test_low_rank_presets_contract);
 
   return g_test_run ();
 }
