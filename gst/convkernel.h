@@ -65,7 +65,7 @@ double conv_auto_divisor (const double *k, int n);
  * each followed by a column pass, summed; over 8-bit samples their result differs from the
  * dense one by at most 255 * limit / |divisor| before rounding, so the caller picks limit for
  * the error it accepts. vert and horiz hold n*n doubles; r == n when no shorter split fits
- * (k of full numerical rank). Not yet used by the element (the separable method is next). */
+ * (k of full numerical rank). The element's method=separable uses it. */
 int conv_low_rank (const double *k, int n, double limit, double *vert, double *horiz);
 
 #endif /* __CONV_KERNEL_H__ */

@@ -249,10 +249,15 @@ static gchar *
 info_string (cl_int (*get) (void *, cl_uint, size_t, void *, size_t *), void *obj,
     cl_uint what)
 {
-  gchar buf[512] = "";
+  size_t len = 0;
+  gchar *buf;
 
-  get (obj, what, sizeof (buf) - 1, buf, NULL);
-  return g_strdup (buf);
+  if (get (obj, what, 0, NULL, &len) != CL_SUCCESS || len == 0)
+    return g_strdup ("?");
+  buf = g_malloc0 (len + 1);
+  if (get (obj, what, len, buf, NULL) != CL_SUCCESS)
+    buf[0] = '\0';
+  return buf;
 }
 
 /* What a binary is valid for: the device and the versions of its driver and platform. */

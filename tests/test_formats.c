@@ -828,6 +828,12 @@ static const Case format_cases[] = {
   {NULL, 64, 47, "y+u", &f_sharpen, "constant", "float4", INPUT_PADDED},
   {NULL, 35, 46, "y+u+v", &f_custom, "clamp", "tiled", INPUT_POOL_PADDED},
   {NULL, 31, 47, "y+u+v", &f_box15, "wrap", "float4", INPUT_POOL_PADDED},
+  /* method=separable: rank-1 matrices (row and column passes) and the custom matrix, which
+   * does not split and falls back to the dense kernel */
+  {NULL, 37, 45, "y+u+v", &f_sobel, "constant", "separable", INPUT_PADDED},
+  {NULL, 64, 47, "y+u+v", &f_gauss7, "wrap", "separable", INPUT_POOL},
+  {NULL, 29, 31, "y+u", &f_box15, "mirror", "separable", INPUT_DEFAULT},
+  {NULL, 37, 29, "auto", &f_custom, "clamp", "separable", INPUT_DEFAULT},
 };
 
 GST_START_TEST (test_format_planes)
@@ -866,7 +872,7 @@ GST_START_TEST (test_tiny_frames)
       c.height = dims[d][1];
       c.filter = b & 1 ? &f_custom : &f_gauss7;
       c.border = border_names[b];
-      c.method = b & 2 ? "tiled" : "float4";
+      c.method = b & 2 ? "tiled" : d & 1 ? "separable" : "float4";
       c.input = d & 1 ? INPUT_PADDED : INPUT_DEFAULT;
       apply_case (h->element, &c);
       push_and_check (h, &c, discrete, NULL, 7 * d + b);
@@ -894,6 +900,8 @@ GST_START_TEST (test_gray16)
     {"GRAY16_LE", 40, 37, "y", &f_gauss7, "clamp", "tiled", INPUT_POOL},
     {"GRAY16_LE", 31, 33, "auto", &f_negative_bias, "mirror", "float4", INPUT_PADDED},
     {"GRAY16_LE", 31, 33, "u+v", &f_custom, "mirror", "float4", INPUT_PADDED},
+    {"GRAY16_LE", 37, 29, "y", &f_gauss7, "constant", "separable", INPUT_PADDED},
+    {"GRAY16_LE", 40, 37, "y", &f_sobel, "mirror", "separable", INPUT_POOL},
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
