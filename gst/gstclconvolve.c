@@ -1415,12 +1415,16 @@ record_frame (GstClConvolve * self, const Events * e, guint copies, MemPath path
   g_mutex_unlock (&self->stats_lock);
 }
 
+/* Releases a frame's events and empties the lists for the next frame (the lists start empty:
+ * allocated zeroed), so no frame clears the whole array. */
 static void
 release_events (Events * e)
 {
-  for (gint i = 0; i < GST_CL_N_STAGES; i++)
+  for (gint i = 0; i < GST_CL_N_STAGES; i++) {
     for (gint b = 0; b < e->n[i]; b++)
       g_clear_pointer (&e->ev[i][b], clReleaseEvent);
+    e->n[i] = 0;
+  }
 }
 
 static GstFlowReturn
@@ -1468,7 +1472,6 @@ gst_cl_convolve_transform_frame (GstVideoFilter * vf, GstVideoFrame * in, GstVid
   if (!ensure_tmp (self, &L))
     return GST_FLOW_ERROR;
 
-  memset (e, 0, sizeof (*e));
   in_pinned = frame_planes (self, in, &L, src);
   out_pinned = frame_planes (self, out, &L, dst);
 

@@ -65,8 +65,8 @@ digest (const guint8 * data, gsize size, guint8 out[DIGEST_LEN])
   g_checksum_free (sum);
 }
 
-static gchar *
-file_of (const gchar * dir, const gchar * key)
+gchar *
+gst_cl_program_cache_file (const gchar * dir, const gchar * key)
 {
   gchar *name = g_strconcat (key, ".bin", NULL);
   gchar *path = g_build_filename (dir, name, NULL);
@@ -79,7 +79,7 @@ guint8 *
 gst_cl_program_cache_load (const gchar * dir, const gchar * key, gsize * size,
     const gchar ** why)
 {
-  gchar *path = file_of (dir, key), *contents = NULL;
+  gchar *path = gst_cl_program_cache_file (dir, key), *contents = NULL;
   gsize len = 0;
   guint64 payload;
   guint8 check[DIGEST_LEN];
@@ -132,7 +132,7 @@ gst_cl_program_cache_store (const gchar * dir, const gchar * key, const guint8 *
   memcpy (contents + MAGIC_LEN + KEY_LEN, &payload, 8);
   digest (binary, size, (guint8 *) contents + MAGIC_LEN + KEY_LEN + 8);
   memcpy (contents + HEADER_LEN, binary, size);
-  path = file_of (dir, key);
+  path = gst_cl_program_cache_file (dir, key);
   ok = g_file_set_contents (path, contents, HEADER_LEN + size, error);
   g_free (path);
   g_free (contents);

@@ -26,6 +26,9 @@ gchar *gst_cl_program_cache_dir (void);
 gchar *gst_cl_program_cache_key (const gchar * identity, const gchar * options,
     const gchar * source);
 
+/* The file that holds key's program in dir ("<key>.bin"). Free with g_free. */
+gchar *gst_cl_program_cache_file (const gchar * dir, const gchar * key);
+
 /* The binary stored under key, or NULL when there is none or the file is not exactly what
  * store wrote (wrong magic, key, length or checksum: *why says which). Free with g_free. */
 guint8 *gst_cl_program_cache_load (const gchar * dir, const gchar * key, gsize * size,

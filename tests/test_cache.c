@@ -41,6 +41,7 @@
 #include "common.h"
 #include "convkernel.h"
 #include "gstclprogramcache.h"
+#include "testfs.h"
 #include "reference.h"
 
 #define WIDTH 64
@@ -292,27 +293,6 @@ check_same_frames (const Config * c, const Run * a, const Run * b, const gchar *
 
 /* ------------------------------------------------------------------- files and directories */
 
-/* Removes path and everything under it. */
-static void
-remove_tree (const gchar * path)
-{
-  GDir *d;
-  const gchar *name;
-
-  if (!g_file_test (path, G_FILE_TEST_IS_DIR) || g_file_test (path, G_FILE_TEST_IS_SYMLINK)) {
-    g_remove (path);
-    return;
-  }
-  d = g_dir_open (path, 0, NULL);
-  while (d && (name = g_dir_read_name (d))) {
-    gchar *child = g_build_filename (path, name, NULL);
-    remove_tree (child);
-    g_free (child);
-  }
-  if (d)
-    g_dir_close (d);
-  g_rmdir (path);
-}
 
 /* Every path under dir (relative, sorted), directories included; empty when dir is missing. */
 static void
@@ -390,15 +370,6 @@ program_keys (const gchar * dir, const gchar * what)
   return (gchar **) g_ptr_array_free (a, FALSE);
 }
 
-static gchar *
-file_of (const gchar * dir, const gchar * key)
-{
-  gchar *name = g_strconcat (key, ".bin", NULL);
-  gchar *path = g_build_filename (dir, name, NULL);
-
-  g_free (name);
-  return path;
-}
 
 /* Fails unless key's file in dir is one the loader accepts. */
 static void
@@ -518,7 +489,7 @@ GST_START_TEST (test_cold_warm)
   gsize *lens = g_new0 (gsize, g_strv_length (keys) + 1);
 
   for (guint i = 0; keys[i]; i++) {
-    gchar *path = file_of (cache_dir, keys[i]);
+    gchar *path = gst_cl_program_cache_file (cache_dir, keys[i]);
     contents[i] = read_file (path, &lens[i]);
     g_free (path);
   }
@@ -531,7 +502,7 @@ GST_START_TEST (test_cold_warm)
   fail_unless (g_strv_equal ((const gchar * const *) keys, (const gchar * const *) after),
       "the warm runs changed the set of program files");
   for (guint i = 0; keys[i]; i++) {
-    gchar *path = file_of (cache_dir, keys[i]);
+    gchar *path = gst_cl_program_cache_file (cache_dir, keys[i]);
     gsize len = 0;
     gchar *now = read_file (path, &len);
 
@@ -578,7 +549,7 @@ static const gchar *const damage_names[N_DAMAGES] = {
 static void
 damage_file (const gchar * key, const gchar * other_path, Damage d, GRand * rand)
 {
-  gchar *path = file_of (cache_dir, key);
+  gchar *path = gst_cl_program_cache_file (cache_dir, key);
   gsize len = 0;
   gchar *c = read_file (path, &len);
   GError *err = NULL;
@@ -642,10 +613,10 @@ GST_START_TEST (test_damaged_files)
     gchar *other_path;
 
     if (n > 1) {
-      other_path = file_of (cache_dir, keys[(f + 1) % n]);
+      other_path = gst_cl_program_cache_file (cache_dir, keys[(f + 1) % n]);
     } else {
       /* one program: a valid file of another key, holding this very binary */
-      gchar *path = file_of (cache_dir, keys[f]), *other_key;
+      gchar *path = gst_cl_program_cache_file (cache_dir, keys[f]), *other_key;
       gsize len = 0;
       gchar *bin = read_file (path, &len);
       GError *err = NULL;
@@ -654,7 +625,7 @@ GST_START_TEST (test_damaged_files)
       fail_unless (gst_cl_program_cache_store (spare_dir, other_key,
               (const guint8 *) bin + HEADER, len - HEADER, &err), "%s",
           err ? err->message : "?");
-      other_path = file_of (spare_dir, other_key);
+      other_path = gst_cl_program_cache_file (spare_dir, other_key);
       g_free (other_key);
       g_free (bin);
       g_free (path);
@@ -789,7 +760,7 @@ GST_START_TEST (test_default_dir)
   default_dir = g_build_filename (TEST_CACHE_HOME, "clconvolve", "programs", NULL);
   keys = cold_run (c, &input, &cold);
   for (guint i = 0; keys[i]; i++) {
-    gchar *path = file_of (default_dir, keys[i]);
+    gchar *path = gst_cl_program_cache_file (default_dir, keys[i]);
     g_remove (path);
     g_free (path);
   }

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "gstclprogramcache.h"
+#include "testfs.h"
 
 #define HEADER 112              /* 8 + 64 + 8 + 32 */
 #define OFF_KEY 8
@@ -35,27 +36,6 @@ tmp_dir (void)
   return dir;
 }
 
-/* Removes path and everything under it. */
-static void
-remove_tree (const gchar * path)
-{
-  GDir *d;
-  const gchar *name;
-
-  if (!g_file_test (path, G_FILE_TEST_IS_DIR) || g_file_test (path, G_FILE_TEST_IS_SYMLINK)) {
-    g_remove (path);
-    return;
-  }
-  d = g_dir_open (path, 0, NULL);
-  while (d && (name = g_dir_read_name (d))) {
-    gchar *child = g_build_filename (path, name, NULL);
-    remove_tree (child);
-    g_free (child);
-  }
-  if (d)
-    g_dir_close (d);
-  g_rmdir (path);
-}
 
 static guint8 *
 random_bytes (GRand * rand, gsize size)
@@ -67,15 +47,6 @@ random_bytes (GRand * rand, gsize size)
   return b;
 }
 
-static gchar *
-file_of (const gchar * dir, const gchar * key)
-{
-  gchar *name = g_strconcat (key, ".bin", NULL);
-  gchar *path = g_build_filename (dir, name, NULL);
-
-  g_free (name);
-  return path;
-}
 
 static gchar *
 read_all (const gchar * path, gsize * len)
@@ -151,7 +122,7 @@ test_round_trip (void)
   for (guint i = 0; i < G_N_ELEMENTS (sizes); i++) {
     gchar *src = g_strdup_printf ("kernel source %u", i);
     gchar *key = key_of ("device|1.2|3.4|5.6", "-DKSIZE=5", src);
-    gchar *path = file_of (dir, key), *contents;
+    gchar *path = gst_cl_program_cache_file (dir, key), *contents;
     guint8 *payload = random_bytes (rand, sizes[i]), *other;
     GError *error = NULL;
     gsize len = 0;
@@ -297,7 +268,7 @@ test_refused (void)
   guint8 *payload = random_bytes (rand, size);
   gchar *key = key_of ("dev", "-DKSIZE=3", "source");
   gchar *other_key = key_of ("dev", "-DKSIZE=5", "source");
-  gchar *path = file_of (dir, key), *other_path = file_of (dir, other_key);
+  gchar *path = gst_cl_program_cache_file (dir, key), *other_path = gst_cl_program_cache_file (dir, other_key);
   gchar *good;
   gsize good_len = 0;
   GError *error = NULL;
