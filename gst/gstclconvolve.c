@@ -34,8 +34,10 @@
 #include "gstclbufferpool.h"
 #include "gstclmemory.h"
 #include "gstclstats.h"
+#include "gstclprogramcache.h"
 #include "convkernel.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,6 +54,8 @@ extern const char gst_cl_source_convolve[];
 #define DISCRETE_ENV "GST_CLCONVOLVE_DISCRETE"
 /* Developer override: pixels per work-item of the float4 kernel (register blocking). */
 #define BLOCK_ENV "GST_CLCONVOLVE_BLOCK"
+/* where method=auto keeps its measured choices (empty: nowhere) */
+#define TUNE_ENV "GST_CLCONVOLVE_TUNE_DIR"
 
 #define MAX_BANDS 64
 #define MAX_PLANES 3
@@ -85,6 +89,7 @@ extern const char gst_cl_source_convolve[];
 #define DEFAULT_PROFILING FALSE
 #define DEFAULT_BANDS 0
 #define DEFAULT_PLANES GST_CL_CONVOLVE_PLANES_AUTO
+#define DEFAULT_AUTOTUNE TRUE
 
 enum
 {
@@ -103,7 +108,8 @@ enum
   PROP_PROFILING,
   PROP_STATS,
   PROP_BANDS,
-  PROP_PLANES
+  PROP_PLANES,
+  PROP_AUTOTUNE
 };
 
 /* How a frame's plane reaches the kernel and its result the output buffer. */
@@ -140,6 +146,7 @@ typedef struct
   GstClConvolveBorder border;
   GstClConvolveMethod method;
   guint planes;                 /* GstClConvolvePlanes */
+  gboolean autotune;
 } Settings;
 
 /* Pixels a kernel handles: samples per pixel, bits per sample, samples it never writes, and the
@@ -176,14 +183,46 @@ typedef struct
   Shape shapes[MAX_SHAPES];
 } Layout;
 
-/* What a kernel was built for: compared every frame, rebuilt only when it changes. */
+/* What a kernel was asked for: compared every frame; a change resolves the variant again (and
+ * builds only when the variant changes). */
 typedef struct
 {
   gint method, size, channels, depth;
   guint skipmask;
   gint only, border, block;
   gint rank;                    /* pairs of the coefficients' split, -1: more than MAX_RANK */
+  gint width, height;           /* the largest view of the shape (what auto tunes for) */
+  gboolean autotune;
 } KernelRequest;
+
+/* One compiled variant of the convolution: which kernel and its blocking. */
+typedef struct
+{
+  gint method;                  /* GstClConvolveMethod, never AUTO */
+  gint bx, by;                  /* float4: pixels per work-item (bx); vector: NV, MY */
+} Variant;
+
+/* A frame's plane as a command sees it: the OpenCL buffer and the plane's byte offset and pitch
+ * in it, and the plane's host address (transfers and copies). */
+typedef struct
+{
+  cl_mem mem;
+  gint offset, pitch;
+  guint8 *host;
+} Plane;
+
+/* A variant built for one shape: its kernel(s) and launch geometry. */
+typedef struct
+{
+  Variant variant;
+  cl_kernel kernel;             /* dense, or the column pass of method=separable */
+  cl_kernel rows;               /* the row pass of method=separable, else NULL */
+  gchar *options;               /* its build options (what identifies its program) */
+  gsize local[2];
+  gint px, py;                  /* pixels per work-item along x and rows along y */
+} Built;
+
+static const gchar *variant_text (const Variant * v, gchar * buf, gsize n);
 
 struct _GstClConvolve
 {
@@ -204,6 +243,8 @@ struct _GstClConvolve
   guint64 host_copies;          /* frames the host copied, each way (memcpy or pageable DMA) */
   MemPath path_in, path_out;    /* the last frame's */
   guint programs_built, programs_loaded;        /* the device context's, at the last build */
+  guint tunings, tunings_loaded;        /* keys this element timed / read from the disk */
+  Variant variant;              /* the last variant made current (first shape) */
 
   /* streaming thread (and start/stop) only */
   GstClContext *ctx;
@@ -222,11 +263,10 @@ struct _GstClConvolve
   cl_mem tmp_mem;               /* method=separable: the row pass's output */
   gsize tmp_bytes;
   gsize src_bytes, dst_bytes;
-  cl_kernel kernels[MAX_SHAPES];      /* dense, or the column pass of method=separable */
-  cl_kernel rows_kernels[MAX_SHAPES];   /* the row pass of method=separable, else NULL */
+  Built built[MAX_SHAPES];
   KernelRequest requests[MAX_SHAPES];
-  gint block[MAX_SHAPES];       /* pixels per work-item along x of each kernel */
-  gsize local[MAX_SHAPES][2];
+  GHashTable *tuned;            /* tuning key -> Variant (this element's, from timing or disk) */
+  gchar *tune_dir;              /* where tuning choices are kept; NULL: memory only */
   struct Events *events;        /* one frame's profiling events (large: kept off the stack) */
   Settings cur;                 /* the snapshot in use */
   guint cur_cookie;
@@ -300,8 +340,8 @@ gst_cl_convolve_method_get_type (void)
 {
   static GType type = 0;
   static const GEnumValue values[] = {
-    {GST_CL_CONVOLVE_METHOD_AUTO, "Pick for the device and size (tiled where the device has "
-          "on-chip local memory and the tile fits, else float4)", "auto"},
+    {GST_CL_CONVOLVE_METHOD_AUTO, "The fastest variant for the device, format, size and "
+          "matrix, timed once and remembered (see autotune)", "auto"},
     {GST_CL_CONVOLVE_METHOD_TILED, "16x16 work-groups (8x8 where the device allows fewer than "
           "256 work-items) staging tile plus halo in local memory", "tiled"},
     {GST_CL_CONVOLVE_METHOD_FLOAT4, "One work-item per pixel from global memory, vector loads, "
@@ -310,6 +350,9 @@ gst_cl_convolve_method_get_type (void)
           "and a horizontal vector (SVD, exact to well under 1 LSB), run as a row pass and a "
           "column pass; a matrix that does not split so falls back to the dense kernels",
         "separable"},
+    {GST_CL_CONVOLVE_METHOD_VECTOR, "Each work-item computes a run of pixels on a few rows as "
+          "float8 vectors of samples, each input row converted once: SIMD code for CPUs "
+          "(views that share pixels with another, as packed 4:2:2, use float4)", "vector"},
     {0, NULL, NULL}
   };
 
@@ -493,6 +536,12 @@ gst_cl_convolve_set_property (GObject * object, guint prop_id, const GValue * va
       self->bands = g_value_get_int (value);
       GST_OBJECT_UNLOCK (self);
       break;
+    case PROP_AUTOTUNE:
+      GST_OBJECT_LOCK (self);
+      self->set.autotune = g_value_get_boolean (value);
+      self->cookie++;
+      GST_OBJECT_UNLOCK (self);
+      break;
     case PROP_PLANES:
       GST_OBJECT_LOCK (self);
       self->set.planes = g_value_get_flags (value);
@@ -518,8 +567,11 @@ stats_structure (GstClConvolve * self)
 {
   GstClStats *s = &self->stats;
   GstStructure *st;
+  gchar variant[64] = "none";
 
   g_mutex_lock (&self->stats_lock);
+  if (self->variant.method)
+    variant_text (&self->variant, variant, sizeof (variant));
   gst_cl_stats_fold (s);
   st = gst_structure_new ("application/x-clconvolve-stats",
       "frames", G_TYPE_UINT64, s->frames,
@@ -533,7 +585,10 @@ stats_structure (GstClConvolve * self)
       "input-path", G_TYPE_STRING, path_names[self->path_in],
       "output-path", G_TYPE_STRING, path_names[self->path_out],
       "programs-built", G_TYPE_UINT, self->programs_built,
-      "programs-from-cache", G_TYPE_UINT, self->programs_loaded, NULL);
+      "programs-from-cache", G_TYPE_UINT, self->programs_loaded,
+      "tunings", G_TYPE_UINT, self->tunings,
+      "tunings-from-cache", G_TYPE_UINT, self->tunings_loaded,
+      "variant", G_TYPE_STRING, variant, NULL);
   g_mutex_unlock (&self->stats_lock);
   return st;
 }
@@ -589,6 +644,9 @@ gst_cl_convolve_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_BANDS:
       g_value_set_int (value, self->bands);
+      break;
+    case PROP_AUTOTUNE:
+      g_value_set_boolean (value, self->set.autotune);
       break;
     case PROP_PLANES:
       g_value_set_flags (value, self->set.planes);
@@ -774,63 +832,51 @@ plan_layout (const GstVideoInfo * info, guint planes, Layout * L)
   L->size = base;
 }
 
-/* ---------------------------------------------------------------------------------------------
- * Programs */
-
-/* Method to run: an explicit choice is honoured when the device can run it; auto stages tiles in
- * local memory only where that memory is on-chip (a CPU's "local" memory is ordinary RAM). */
-static GstClConvolveMethod
-resolve_method (GstClConvolve * self, GstClConvolveMethod asked, gint size, gint tile,
-    gint pix_bytes, gboolean splits)
-{
-  GstClContext *ctx = self->ctx;
-  gsize side = tile + size - 1;
-  gboolean fits = ctx->max_work_group_size >= (gsize) tile * tile &&
-      side * side * pix_bytes + 256 <= ctx->local_mem_size;
-
-  /* auto: separable where the split is much cheaper than the dense sum (2 r size against
-   * size^2 multiply-adds per sample) and large enough to pay for the second pass: from 7 on a
-   * CPU (PoCL, 1080p RGBA gaussian 7x7: 25.5 -> 33.3 frames/s), from 9 with on-chip local
-   * memory (H200: at 7x7 tiled 3834 against separable 3687 frames/s, at 15x15 2240 against
-   * 3440). Fixed thresholds until the auto-tuner times the variants. */
-  gint from = ctx->local_mem_dedicated ? 9 : 7;
-
-  if (asked == GST_CL_CONVOLVE_METHOD_SEPARABLE ||
-      (asked == GST_CL_CONVOLVE_METHOD_AUTO && splits && size >= from &&
-          4 * self->rank <= size)) {
-    if (splits)
-      return GST_CL_CONVOLVE_METHOD_SEPARABLE;
-    GST_WARNING_OBJECT (self, "method=separable: this %dx%d matrix needs more than %d vector "
-        "pairs; using the dense kernel", size, size, MAX_RANK);
-    asked = GST_CL_CONVOLVE_METHOD_AUTO;
-  }
-  switch (asked) {
-    case GST_CL_CONVOLVE_METHOD_TILED:
-      if (fits)
-        return GST_CL_CONVOLVE_METHOD_TILED;
-      GST_WARNING_OBJECT (self, "method=tiled: a %dx%d tile with a %d-pixel halo does not fit "
-          "in %" G_GSIZE_FORMAT " bytes of local memory; using float4", tile, tile, size / 2,
-          ctx->local_mem_size);
-      return GST_CL_CONVOLVE_METHOD_FLOAT4;
-    case GST_CL_CONVOLVE_METHOD_FLOAT4:
-      return GST_CL_CONVOLVE_METHOD_FLOAT4;
-    case GST_CL_CONVOLVE_METHOD_AUTO:
-    default:
-      return fits && ctx->local_mem_dedicated ?
-          GST_CL_CONVOLVE_METHOD_TILED : GST_CL_CONVOLVE_METHOD_FLOAT4;
-  }
-}
-
 #define FLOW_FAILED(what, err) G_STMT_START { \
     GST_ELEMENT_ERROR (self, LIBRARY, FAILED, \
         ("OpenCL %s failed on %s: %s", what, self->ctx->device_name, \
             gst_cl_error_to_string (err)), (NULL)); \
 } G_STMT_END
 
+/* ---------------------------------------------------------------------------------------------
+ * Programs and variants */
+
+static const gchar *
+variant_text (const Variant * v, gchar * buf, gsize n)
+{
+  const gchar *name = enum_nick (GST_TYPE_CL_CONVOLVE_METHOD, v->method);
+
+  if (v->method == GST_CL_CONVOLVE_METHOD_FLOAT4)
+    g_snprintf (buf, n, "%s block=%d", name, v->bx);
+  else if (v->method == GST_CL_CONVOLVE_METHOD_VECTOR)
+    g_snprintf (buf, n, "%s nv=%d my=%d", name, v->bx, v->by);
+  else
+    g_snprintf (buf, n, "%s", name);
+  return buf;
+}
+
+/* Side of method=tiled's square work-group. */
+static gint
+tile_side (GstClConvolve * self)
+{
+  return self->ctx->max_work_group_size >= 256 ? 16 : 8;
+}
+
+/* Whether the device can run a tile of the request's pixels with its halo. */
+static gboolean
+tile_fits (GstClConvolve * self, const KernelRequest * r)
+{
+  gint tile = tile_side (self);
+  gsize side = tile + r->size - 1;
+
+  return self->ctx->max_work_group_size >= (gsize) tile * tile &&
+      side * side * (r->channels * r->depth / 8) + 256 <= self->ctx->local_mem_size;
+}
+
 /* Pixels per work-item of the float4 kernel: GST_CLCONVOLVE_BLOCK (developer override, read
  * when the element starts), else 8 on a CPU-like device (no on-chip local memory; measured on
  * PoCL, 1080p RGBA motionblur: 1.3-1.9x over 1 at sizes 3-15, docs/kernels.md) and 1 elsewhere
- * (not measured yet on a GPU, where the float4 kernel is not auto's choice). */
+ * (H200: 0.204 ms at 1 against 0.440 at 8). */
 static gint
 direct_block (GstClConvolve * self)
 {
@@ -839,103 +885,463 @@ direct_block (GstClConvolve * self)
   return self->ctx->local_mem_dedicated ? 1 : 8;
 }
 
-/* Makes self->kernels[slot] the kernel for the current settings and that pixel shape, building
- * its program on first use (the context keeps programs; coefficients are data, so they never
- * cause a build). */
-static gboolean
-ensure_kernel (GstClConvolve * self, gint slot, const Shape * shape)
+/* method=vector's blocking when it is not tuned: 3 float8 vectors (6 RGBA pixels) on 2 rows per
+ * work-item, the best of the PoCL measurements in docs/kernels.md. */
+static const Variant vector_default = { GST_CL_CONVOLVE_METHOD_VECTOR, 3, 2 };
+
+/* What an explicit method, or auto with autotune=false, runs: the method when the device and
+ * the view allow it, with fixed rules for auto. */
+static Variant
+fixed_variant (GstClConvolve * self, const KernelRequest * r)
 {
-  const Settings *s = &self->cur;
-  gint size = s->kernel == CONV_PRESET_CUSTOM && s->custom_size ? s->custom_size : s->size;
-  gint tile = self->ctx->max_work_group_size >= 256 ? 16 : 8;
-  KernelRequest request = { s->method, size, shape->channels, shape->depth, shape->skipmask,
-    shape->only, s->border, direct_block (self), self->rank
-  };
-  GstClConvolveMethod method;
-  gchar *options = NULL, *log = NULL;
-  cl_kernel kernel = NULL;
+  gboolean dedicated = self->ctx->local_mem_dedicated;
+  Variant dense = { GST_CL_CONVOLVE_METHOD_FLOAT4, direct_block (self), 1 };
+  Variant plain = { 0, 1, 1 };
+  gint asked = r->method;
+
+  /* auto: separable where the split is much cheaper than the dense sum (2 r size against
+   * size^2 multiply-adds per sample) and large enough to pay for the second pass: from 7 on a
+   * CPU (PoCL, 1080p RGBA gaussian 7x7: 25.5 -> 33.3 frames/s with float4), from 9 with
+   * on-chip local memory (H200: at 7x7 tiled 3834 against separable 3687 frames/s, at 15x15
+   * 2240 against 3440). */
+  if (asked == GST_CL_CONVOLVE_METHOD_SEPARABLE ||
+      (asked == GST_CL_CONVOLVE_METHOD_AUTO && r->rank >= 0 && r->size >= (dedicated ? 9 : 7)
+          && 4 * r->rank <= r->size)) {
+    if (r->rank >= 0) {
+      plain.method = GST_CL_CONVOLVE_METHOD_SEPARABLE;
+      return plain;
+    }
+    GST_WARNING_OBJECT (self, "method=separable: this %dx%d matrix needs more than %d vector "
+        "pairs; using a dense kernel", r->size, r->size, MAX_RANK);
+    asked = GST_CL_CONVOLVE_METHOD_AUTO;
+  }
+  switch (asked) {
+    case GST_CL_CONVOLVE_METHOD_TILED:
+      if (tile_fits (self, r)) {
+        plain.method = GST_CL_CONVOLVE_METHOD_TILED;
+        return plain;
+      }
+      GST_WARNING_OBJECT (self, "method=tiled: a %dx%d tile with a %d-pixel halo does not fit "
+          "in %" G_GSIZE_FORMAT " bytes of local memory; using float4", tile_side (self),
+          tile_side (self), r->size / 2, self->ctx->local_mem_size);
+      return dense;
+    case GST_CL_CONVOLVE_METHOD_VECTOR:
+      if (r->skipmask == 0)
+        return vector_default;
+      GST_WARNING_OBJECT (self, "method=vector writes whole pixels; this view shares its "
+          "pixels with another (packed 4:2:2): using float4 for it");
+      return dense;
+    case GST_CL_CONVOLVE_METHOD_FLOAT4:
+      return dense;
+    case GST_CL_CONVOLVE_METHOD_AUTO:
+    default:
+      /* tiles only where local memory is on-chip (a CPU's "local" memory is ordinary RAM) */
+      if (dedicated && tile_fits (self, r)) {
+        plain.method = GST_CL_CONVOLVE_METHOD_TILED;
+        return plain;
+      }
+      return !dedicated && r->skipmask == 0 ? vector_default : dense;
+  }
+}
+
+static void
+built_clear (Built * b)
+{
+  g_clear_pointer (&b->kernel, clReleaseKernel);
+  g_clear_pointer (&b->rows, clReleaseKernel);
+  g_clear_pointer (&b->options, g_free);
+}
+
+/* The build options of variant v for the request's shape. */
+static gchar *
+variant_options (GstClConvolve * self, const KernelRequest * r, const Variant * v)
+{
+  gint tile = tile_side (self);
+  gchar *only = r->only >= 0 ? g_strdup_printf (" -DONLY=%d", r->only) : g_strdup ("");
+  gchar *extra = v->method == GST_CL_CONVOLVE_METHOD_TILED ?
+      g_strdup_printf (" -DTILE_W=%d -DTILE_H=%d", tile, tile) :
+      v->method == GST_CL_CONVOLVE_METHOD_VECTOR ?
+      g_strdup_printf (" -DNV=%d -DMY=%d", v->bx, v->by) :
+      v->method == GST_CL_CONVOLVE_METHOD_FLOAT4 ?
+      g_strdup_printf (" -DBLOCK=%d", v->bx) : g_strdup ("");
+  gchar *options = g_strdup_printf ("-DKSIZE=%d -DCHANNELS=%d -DDEPTH=%d -DSKIPMASK=%u "
+      "-DBORDER=%d%s%s", r->size, r->channels, r->depth, r->skipmask, r->border, only, extra);
+
+  g_free (only);
+  g_free (extra);
+  return options;
+}
+
+/* Builds variant v for the request's shape (the program comes from the context's caches when
+ * it was built before). On failure returns the error with *what naming the step (and *log the
+ * build log, if any: free it); a tiled kernel compiled to fewer work-items than its tile returns
+ * CL_INVALID_WORK_GROUP_SIZE. */
+static cl_int
+build_variant (GstClConvolve * self, const KernelRequest * r, const Variant * v, Built * b,
+    gchar ** log, const gchar ** what)
+{
+  gint tile = tile_side (self);
+  gboolean tiled = v->method == GST_CL_CONVOLVE_METHOD_TILED;
+  gboolean separable = v->method == GST_CL_CONVOLVE_METHOD_SEPARABLE;
+  gboolean vector = v->method == GST_CL_CONVOLVE_METHOD_VECTOR;
+  const gchar *entry = tiled ? "convolve_tiled" : separable ? "convolve_cols" :
+      vector ? "convolve_vector" : "convolve_direct";
+  cl_program prog;
   cl_int err;
   gsize wg = 0;
 
-  if (self->kernels[slot] && !memcmp (&request, &self->requests[slot], sizeof (request)))
+  memset (b, 0, sizeof (*b));
+  b->variant = *v;
+  b->options = variant_options (self, r, v);
+  *log = NULL;
+  *what = "program build";
+  prog = gst_cl_context_get_program (self->ctx, self->source, b->options, &err, log);
+  if (!prog)
+    return err != CL_SUCCESS ? err : CL_BUILD_PROGRAM_FAILURE;
+  *what = "clCreateKernel";
+  b->kernel = clCreateKernel (prog, entry, &err);
+  if (b->kernel && separable)
+    b->rows = clCreateKernel (prog, "convolve_rows", &err);
+  if (err == CL_SUCCESS)
+    err = clGetKernelWorkGroupInfo (b->kernel, self->ctx->device, CL_KERNEL_WORK_GROUP_SIZE,
+        sizeof (wg), &wg, NULL);
+  if (err == CL_SUCCESS && tiled && wg < (gsize) tile * tile)
+    err = CL_INVALID_WORK_GROUP_SIZE;
+  if (err != CL_SUCCESS) {
+    built_clear (b);
+    return err;
+  }
+  if (vector) {
+    /* a row of 16 work-items per group (PoCL, 1080p RGBA 7x7: 16x1 ahead of 8x2 and 4x4) */
+    b->local[0] = MIN (16, wg);
+    b->local[1] = 1;
+  } else {
+    /* the direct kernels run any work-group shape: shrink it to what the kernel allows */
+    while (!tiled && tile > 1 && (gsize) tile * tile > wg)
+      tile /= 2;
+    b->local[0] = b->local[1] = tile;
+  }
+  b->px = vector ? 8 * v->bx / r->channels : v->method == GST_CL_CONVOLVE_METHOD_FLOAT4 ?
+      v->bx : 1;
+  b->py = vector ? v->by : 1;
+  return CL_SUCCESS;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Measured choice of method=auto */
+
+static cl_int set_args (GstClConvolve * self, const Built * b, const View * v,
+    const Plane * src, const Plane * dst, cl_mem tmp, gint depth);
+static cl_int enqueue_built (GstClConvolve * self, const Built * b, const View * v, gint y0,
+    gint rows, cl_uint n_wait, const cl_event * wait, cl_event * ev);
+static cl_int enqueue_built_rows (GstClConvolve * self, const Built * b, const View * v,
+    gint y0, gint rows, cl_uint n_wait, const cl_event * wait, cl_event * ev);
+
+/* The variants auto times for a request: on a device with on-chip local memory the tiled
+ * kernel, float4 and two vector blockings; on a CPU-like device float4 and three vector
+ * blockings; separable wherever the matrix splits. */
+static gint
+tune_candidates (GstClConvolve * self, const KernelRequest * r, Variant * out)
+{
+  static const gint cpu_vector[][2] = { {3, 2}, {4, 1}, {2, 3} };
+  static const gint gpu_vector[][2] = { {1, 1}, {3, 2} };
+  gboolean dedicated = self->ctx->local_mem_dedicated;
+  const gint (*vec)[2] = dedicated ? gpu_vector : cpu_vector;
+  gint n = 0, n_vec = dedicated ? G_N_ELEMENTS (gpu_vector) : G_N_ELEMENTS (cpu_vector);
+
+  if (dedicated && tile_fits (self, r))
+    out[n++] = (Variant) { GST_CL_CONVOLVE_METHOD_TILED, 1, 1 };
+  out[n++] = (Variant) { GST_CL_CONVOLVE_METHOD_FLOAT4, direct_block (self), 1 };
+  for (gint i = 0; i < n_vec && r->skipmask == 0; i++)
+    out[n++] = (Variant) { GST_CL_CONVOLVE_METHOD_VECTOR, vec[i][0], vec[i][1] };
+  if (r->rank >= 0)
+    out[n++] = (Variant) { GST_CL_CONVOLVE_METHOD_SEPARABLE, 1, 1 };
+  return n;
+}
+
+/* The disk key of a request's choice: the device identity, what the kernels depend on and the
+ * kernel source (a new source tunes again). */
+static gchar *
+tune_key (GstClConvolve * self, const KernelRequest * r)
+{
+  gchar *what = g_strdup_printf ("tune 1: size %d channels %d depth %d skipmask %u only %d "
+      "border %d rank %d block %d view %dx%d", r->size, r->channels, r->depth, r->skipmask,
+      r->only, r->border, r->rank, direct_block (self), r->width, r->height);
+  gchar *key = gst_cl_program_cache_key (self->ctx->identity, what, self->source);
+
+  g_free (what);
+  return key;
+}
+
+#define TUNE_MAGIC "clconvolve-tune 1"
+
+/* Where choices are kept: $GST_CLCONVOLVE_TUNE_DIR (NULL when empty: memory only), else
+ * <XDG cache dir>/clconvolve/tuning, files in the program cache's format (checksummed). */
+static gchar *
+tune_dir (void)
+{
+  const gchar *env = g_getenv (TUNE_ENV);
+
+  if (env)
+    return *env ? g_strdup (env) : NULL;
+  return g_build_filename (g_get_user_cache_dir (), "clconvolve", "tuning", NULL);
+}
+
+/* A stored choice, accepted only when it is one of this request's candidates (a damaged or
+ * foreign file can never select a kernel that was not going to be tried). */
+static gboolean
+tune_load (GstClConvolve * self, const gchar * key, const Variant * cand, gint n, Variant * out)
+{
+  const gchar *why = NULL;
+  gsize size = 0;
+  guint8 *data = self->tune_dir ?
+      gst_cl_program_cache_load (self->tune_dir, key, &size, &why) : NULL;
+  gchar *text;
+  Variant v;
+  gboolean ok = FALSE;
+
+  if (!data) {
+    if (self->tune_dir)
+      GST_DEBUG_OBJECT (self, "tuning cache %s/%s: %s", self->tune_dir, key, why);
+    return FALSE;
+  }
+  text = g_strndup ((const gchar *) data, size);
+  if (sscanf (text, TUNE_MAGIC " method %d bx %d by %d", &v.method, &v.bx, &v.by) == 3)
+    for (gint i = 0; i < n && !ok; i++)
+      ok = !memcmp (&v, &cand[i], sizeof (v));
+  if (ok)
+    *out = v;
+  else
+    GST_WARNING_OBJECT (self, "ignoring the tuning cache file of %s in %s: not a choice this "
+        "element makes", key, self->tune_dir);
+  g_free (text);
+  g_free (data);
+  return ok;
+}
+
+static void
+tune_store (GstClConvolve * self, const gchar * key, const Variant * v)
+{
+  gchar *text;
+  GError *error = NULL;
+
+  if (!self->tune_dir)
+    return;
+  text = g_strdup_printf (TUNE_MAGIC " method %d bx %d by %d\n", v->method, v->bx, v->by);
+  if (!gst_cl_program_cache_store (self->tune_dir, key, (const guint8 *) text, strlen (text),
+          &error)) {
+    GST_WARNING_OBJECT (self, "could not write the tuning cache in %s: %s", self->tune_dir,
+        error->message);
+    g_clear_error (&error);
+  }
+  g_free (text);
+}
+
+#define TUNE_RUNS 3
+/* multiply-adds (per sample) a CPU's timed band aims at: a few ms per run on 2 cores */
+#define TUNE_WORK (1 << 23)
+#define MAX_CANDIDATES 8
+
+/* Times each candidate on scratch buffers of the request's view width: a band of rows in the
+ * middle of an image (left and right borders included, top and bottom not, as in a frame),
+ * the whole view height on a device with on-chip local memory and fewer rows on a CPU. Each
+ * variant runs once to warm up (PoCL compiles per work-group size at the first launch), then
+ * TUNE_RUNS times; the fastest run counts. Returns the fastest variant. */
+static Variant
+time_candidates (GstClConvolve * self, const KernelRequest * r, const Variant * cand, gint n)
+{
+  gint radius = r->size / 2, pix = r->channels * r->depth / 8;
+  gint rows = r->height;
+  gint pitch = GST_ROUND_UP_64 (r->width * pix);
+  gint height;
+  gsize values = r->only >= 0 ? 1 : r->channels;
+  cl_mem in = NULL, out = NULL, tmp = NULL;
+  Variant best = cand[0];
+  gint64 best_t = G_MAXINT64;
+  cl_int err = CL_SUCCESS;
+  gchar text[64];
+  GString *log = g_string_new (NULL);
+
+  if (!self->ctx->local_mem_dedicated) {
+    gint64 per_row = (gint64) r->width * r->channels * r->size * r->size;
+
+    rows = MIN (rows, GST_ROUND_UP_N ((gint) CLAMP (TUNE_WORK / per_row, 12, 240), 12));
+  }
+  height = rows + 2 * radius;
+  in = clCreateBuffer (self->ctx->context, CL_MEM_READ_WRITE, (gsize) pitch * height, NULL,
+      &err);
+  if (in)
+    out = clCreateBuffer (self->ctx->context, CL_MEM_READ_WRITE, (gsize) pitch * height, NULL,
+        &err);
+  if (out)
+    tmp = clCreateBuffer (self->ctx->context, CL_MEM_READ_WRITE, sizeof (gfloat) * values *
+        r->width * height * MAX (r->rank, 1), NULL, &err);
+  if (tmp) {
+    const guint8 grey = 0x80;
+    const gfloat zero = 0.0f;
+
+    /* defined data: no denormal floats in the row pass's buffer to slow one variant down */
+    err = clEnqueueFillBuffer (self->queue, in, &grey, 1, 0, (gsize) pitch * height, 0, NULL,
+        NULL);
+    if (err == CL_SUCCESS)
+      err = clEnqueueFillBuffer (self->queue, tmp, &zero, sizeof (zero), 0,
+          sizeof (gfloat) * values * r->width * height * MAX (r->rank, 1), 0, NULL, NULL);
+  }
+
+  for (gint c = 0; c < n && err == CL_SUCCESS; c++) {
+    View v = { 0, r->width, height, r->width, 0, 0, 0 };
+    Plane ps = { in, 0, pitch, NULL }, pd = { out, 0, pitch, NULL };
+    gchar *blog = NULL;
+    const gchar *what;
+    gint64 t_min = G_MAXINT64;
+    Built b;
+    cl_int e = build_variant (self, r, &cand[c], &b, &blog, &what);
+
+    if (e == CL_SUCCESS)
+      e = set_args (self, &b, &v, &ps, &pd, tmp, r->depth);
+    for (gint i = 0; i <= TUNE_RUNS && e == CL_SUCCESS; i++) {
+      gint64 t = g_get_monotonic_time ();
+
+      if (b.rows)
+        e = enqueue_built_rows (self, &b, &v, radius, rows, 0, NULL, NULL);
+      if (e == CL_SUCCESS)
+        e = enqueue_built (self, &b, &v, radius, rows, 0, NULL, NULL);
+      if (e == CL_SUCCESS)
+        e = clFinish (self->queue);
+      if (i > 0)
+        t_min = MIN (t_min, g_get_monotonic_time () - t);
+    }
+    if (e != CL_SUCCESS) {
+      GST_WARNING_OBJECT (self, "auto-tuning: %s failed (%s): %s", variant_text (&cand[c],
+              text, sizeof (text)), what, gst_cl_error_to_string (e));
+    } else {
+      g_string_append_printf (log, " %s %" G_GINT64_FORMAT " us;",
+          variant_text (&cand[c], text, sizeof (text)), t_min);
+      if (t_min < best_t) {
+        best_t = t_min;
+        best = cand[c];
+      }
+    }
+    built_clear (&b);
+    g_free (blog);
+  }
+  if (err != CL_SUCCESS)
+    GST_WARNING_OBJECT (self, "auto-tuning could not set up its buffers: %s",
+        gst_cl_error_to_string (err));
+  GST_INFO_OBJECT (self, "auto-tuned %dx%d, %d channels of %d bits, %dx%d rows %d..%d:%s "
+      "chose %s", r->size, r->size, r->channels, r->depth, r->width, rows, radius,
+      radius + rows - 1, log->str, variant_text (&best, text, sizeof (text)));
+  g_string_free (log, TRUE);
+  g_clear_pointer (&tmp, clReleaseMemObject);
+  g_clear_pointer (&out, clReleaseMemObject);
+  g_clear_pointer (&in, clReleaseMemObject);
+  return best;
+}
+
+/* method=auto with autotune: the variant this element chose before for the request, else the
+ * one stored on disk, else the fastest by timing (stored for the next start). */
+static Variant
+tuned_variant (GstClConvolve * self, const KernelRequest * r)
+{
+  Variant cand[MAX_CANDIDATES], best;
+  gint n = tune_candidates (self, r, cand);
+  gchar *key;
+  Variant *known;
+
+  if (n == 1)
+    return cand[0];
+  key = tune_key (self, r);
+  known = g_hash_table_lookup (self->tuned, key);
+  if (known) {
+    g_free (key);
+    return *known;
+  }
+  if (tune_load (self, key, cand, n, &best)) {
+    g_mutex_lock (&self->stats_lock);
+    self->tunings_loaded++;
+    g_mutex_unlock (&self->stats_lock);
+  } else {
+    best = time_candidates (self, r, cand, n);
+    tune_store (self, key, &best);
+    g_mutex_lock (&self->stats_lock);
+    self->tunings++;
+    g_mutex_unlock (&self->stats_lock);
+  }
+  g_hash_table_insert (self->tuned, key, g_memdup2 (&best, sizeof (best)));
+  return best;
+}
+
+/* Makes self->built[slot] the kernel for the current settings and that pixel shape (the views
+ * of L that have it), building on first use (the context keeps programs; coefficients are data,
+ * so they never cause a build). */
+static gboolean
+ensure_kernel (GstClConvolve * self, gint slot, const Shape * shape, const Layout * L)
+{
+  const Settings *s = &self->cur;
+  KernelRequest request = { s->method,
+    s->kernel == CONV_PRESET_CUSTOM && s->custom_size ? s->custom_size : s->size,
+    shape->channels, shape->depth, shape->skipmask, shape->only, s->border,
+    self->block_override, self->rank, 0, 0, s->autotune
+  };
+  Built b;
+  Variant v;
+  gchar *options, *log = NULL;
+  const gchar *what = NULL;
+  gchar text[64];
+  cl_int err;
+
+  for (gint i = 0; i < L->n_views; i++)
+    if (L->views[i].shape == slot) {
+      request.width = MAX (request.width, L->views[i].width);
+      request.height = MAX (request.height, L->views[i].height);
+    }
+  if (self->built[slot].kernel && !memcmp (&request, &self->requests[slot], sizeof (request)))
     return TRUE;
-
-  method = resolve_method (self, s->method, size, tile, shape->channels * shape->depth / 8,
-      request.rank >= 0);
-  for (;;) {
-    gboolean tiled = method == GST_CL_CONVOLVE_METHOD_TILED;
-    gboolean separable = method == GST_CL_CONVOLVE_METHOD_SEPARABLE;
-    const gchar *entry = tiled ? "convolve_tiled" : separable ? "convolve_cols" :
-        "convolve_direct";
-    gchar *only = shape->only >= 0 ? g_strdup_printf (" -DONLY=%d", shape->only) : NULL;
-    gchar *common = g_strdup_printf ("-DKSIZE=%d -DCHANNELS=%d -DDEPTH=%d -DSKIPMASK=%u "
-        "-DBORDER=%d%s", size, shape->channels, shape->depth, shape->skipmask, s->border,
-        only ? only : "");
-    cl_program prog;
-
+  v = request.method == GST_CL_CONVOLVE_METHOD_AUTO && request.autotune ?
+      tuned_variant (self, &request) : fixed_variant (self, &request);
+  self->requests[slot] = request;
+  options = variant_options (self, &request, &v);
+  if (self->built[slot].kernel && !strcmp (options, self->built[slot].options)) {
     g_free (options);
-    options = tiled ? g_strdup_printf ("%s -DTILE_W=%d -DTILE_H=%d", common, tile, tile) :
-        separable ? g_strdup (common) :
-        g_strdup_printf ("%s -DBLOCK=%d", common, request.block);
-    g_free (common);
-    g_free (only);
-    prog = gst_cl_context_get_program (self->ctx, self->source, options, &err, &log);
-    if (!prog) {
+    return TRUE;
+  }
+  g_free (options);
+
+  err = build_variant (self, &request, &v, &b, &log, &what);
+  if (err == CL_INVALID_WORK_GROUP_SIZE && v.method == GST_CL_CONVOLVE_METHOD_TILED) {
+    GST_WARNING_OBJECT (self, "the tiled kernel compiled for fewer work-items than its %dx%d "
+        "tile; using float4", tile_side (self), tile_side (self));
+    v = (Variant) { GST_CL_CONVOLVE_METHOD_FLOAT4, direct_block (self), 1 };
+    g_clear_pointer (&log, g_free);
+    err = build_variant (self, &request, &v, &b, &log, &what);
+  }
+  if (err != CL_SUCCESS) {
+    options = variant_options (self, &request, &v);
+    if (log || err == CL_BUILD_PROGRAM_FAILURE)
       GST_ELEMENT_ERROR (self, LIBRARY, INIT,
           ("Could not build the OpenCL convolution program on %s (%s).",
               self->ctx->device_name, gst_cl_error_to_string (err)),
           ("build options: %s\nbuild log:\n%s", options, log ? log : "(empty)"));
-      goto fail;
-    }
-    kernel = clCreateKernel (prog, entry, &err);
-    if (!kernel) {
-      FLOW_FAILED ("clCreateKernel", err);
-      goto fail;
-    }
-    g_clear_pointer (&self->rows_kernels[slot], clReleaseKernel);
-    if (separable) {
-      self->rows_kernels[slot] = clCreateKernel (prog, "convolve_rows", &err);
-      if (!self->rows_kernels[slot]) {
-        clReleaseKernel (kernel);
-        FLOW_FAILED ("clCreateKernel", err);
-        goto fail;
-      }
-    }
-    if (clGetKernelWorkGroupInfo (kernel, self->ctx->device, CL_KERNEL_WORK_GROUP_SIZE,
-            sizeof (wg), &wg, NULL) != CL_SUCCESS)
-      wg = 1;
-    if (!tiled || wg >= (gsize) tile * tile)
-      break;
-    /* the compiled kernel needs more resources than a tile's work-group may have */
-    GST_WARNING_OBJECT (self, "tiled kernel allows %" G_GSIZE_FORMAT " work-items, needs %d; "
-        "using float4", wg, tile * tile);
-    clReleaseKernel (kernel);
-    method = GST_CL_CONVOLVE_METHOD_FLOAT4;
+    else
+      FLOW_FAILED (what, err);
+    self->requests[slot].method = -1;   /* resolve again on the next frame */
+    g_free (options);
+    g_free (log);
+    return FALSE;
   }
-
-  /* the direct kernel runs any work-group shape: shrink it to what the compiled kernel allows */
-  while (method != GST_CL_CONVOLVE_METHOD_TILED && tile > 1 && (gsize) tile * tile > wg)
-    tile /= 2;
-  if (self->kernels[slot])
-    clReleaseKernel (self->kernels[slot]);
-  self->kernels[slot] = kernel;
-  self->requests[slot] = request;
-  self->block[slot] = method == GST_CL_CONVOLVE_METHOD_FLOAT4 ? request.block : 1;
+  built_clear (&self->built[slot]);
+  self->built[slot] = b;
   g_mutex_lock (&self->stats_lock);
   gst_cl_context_program_counts (self->ctx, &self->programs_built, &self->programs_loaded);
+  if (slot == 0)
+    self->variant = v;
   g_mutex_unlock (&self->stats_lock);
-  self->local[slot][0] = self->local[slot][1] = tile;
-  GST_INFO_OBJECT (self, "method=%s: running %s (%s, work-group %dx%d) on %s",
-      enum_nick (GST_TYPE_CL_CONVOLVE_METHOD, s->method),
-      enum_nick (GST_TYPE_CL_CONVOLVE_METHOD, method), options, tile, tile,
+  GST_INFO_OBJECT (self, "method=%s: running %s (%s, work-group %" G_GSIZE_FORMAT "x%"
+      G_GSIZE_FORMAT ") on %s", enum_nick (GST_TYPE_CL_CONVOLVE_METHOD, s->method),
+      variant_text (&v, text, sizeof (text)), b.options, b.local[0], b.local[1],
       self->ctx->device_name);
-  g_free (options);
-  return TRUE;
-
-fail:
   g_free (log);
-  g_free (options);
-  return FALSE;
+  return TRUE;
 }
 
 static gboolean
@@ -968,15 +1374,6 @@ gst_cl_convolve_before_transform (GstBaseTransform * bt, GstBuffer * buf)
 
 /* ---------------------------------------------------------------------------------------------
  * Frames */
-
-/* A frame's plane as a command sees it: the OpenCL buffer and the plane's byte offset and pitch
- * in it, and the plane's host address (transfers and copies). */
-typedef struct
-{
-  cl_mem mem;
-  gint offset, pitch;
-  guint8 *host;
-} Plane;
 
 static const gchar *const stage_names[GST_CL_N_STAGES] = { "upload", "kernel", "download" };
 
@@ -1083,13 +1480,14 @@ enqueue_rows (cl_command_queue q, gboolean upload, cl_mem mem, gsize base, gsize
       host->pitch, 0, ptr, n_wait, wait, ev);
 }
 
-/* The arguments of view v's kernel(s), from src to dst (its plane in each). */
+/* The arguments of built kernel(s) b for view v, from src to dst (its plane in each); tmp:
+ * method=separable's row-pass buffer. */
 static cl_int
-set_view_args (GstClConvolve * self, const Layout * L, const View * v, const Plane * src,
-    const Plane * dst)
+set_args (GstClConvolve * self, const Built * b, const View * v, const Plane * src,
+    const Plane * dst, cl_mem tmp, gint depth)
 {
-  cl_kernel k = self->kernels[v->shape], rows = self->rows_kernels[v->shape];
-  gfloat bias = (gfloat) (self->cur.bias * (L->depth == 16 ? 65535.0 / 255.0 : 1.0));
+  cl_kernel k = b->kernel, rows = b->rows;
+  gfloat bias = (gfloat) (self->cur.bias * (depth == 16 ? 65535.0 / 255.0 : 1.0));
   cl_int err;
 
   err = clSetKernelArg (k, 0, sizeof (cl_mem), &src->mem);
@@ -1108,7 +1506,7 @@ set_view_args (GstClConvolve * self, const Layout * L, const View * v, const Pla
     return err;
   }
   /* method=separable: the column pass (k) and the row pass */
-  err |= clSetKernelArg (k, 9, sizeof (cl_mem), &self->tmp_mem);
+  err |= clSetKernelArg (k, 9, sizeof (cl_mem), &tmp);
   err |= clSetKernelArg (k, 10, sizeof (gint), &v->tmp_offset);
   err |= clSetKernelArg (k, 11, sizeof (cl_mem), &self->sep_mem);
   err |= clSetKernelArg (k, 12, sizeof (gint), &self->rank);
@@ -1119,26 +1517,39 @@ set_view_args (GstClConvolve * self, const Layout * L, const View * v, const Pla
   err |= clSetKernelArg (rows, 2, sizeof (gint), &src->pitch);
   err |= clSetKernelArg (rows, 3, sizeof (gint), &v->width);
   err |= clSetKernelArg (rows, 4, sizeof (gint), &v->height);
-  err |= clSetKernelArg (rows, 5, sizeof (cl_mem), &self->tmp_mem);
+  err |= clSetKernelArg (rows, 5, sizeof (cl_mem), &tmp);
   err |= clSetKernelArg (rows, 6, sizeof (gint), &v->tmp_offset);
   err |= clSetKernelArg (rows, 7, sizeof (cl_mem), &self->sep_mem);
   err |= clSetKernelArg (rows, 8, sizeof (gint), &self->rank);
   return err;
 }
 
-/* method=separable: the row pass of view v over rows [y0, y0 + rows), into tmp_mem. */
+static cl_int
+set_view_args (GstClConvolve * self, const Layout * L, const View * v, const Plane * src,
+    const Plane * dst)
+{
+  return set_args (self, &self->built[v->shape], v, src, dst, self->tmp_mem, L->depth);
+}
+
+/* method=separable: the row pass of view v over rows [y0, y0 + rows), into the tmp buffer. */
+static cl_int
+enqueue_built_rows (GstClConvolve * self, const Built * b, const View * v, gint y0, gint rows,
+    cl_uint n_wait, const cl_event * wait, cl_event * ev)
+{
+  const size_t offset[2] = { 0, y0 };
+  const size_t global[2] = { GST_ROUND_UP_N ((gsize) v->width, b->local[0]),
+    GST_ROUND_UP_N ((gsize) rows, b->local[1])
+  };
+
+  return clEnqueueNDRangeKernel (self->queue, b->rows, 2, offset, global, b->local, n_wait,
+      wait, ev);
+}
+
 static cl_int
 enqueue_view_rows (GstClConvolve * self, const View * v, gint y0, gint rows, cl_uint n_wait,
     const cl_event * wait, cl_event * ev)
 {
-  const gsize *local = self->local[v->shape];
-  const size_t offset[2] = { 0, y0 };
-  const size_t global[2] = { GST_ROUND_UP_N ((gsize) v->width, local[0]),
-    GST_ROUND_UP_N ((gsize) rows, local[1])
-  };
-
-  return clEnqueueNDRangeKernel (self->queue, self->rows_kernels[v->shape], 2, offset, global,
-      local, n_wait, wait, ev);
+  return enqueue_built_rows (self, &self->built[v->shape], v, y0, rows, n_wait, wait, ev);
 }
 
 /* method=separable: gives each separable view its region of tmp_mem (one float value per
@@ -1153,7 +1564,7 @@ ensure_tmp (GstClConvolve * self, Layout * L)
     const Shape *sh = &L->shapes[v->shape];
     gsize value = sizeof (gfloat) * (sh->only >= 0 ? 1 : sh->channels);
 
-    if (!self->rows_kernels[v->shape])
+    if (!self->built[v->shape].rows)
       continue;
     v->tmp_offset = bytes / value;
     bytes += GST_ROUND_UP_16 (value * v->width * v->height * MAX (self->rank, 1));
@@ -1164,20 +1575,27 @@ ensure_tmp (GstClConvolve * self, Layout * L)
   return ensure_buffer (self, &self->tmp_mem, &self->tmp_bytes, bytes, CL_MEM_READ_WRITE);
 }
 
-/* View v's kernel over rows [y0, y0 + rows) (a band, or the whole plane). */
+/* Built kernel b of view v over rows [y0, y0 + rows) (a band, or the whole plane): each
+ * work-item covers b->px pixels and b->py rows, the band's first row being the work offset. */
+static cl_int
+enqueue_built (GstClConvolve * self, const Built * b, const View * v, gint y0, gint rows,
+    cl_uint n_wait, const cl_event * wait, cl_event * ev)
+{
+  const size_t offset[2] = { 0, y0 };
+  gsize items_x = (v->span + b->px - 1) / b->px, items_y = (rows + b->py - 1) / b->py;
+  const size_t global[2] = { GST_ROUND_UP_N (items_x, b->local[0]),
+    GST_ROUND_UP_N (items_y, b->local[1])
+  };
+
+  return clEnqueueNDRangeKernel (self->queue, b->kernel, 2, offset, global, b->local, n_wait,
+      wait, ev);
+}
+
 static cl_int
 enqueue_view (GstClConvolve * self, const View * v, gint y0, gint rows, cl_uint n_wait,
     const cl_event * wait, cl_event * ev)
 {
-  const gsize *local = self->local[v->shape];
-  const size_t offset[2] = { 0, y0 };
-  gsize items = (v->span + self->block[v->shape] - 1) / self->block[v->shape];
-  const size_t global[2] = { GST_ROUND_UP_N (items, local[0]),
-    GST_ROUND_UP_N ((gsize) rows, local[1])
-  };
-
-  return clEnqueueNDRangeKernel (self->queue, self->kernels[v->shape], 2, offset, global,
-      local, n_wait, wait, ev);
+  return enqueue_built (self, &self->built[v->shape], v, y0, rows, n_wait, wait, ev);
 }
 
 /* Profiling events of a frame, per stage, in the order they were queued. */
@@ -1210,7 +1628,7 @@ run_unified (GstClConvolve * self, const Layout * L, const Plane * src, const Pl
     if (err != CL_SUCCESS)
       return err;
     *what = "kernel launch";
-    if (self->rows_kernels[v->shape]) {
+    if (self->built[v->shape].rows) {
       err = enqueue_view_rows (self, v, 0, v->height, 0, NULL,
           next_event (e, GST_CL_STAGE_KERNEL));
       if (err != CL_SUCCESS)
@@ -1246,9 +1664,13 @@ band_rows (GstClConvolve * self, const Layout * L, gint p, gint bands)
   gint rows = bands > 0 ? (h + bands - 1) / bands :
       MAX ((h + AUTO_BANDS - 1) / AUTO_BANDS, AUTO_MIN_BAND_ROWS);
 
+  /* a work-item of method=vector covers py rows */
   for (gint i = 0; i < L->n_views; i++)
-    if (L->views[i].plane == p)
-      ly = MAX (ly, (gint) self->local[L->views[i].shape][1]);
+    if (L->views[i].plane == p) {
+      const Built *b = &self->built[L->views[i].shape];
+
+      ly = MAX (ly, (gint) b->local[1] * b->py);
+    }
   return MAX (GST_ROUND_UP_N (rows, ly), ly);
 }
 
@@ -1349,7 +1771,7 @@ run_discrete (GstClConvolve * self, const Layout * L, const Plane * src, const P
       clFlush (self->up_queue);
       /* method=separable: the band's row pass needs only the band itself */
       for (gint i = 0; i < L->n_views; i++) {
-        if (L->views[i].plane != p || !self->rows_kernels[L->views[i].shape])
+        if (L->views[i].plane != p || !self->built[L->views[i].shape].rows)
           continue;
         *what = "kernel launch";
         err = enqueue_view_rows (self, &L->views[i], y0, n, 1, up,
@@ -1467,7 +1889,7 @@ gst_cl_convolve_transform_frame (GstVideoFilter * vf, GstVideoFrame * in, GstVid
 
   plan_layout (&in->info, self->cur.planes, &L);
   for (gint i = 0; i < L.n_shapes; i++)
-    if (!ensure_kernel (self, i, &L.shapes[i]))
+    if (!ensure_kernel (self, i, &L.shapes[i], &L))
       return GST_FLOW_ERROR;
   if (!ensure_tmp (self, &L))
     return GST_FLOW_ERROR;
@@ -1630,8 +2052,7 @@ static void
 release_cl (GstClConvolve * self)
 {
   for (gint i = 0; i < MAX_SHAPES; i++) {
-    g_clear_pointer (&self->kernels[i], clReleaseKernel);
-    g_clear_pointer (&self->rows_kernels[i], clReleaseKernel);
+    built_clear (&self->built[i]);
   }
   g_clear_pointer (&self->sep_mem, clReleaseMemObject);
   g_clear_pointer (&self->tmp_mem, clReleaseMemObject);
@@ -1704,8 +2125,14 @@ gst_cl_convolve_start (GstBaseTransform * bt)
   gst_cl_stats_init (&self->stats);
   self->host_copies = 0;
   self->path_in = self->path_out = PATH_NONE;
+  self->tunings = self->tunings_loaded = 0;
+  memset (&self->variant, 0, sizeof (self->variant));
   g_mutex_unlock (&self->stats_lock);
 
+  /* the choices of one run: timed again after a restart unless the disk keeps them */
+  g_hash_table_remove_all (self->tuned);
+  g_free (self->tune_dir);
+  self->tune_dir = tune_dir ();
   self->block_override = g_getenv (BLOCK_ENV) ? CLAMP (atoi (g_getenv (BLOCK_ENV)), 0, 16) : 0;
   self->discrete = !self->ctx->host_unified;
   if (!self->discrete && g_getenv (DISCRETE_ENV) && atoi (g_getenv (DISCRETE_ENV))) {
@@ -1762,12 +2189,14 @@ gst_cl_convolve_finalize (GObject * object)
   GstClConvolve *self = GST_CL_CONVOLVE (object);
 
   release_cl (self);
+  g_free (self->tune_dir);
   g_free (self->matrix_text);
   g_free (self->device);
   g_free (self->device_name);
   gst_cl_stats_clear (&self->stats);
   g_mutex_clear (&self->stats_lock);
   g_free (self->events);
+  g_hash_table_unref (self->tuned);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
@@ -1860,6 +2289,14 @@ gst_cl_convolve_class_init (GstClConvolveClass * klass)
           "y), r, g, b, a to RGB ones. Chroma planes of subsampled formats are convolved at "
           "chroma resolution with the same coefficients",
           GST_TYPE_CL_CONVOLVE_PLANES, DEFAULT_PLANES, live));
+  g_object_class_install_property (gobject_class, PROP_AUTOTUNE,
+      g_param_spec_boolean ("autotune", "Auto-tune", "method=auto: time the kernel variants "
+          "(tiled, float4, vector blockings, separable) on the device the first time a device, "
+          "format, frame size, matrix size and split rank are seen, and run the fastest. The "
+          "choice is kept in $XDG_CACHE_HOME/clconvolve/tuning (GST_CLCONVOLVE_TUNE_DIR moves "
+          "it; empty: this process only), so it is timed once per machine. false: fixed rules "
+          "(tiled on GPUs, vector on CPUs, separable from size 9 / 7)",
+          DEFAULT_AUTOTUNE, live));
 
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_static_pad_template (element_class, &src_template);
@@ -1896,6 +2333,8 @@ gst_cl_convolve_init (GstClConvolve * self)
   self->profiling = DEFAULT_PROFILING;
   self->bands = DEFAULT_BANDS;
   self->set.planes = DEFAULT_PLANES;
+  self->set.autotune = DEFAULT_AUTOTUNE;
+  self->tuned = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   self->events = g_new0 (Events, 1);
   g_mutex_init (&self->stats_lock);
   gst_cl_stats_init (&self->stats);

@@ -19,6 +19,8 @@
  *                    luma of YUY2/UYVY, one chroma of NV12): passmask is then unused
  *   -DBORDER=b       0 clamp, 1 mirror (dcb|abcd|cba), 2 wrap, 3 constant (zeros)
  *   -DBLOCK=n        convolve_direct: adjacent pixels per work-item (register blocking)
+ *   -DNV=v -DMY=m    convolve_vector: 8*v samples of each of m rows per work-item (8*v a
+ *                    multiple of CHANNELS; SKIPMASK must be 0)
  *   -DTILE_W=w -DTILE_H=h   work-group size of convolve_tiled
  *
  * Arguments of both kernels (same order, so the host sets them in one place):
@@ -262,6 +264,120 @@ convolve_direct (__global const uchar * src, int src_offset, int src_pitch,
 #endif
   for (int b = 0; b < BLOCK && xb + b < span; b++)
     direct_pixel (src, src_pitch, drow, xb + b, y, width, height, coef, bias, passmask);
+}
+
+/* The samples of a pixel that are copied from the centre instead of computed, per lane of a
+ * float8 that holds 8 / CHANNELS whole pixels (lane l is sample l % CHANNELS). */
+inline int8
+lane_pass (uint passmask)
+{
+  int8 lane = (int8) (0, 1, 2, 3, 4, 5, 6, 7) % CHANNELS;
+#ifdef ONLY
+  return lane != (int8) (ONLY);
+#else
+  return ((int8) (passmask) >> lane & 1) != 0;
+#endif
+}
+
+/* Eight consecutive samples starting o samples into seg (o a compile-time constant once the
+ * loops are unrolled): one vector, or two joined by a shuffle. */
+inline float8
+window8 (const float8 * seg, int o)
+{
+  int q = o / 8, r = o % 8;
+
+  if (r == 0)
+    return seg[q];
+  if (r == 4)
+    return (float8) (seg[q].s4567, seg[q + 1].s0123);
+  return shuffle2 (seg[q], seg[q + 1], (uint8) (r, r + 1, r + 2, r + 3, r + 4, r + 5, r + 6,
+          r + 7));
+}
+
+#ifndef NV
+#define NV 2
+#endif
+#ifndef MY
+#define MY 1
+#endif
+#define VEC_SAMPLES (8 * NV)                    /* per row and work-item */
+#define VEC_PIXELS (VEC_SAMPLES / CHANNELS)
+#define VEC_SEG (NV + (CHANNELS * (KSIZE - 1) + 7) / 8)  /* float8 of input per row */
+#define VEC_READ (VEC_SEG * 8 / CHANNELS)       /* pixels those hold */
+
+/* method=vector: each work-item computes VEC_PIXELS adjacent pixels (NV float8 vectors of
+ * samples, every channel at once) on each of MY adjacent rows. Each input row the block needs
+ * is loaded and converted to float once and feeds every output row it reaches; the KSIZE
+ * horizontal taps are shifted windows of it (a channel's neighbour is CHANNELS lanes away), so
+ * the inner loop is one multiply-add per tap and vector: SIMD-friendly code for CPU compilers
+ * (PoCL). Blocks touching a border take the per-pixel path. Needs SKIPMASK 0. */
+__kernel void
+convolve_vector (__global const uchar * src, int src_offset, int src_pitch,
+    __global uchar * dst, int dst_offset, int dst_pitch, int width, int height, int span,
+    __constant float *coef, float bias, uint passmask)
+{
+  /* a band's first row is the global offset; each work-item below it covers MY rows */
+  int y0 = get_global_offset (1);
+  int xb = get_global_id (0) * VEC_PIXELS, y = y0 + ((int) get_global_id (1) - y0) * MY;
+
+  if (xb >= span || y >= height)
+    return;
+  src += src_offset;
+  dst += dst_offset;
+  /* inside the plane, reads included (VEC_READ may pass the last needed pixel) */
+  if (xb >= RADIUS && y >= RADIUS && xb - RADIUS + VEC_READ <= width &&
+      y + MY - 1 + RADIUS < height) {
+    __global const uchar *row = src + (y - RADIUS) * src_pitch + (xb - RADIUS) * PIX_BYTES;
+    float8 acc[MY][NV];
+    int8 pass = lane_pass (passmask);
+
+#pragma unroll
+    for (int m = 0; m < MY; m++)
+#pragma unroll
+      for (int v = 0; v < NV; v++)
+        acc[m][v] = (float8) (0.0f);
+#pragma unroll
+    for (int r = 0; r < KSIZE + MY - 1; r++, row += src_pitch) {
+      float8 seg[VEC_SEG];
+
+#pragma unroll
+      for (int s = 0; s < VEC_SEG; s++)
+        seg[s] = convert_float8 (vload8 (s, CSAMPLES (row)));
+#pragma unroll
+      for (int m = 0; m < MY; m++) {
+        int j = r - m;          /* the coefficient row input row r meets for output row m */
+
+        if (j < 0 || j >= KSIZE)
+          continue;
+#pragma unroll
+        for (int i = 0; i < KSIZE; i++) {
+          float8 c = (float8) (coef[j * KSIZE + i]);
+
+#pragma unroll
+          for (int v = 0; v < NV; v++)
+            acc[m][v] = fma (c, window8 (seg, i * CHANNELS + 8 * v), acc[m][v]);
+        }
+      }
+    }
+#pragma unroll
+    for (int m = 0; m < MY; m++) {
+      __global const samp_t *centre = CSAMPLES (src + (y + m) * src_pitch + xb * PIX_BYTES);
+      __global samp_t *out = SAMPLES (dst + (y + m) * dst_pitch + xb * PIX_BYTES);
+
+#pragma unroll
+      for (int v = 0; v < NV; v++) {
+        float8 res = select (round (acc[m][v] + bias),
+            convert_float8 (vload8 (v, centre)), pass);
+
+        vstore8 (CONVERT_SAT (8, res), v, out);
+      }
+    }
+    return;
+  }
+  for (int m = 0; m < MY && y + m < height; m++)
+    for (int b = 0; b < VEC_PIXELS && xb + b < span; b++)
+      direct_pixel (src, src_pitch, dst + (y + m) * dst_pitch, xb + b, y + m, width, height,
+          coef, bias, passmask);
 }
 
 /* method=separable: the matrix as `rank` pairs of a vertical and a horizontal vector

@@ -39,7 +39,7 @@ static const Format formats[] = {
 };
 
 
-static const gchar *methods[] = { "auto", "float4", "tiled", "separable" };
+static const gchar *methods[] = { "auto", "float4", "tiled", "separable", "vector" };
 static const gint preset_sizes[] = { 1, 3, 5, 7, 15, 31, 63 };
 
 typedef struct
