@@ -295,7 +295,7 @@ run_once (const gchar * element, const gchar * format, gint w, gint h, RunResult
     const gchar *fields[] = { "frames", "upload-ns", "kernel-ns",
       "download-ns", "busy-ns", "overlap-ns", "host-copies"
     };
-    const gchar *paths[] = { "input-path", "output-path" };
+    const gchar *paths[] = { "input-path", "output-path", "variant" };
     r->stats = gst_structure_new_empty ("delta");
     for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
       gst_structure_set (r->stats, fields[i], G_TYPE_UINT64,
@@ -379,7 +379,7 @@ measure_element (const gchar * element, const gchar * profiled, const gchar * la
   gdouble *up = g_new0 (gdouble, runs), *kern = g_new0 (gdouble, runs);
   gdouble *down = g_new0 (gdouble, runs), *ovl = g_new0 (gdouble, runs);
   gdouble *copies = g_new0 (gdouble, runs);
-  gchar *path_in = NULL, *path_out = NULL;
+  gchar *path_in = NULL, *path_out = NULL, *variant = NULL;
   gint nstage = 0, ncopies = 0;
   gboolean pooled = FALSE;
   guint frames = 0;
@@ -409,6 +409,10 @@ measure_element (const gchar * element, const gchar * profiled, const gchar * la
               &ovl[nstage]))
         nstage++;
       copies[ncopies++] = (gdouble) stat_u64 (with.stats, "host-copies") / nf;
+      if (gst_structure_get_string (with.stats, "variant")) {
+        g_free (variant);
+        variant = g_strdup (gst_structure_get_string (with.stats, "variant"));
+      }
       if (gst_structure_get_string (with.stats, "input-path")) {
         g_free (path_in);
         g_free (path_out);
@@ -455,10 +459,12 @@ measure_element (const gchar * element, const gchar * profiled, const gchar * la
     g_print (",\"host_copies_per_frame\":%.4g", median_of (copies, ncopies));
   if (path_in)
     g_print (",\"input_path\":\"%s\",\"output_path\":\"%s\"", path_in, path_out);
+  if (variant)
+    g_print (",\"variant\":\"%s\"", variant);
   g_print ("}\n");
-  g_printerr ("%-10s %-10s %-6s %-10s %2d %4dx%-4d %9.2f fps (median of %d)\n", label,
+  g_printerr ("%-10s %-10s %-6s %-10s %2d %4dx%-4d %9.2f fps (median of %d)%s%s\n", label,
       method ? method : "", opt.format, kernel ? kernel : "", size, w, h,
-      median_of (fps, n), n);
+      median_of (fps, n), n, variant ? ", ran " : "", variant ? variant : "");
   g_free (s_fps);
   g_free (s_cpu);
   g_free (s_first);
@@ -476,6 +482,7 @@ out:
   g_free (ovl);
   g_free (copies);
   g_free (path_in);
+  g_free (variant);
   g_free (path_out);
 }
 

@@ -1,0 +1,97 @@
+/* clconvolve-fma-peak: the CPU's measured single-precision multiply-add peak, all cores
+ * Copyright (C) 2026 clconvolve developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/* Prints {"kind":"fma_peak","threads":n,"gfma_per_s":x,...}: lane multiply-adds per second of
+ * one thread per online CPU, each running 12 independent chains of 8-lane fused multiply-adds
+ * (AVX2+FMA where the CPU has them, else whatever the compiler makes of the 8-lane vectors).
+ * It is the yardstick for "fraction of the FMA peak" in tests/bench/run-bench --parts kernels:
+ * measured on the machine, not computed from a nominal clock. Median of 5 runs. */
+
+#include <glib.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+typedef float v8 __attribute__ ((vector_size (32)));
+
+#define CHAINS 12
+#define ITER 20000000L
+
+#if defined(__x86_64__) || defined(__i386__)
+#define TARGET __attribute__ ((target ("avx2,fma")))
+#else
+#define TARGET
+#endif
+
+/* 12 chains, each x = x * m + c: enough independent work to fill two FMA pipes of latency 4-5. */
+#define STEP(x) x = x * m + c
+static TARGET float
+chains (long iter)
+{
+  v8 m = { 0.999f, 0.999f, 0.999f, 0.999f, 0.999f, 0.999f, 0.999f, 0.999f };
+  v8 c = { 1e-3f, 1e-3f, 1e-3f, 1e-3f, 1e-3f, 1e-3f, 1e-3f, 1e-3f };
+  v8 a = m, b = c, d = m + c, e = m - c, f = m * c, g = c - m, h = m + m, i = c + c,
+      j = m * m, k = c * c, l = m + 2 * c, n = c + 2 * m;
+
+  for (long t = 0; t < iter; t++) {
+    STEP (a); STEP (b); STEP (d); STEP (e); STEP (f); STEP (g);
+    STEP (h); STEP (i); STEP (j); STEP (k); STEP (l); STEP (n);
+  }
+  a = a + b + d + e + f + g + h + i + j + k + l + n;
+  return a[0] + a[7];
+}
+
+static float sink;
+
+static gpointer
+worker (gpointer data)
+{
+  sink += chains (GPOINTER_TO_SIZE (data));
+  return NULL;
+}
+
+static int
+cmp (const void *x, const void *y)
+{
+  double a = *(const double *) x, b = *(const double *) y;
+  return a < b ? -1 : a > b;
+}
+
+int
+main (void)
+{
+  guint n = g_get_num_processors ();
+  gboolean fma = TRUE;
+  double rates[5];
+
+#if defined(__x86_64__) || defined(__i386__)
+  fma = __builtin_cpu_supports ("avx2") && __builtin_cpu_supports ("fma");
+  if (!fma) {
+    fprintf (stderr, "fma-peak: this CPU has no AVX2+FMA\n");
+    return 1;
+  }
+#endif
+  worker (GSIZE_TO_POINTER (ITER / 20));        /* warm up clocks */
+  for (int r = 0; r < 5; r++) {
+    GThread *t[256];
+    gint64 t0 = g_get_monotonic_time ();
+    double s;
+
+    for (guint i = 0; i < n && i < 256; i++)
+      t[i] = g_thread_new ("fma", worker, GSIZE_TO_POINTER (ITER));
+    for (guint i = 0; i < n && i < 256; i++)
+      g_thread_join (t[i]);
+    s = (g_get_monotonic_time () - t0) / 1e6;
+    rates[r] = (double) n * ITER * CHAINS * 8 / s / 1e9;
+  }
+  qsort (rates, 5, sizeof (double), cmp);
+  printf ("{\"kind\":\"fma_peak\",\"threads\":%u,\"gfma_per_s\":%.2f,\"min\":%.2f,\"max\":%.2f,"
+      "\"lanes\":8,\"chains\":%d}\n", n, rates[2], rates[0], rates[4], CHAINS);
+  fprintf (stderr, "FMA peak: %.1f G lane multiply-adds/s on %u threads\n", rates[2], n);
+  return 0;
+}
