@@ -199,7 +199,8 @@ typedef struct
 typedef struct
 {
   gint method;                  /* GstClConvolveMethod, never AUTO */
-  gint bx, by;                  /* float4: pixels per work-item (bx); vector: NV, MY */
+  gint bx, by;                  /* float4: pixels per work-item (bx); vector: NV, MY; tiled:
+                                 * outputs per work-item along x and y */
 } Variant;
 
 /* A frame's plane as a command sees it: the OpenCL buffer and the plane's byte offset and pitch
@@ -848,6 +849,8 @@ variant_text (const Variant * v, gchar * buf, gsize n)
 
   if (v->method == GST_CL_CONVOLVE_METHOD_FLOAT4)
     g_snprintf (buf, n, "%s block=%d", name, v->bx);
+  else if (v->method == GST_CL_CONVOLVE_METHOD_TILED)
+    g_snprintf (buf, n, "%s %dx%d", name, v->bx, v->by);
   else if (v->method == GST_CL_CONVOLVE_METHOD_VECTOR)
     g_snprintf (buf, n, "%s nv=%d my=%d", name, v->bx, v->by);
   else
@@ -855,22 +858,46 @@ variant_text (const Variant * v, gchar * buf, gsize n)
   return buf;
 }
 
-/* Side of method=tiled's square work-group. */
-static gint
-tile_side (GstClConvolve * self)
+/* method=tiled's geometry for mx x my outputs per work-item: work-groups of 32x8 (8x8 where the
+ * device allows fewer than 256 work-items), the tile of samples converted to float where it fits
+ * in local memory, else of raw samples (4x smaller for 8-bit), else it does not fit. */
+typedef struct
 {
-  return self->ctx->max_work_group_size >= 256 ? 16 : 8;
+  gint w, h;
+  gboolean fits, as_float;
+} TileGeometry;
+
+static TileGeometry
+tile_geometry (GstClConvolve * self, const KernelRequest * r, gint mx, gint my)
+{
+  TileGeometry g = { 32, 8, FALSE, FALSE };
+  gsize cols, rows, value, raw = r->channels * r->depth / 8;
+
+  if (self->ctx->max_work_group_size < 256)
+    g.w = g.h = 8;
+  cols = GST_ROUND_UP_N ((gsize) g.w * mx + r->size - 1, (gsize) mx);
+  rows = (gsize) g.h * my + r->size - 1;
+  /* the float tile holds what the kernel sums: one sample (ONLY) or the pixel as floats */
+  value = sizeof (gfloat) * (r->only >= 0 ? 1 : r->channels);
+  g.as_float = cols * rows * value + 256 <= self->ctx->local_mem_size;
+  g.fits = self->ctx->max_work_group_size >= (gsize) g.w * g.h &&
+      (g.as_float || cols * rows * raw + 256 <= self->ctx->local_mem_size);
+  return g;
 }
 
-/* Whether the device can run a tile of the request's pixels with its halo. */
-static gboolean
-tile_fits (GstClConvolve * self, const KernelRequest * r)
-{
-  gint tile = tile_side (self);
-  gsize side = tile + r->size - 1;
+/* method=tiled's blockings, best first (H200, 1080p RGBA 7x7 kernel: 2x4 0.032 ms, 1x4 0.037,
+ * 1x1 0.08; docs/kernels.md); tiled_default picks the first that fits. */
+static const gint tiled_blocks[][2] = { {2, 4}, {1, 4}, {1, 1} };
 
-  return self->ctx->max_work_group_size >= (gsize) tile * tile &&
-      side * side * (r->channels * r->depth / 8) + 256 <= self->ctx->local_mem_size;
+static gboolean
+tiled_default (GstClConvolve * self, const KernelRequest * r, Variant * v)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (tiled_blocks); i++)
+    if (tile_geometry (self, r, tiled_blocks[i][0], tiled_blocks[i][1]).fits) {
+      *v = (Variant) { GST_CL_CONVOLVE_METHOD_TILED, tiled_blocks[i][0], tiled_blocks[i][1] };
+      return TRUE;
+    }
+  return FALSE;
 }
 
 /* Pixels per work-item of the float4 kernel: GST_CLCONVOLVE_BLOCK (developer override, read
@@ -917,13 +944,11 @@ fixed_variant (GstClConvolve * self, const KernelRequest * r)
   }
   switch (asked) {
     case GST_CL_CONVOLVE_METHOD_TILED:
-      if (tile_fits (self, r)) {
-        plain.method = GST_CL_CONVOLVE_METHOD_TILED;
+      if (tiled_default (self, r, &plain))
         return plain;
-      }
-      GST_WARNING_OBJECT (self, "method=tiled: a %dx%d tile with a %d-pixel halo does not fit "
-          "in %" G_GSIZE_FORMAT " bytes of local memory; using float4", tile_side (self),
-          tile_side (self), r->size / 2, self->ctx->local_mem_size);
+      GST_WARNING_OBJECT (self, "method=tiled: no tile with a %d-pixel halo fits in %"
+          G_GSIZE_FORMAT " bytes of local memory; using float4", r->size / 2,
+          self->ctx->local_mem_size);
       return dense;
     case GST_CL_CONVOLVE_METHOD_VECTOR:
       if (r->skipmask == 0)
@@ -936,10 +961,8 @@ fixed_variant (GstClConvolve * self, const KernelRequest * r)
     case GST_CL_CONVOLVE_METHOD_AUTO:
     default:
       /* tiles only where local memory is on-chip (a CPU's "local" memory is ordinary RAM) */
-      if (dedicated && tile_fits (self, r)) {
-        plain.method = GST_CL_CONVOLVE_METHOD_TILED;
+      if (dedicated && tiled_default (self, r, &plain))
         return plain;
-      }
       return !dedicated && r->skipmask == 0 ? vector_default : dense;
   }
 }
@@ -956,10 +979,11 @@ built_clear (Built * b)
 static gchar *
 variant_options (GstClConvolve * self, const KernelRequest * r, const Variant * v)
 {
-  gint tile = tile_side (self);
+  TileGeometry g = tile_geometry (self, r, v->bx, v->by);
   gchar *only = r->only >= 0 ? g_strdup_printf (" -DONLY=%d", r->only) : g_strdup ("");
   gchar *extra = v->method == GST_CL_CONVOLVE_METHOD_TILED ?
-      g_strdup_printf (" -DTILE_W=%d -DTILE_H=%d", tile, tile) :
+      g_strdup_printf (" -DTILE_W=%d -DTILE_H=%d -DTILE_MX=%d -DTILE_MY=%d -DTILE_FLOAT=%d",
+      g.w, g.h, v->bx, v->by, g.as_float) :
       v->method == GST_CL_CONVOLVE_METHOD_VECTOR ?
       g_strdup_printf (" -DNV=%d -DMY=%d", v->bx, v->by) :
       v->method == GST_CL_CONVOLVE_METHOD_FLOAT4 ?
@@ -980,7 +1004,8 @@ static cl_int
 build_variant (GstClConvolve * self, const KernelRequest * r, const Variant * v, Built * b,
     gchar ** log, const gchar ** what)
 {
-  gint tile = tile_side (self);
+  TileGeometry g = tile_geometry (self, r, v->bx, v->by);
+  gint tile = 16;
   gboolean tiled = v->method == GST_CL_CONVOLVE_METHOD_TILED;
   gboolean separable = v->method == GST_CL_CONVOLVE_METHOD_SEPARABLE;
   gboolean vector = v->method == GST_CL_CONVOLVE_METHOD_VECTOR;
@@ -1005,25 +1030,27 @@ build_variant (GstClConvolve * self, const KernelRequest * r, const Variant * v,
   if (err == CL_SUCCESS)
     err = clGetKernelWorkGroupInfo (b->kernel, self->ctx->device, CL_KERNEL_WORK_GROUP_SIZE,
         sizeof (wg), &wg, NULL);
-  if (err == CL_SUCCESS && tiled && wg < (gsize) tile * tile)
+  if (err == CL_SUCCESS && tiled && wg < (gsize) g.w * g.h)
     err = CL_INVALID_WORK_GROUP_SIZE;
   if (err != CL_SUCCESS) {
     built_clear (b);
     return err;
   }
-  if (vector) {
+  if (tiled) {
+    b->local[0] = g.w;
+    b->local[1] = g.h;
+  } else if (vector) {
     /* a row of 16 work-items per group (PoCL, 1080p RGBA 7x7: 16x1 ahead of 8x2 and 4x4) */
     b->local[0] = MIN (16, wg);
     b->local[1] = 1;
   } else {
     /* the direct kernels run any work-group shape: shrink it to what the kernel allows */
-    while (!tiled && tile > 1 && (gsize) tile * tile > wg)
+    while (tile > 1 && (gsize) tile * tile > wg)
       tile /= 2;
     b->local[0] = b->local[1] = tile;
   }
-  b->px = vector ? 8 * v->bx / r->channels : v->method == GST_CL_CONVOLVE_METHOD_FLOAT4 ?
-      v->bx : 1;
-  b->py = vector ? v->by : 1;
+  b->px = vector ? 8 * v->bx / r->channels : separable ? 1 : v->bx;
+  b->py = vector || tiled ? v->by : 1;
   return CL_SUCCESS;
 }
 
@@ -1049,8 +1076,10 @@ tune_candidates (GstClConvolve * self, const KernelRequest * r, Variant * out)
   const gint (*vec)[2] = dedicated ? gpu_vector : cpu_vector;
   gint n = 0, n_vec = dedicated ? G_N_ELEMENTS (gpu_vector) : G_N_ELEMENTS (cpu_vector);
 
-  if (dedicated && tile_fits (self, r))
-    out[n++] = (Variant) { GST_CL_CONVOLVE_METHOD_TILED, 1, 1 };
+  for (guint i = 0; i < G_N_ELEMENTS (tiled_blocks) && dedicated; i++)
+    if (tile_geometry (self, r, tiled_blocks[i][0], tiled_blocks[i][1]).fits)
+      out[n++] = (Variant) { GST_CL_CONVOLVE_METHOD_TILED, tiled_blocks[i][0],
+        tiled_blocks[i][1] };
   out[n++] = (Variant) { GST_CL_CONVOLVE_METHOD_FLOAT4, direct_block (self), 1 };
   for (gint i = 0; i < n_vec && r->skipmask == 0; i++)
     out[n++] = (Variant) { GST_CL_CONVOLVE_METHOD_VECTOR, vec[i][0], vec[i][1] };
@@ -1309,8 +1338,8 @@ ensure_kernel (GstClConvolve * self, gint slot, const Shape * shape, const Layou
 
   err = build_variant (self, &request, &v, &b, &log, &what);
   if (err == CL_INVALID_WORK_GROUP_SIZE && v.method == GST_CL_CONVOLVE_METHOD_TILED) {
-    GST_WARNING_OBJECT (self, "the tiled kernel compiled for fewer work-items than its %dx%d "
-        "tile; using float4", tile_side (self), tile_side (self));
+    GST_WARNING_OBJECT (self, "the tiled kernel compiled for fewer work-items than its "
+        "work-group; using float4");
     v = (Variant) { GST_CL_CONVOLVE_METHOD_FLOAT4, direct_block (self), 1 };
     g_clear_pointer (&log, g_free);
     err = build_variant (self, &request, &v, &b, &log, &what);
