@@ -52,7 +52,8 @@ extern const char gst_cl_source_convolve[];
 /* Developer override: on a host-unified device (a CPU), still copy frames to device buffers and
  * back in bands on three queues, as on a GPU, so that path can be tested without one. */
 #define DISCRETE_ENV "GST_CLCONVOLVE_DISCRETE"
-/* Developer override: pixels per work-item of the float4 kernel (register blocking). */
+/* Developer override: pixels per work-item of the float4 kernel (register blocking); 1 also
+ * makes method=separable run two passes on a CPU (the suites run with it to cover both). */
 #define BLOCK_ENV "GST_CLCONVOLVE_BLOCK"
 /* where method=auto keeps its measured choices (empty: nowhere) */
 #define TUNE_ENV "GST_CLCONVOLVE_TUNE_DIR"
@@ -200,7 +201,8 @@ typedef struct
 {
   gint method;                  /* GstClConvolveMethod, never AUTO */
   gint bx, by;                  /* float4: pixels per work-item (bx); vector: NV, MY; tiled:
-                                 * outputs per work-item along x and y */
+                                 * outputs per work-item along x and y; separable: 0, 0 for
+                                 * two passes, else one pass of NV vectors down STRIP rows */
 } Variant;
 
 /* A frame's plane as a command sees it: the OpenCL buffer and the plane's byte offset and pitch
@@ -221,6 +223,7 @@ typedef struct
   gchar *options;               /* its build options (what identifies its program) */
   gsize local[2];
   gint px, py;                  /* pixels per work-item along x and rows along y */
+  gboolean one_pass;            /* convolve_vsep (method=separable on CPUs) */
 } Built;
 
 static const gchar *variant_text (const Variant * v, gchar * buf, gsize n);
@@ -851,6 +854,8 @@ variant_text (const Variant * v, gchar * buf, gsize n)
     g_snprintf (buf, n, "%s block=%d", name, v->bx);
   else if (v->method == GST_CL_CONVOLVE_METHOD_TILED)
     g_snprintf (buf, n, "%s %dx%d", name, v->bx, v->by);
+  else if (v->method == GST_CL_CONVOLVE_METHOD_SEPARABLE && v->bx)
+    g_snprintf (buf, n, "%s nv=%d strip=%d", name, v->bx, v->by);
   else if (v->method == GST_CL_CONVOLVE_METHOD_VECTOR)
     g_snprintf (buf, n, "%s nv=%d my=%d", name, v->bx, v->by);
   else
@@ -912,6 +917,21 @@ direct_block (GstClConvolve * self)
   return self->ctx->local_mem_dedicated ? 1 : 8;
 }
 
+/* method=separable in two passes (a row pass into a float buffer, a column pass), and in one
+ * pass for CPUs (convolve_vsep: 3 float8 vectors down strips of 64 rows, docs/kernels.md). */
+static const Variant two_pass = { GST_CL_CONVOLVE_METHOD_SEPARABLE, 0, 0 };
+static const Variant one_pass_default = { GST_CL_CONVOLVE_METHOD_SEPARABLE, 3, 64 };
+
+/* The one-pass kernel is for CPUs working in place: it unrolls its row loop by the matrix side
+ * (up to 31, for build time), writes whole pixels like method=vector, and its strips of rows
+ * would make bands (GST_CLCONVOLVE_DISCRETE) too tall to split small frames. */
+static gboolean
+one_pass_fits (GstClConvolve * self, const KernelRequest * r)
+{
+  return !self->ctx->local_mem_dedicated && !self->discrete && r->size <= 31 &&
+      r->skipmask == 0;
+}
+
 /* method=vector's blocking when it is not tuned: 3 float8 vectors (6 RGBA pixels) on 2 rows per
  * work-item, the best of the PoCL measurements in docs/kernels.md. */
 static const Variant vector_default = { GST_CL_CONVOLVE_METHOD_VECTOR, 3, 2 };
@@ -934,10 +954,9 @@ fixed_variant (GstClConvolve * self, const KernelRequest * r)
   if (asked == GST_CL_CONVOLVE_METHOD_SEPARABLE ||
       (asked == GST_CL_CONVOLVE_METHOD_AUTO && r->rank >= 0 && r->size >= (dedicated ? 9 : 7)
           && 4 * r->rank <= r->size)) {
-    if (r->rank >= 0) {
-      plain.method = GST_CL_CONVOLVE_METHOD_SEPARABLE;
-      return plain;
-    }
+    if (r->rank >= 0)
+      return one_pass_fits (self, r) && self->block_override != 1 ?
+          one_pass_default : two_pass;
     GST_WARNING_OBJECT (self, "method=separable: this %dx%d matrix needs more than %d vector "
         "pairs; using a dense kernel", r->size, r->size, MAX_RANK);
     asked = GST_CL_CONVOLVE_METHOD_AUTO;
@@ -987,7 +1006,8 @@ variant_options (GstClConvolve * self, const KernelRequest * r, const Variant * 
       v->method == GST_CL_CONVOLVE_METHOD_VECTOR ?
       g_strdup_printf (" -DNV=%d -DMY=%d", v->bx, v->by) :
       v->method == GST_CL_CONVOLVE_METHOD_FLOAT4 ?
-      g_strdup_printf (" -DBLOCK=%d", v->bx) : g_strdup ("");
+      g_strdup_printf (" -DBLOCK=%d", v->bx) : v->bx ?
+      g_strdup_printf (" -DNV=%d -DSTRIP=%d", v->bx, v->by) : g_strdup ("");
   gchar *options = g_strdup_printf ("-DKSIZE=%d -DCHANNELS=%d -DDEPTH=%d -DSKIPMASK=%u "
       "-DBORDER=%d%s%s", r->size, r->channels, r->depth, r->skipmask, r->border, only, extra);
 
@@ -1008,9 +1028,10 @@ build_variant (GstClConvolve * self, const KernelRequest * r, const Variant * v,
   gint tile = 16;
   gboolean tiled = v->method == GST_CL_CONVOLVE_METHOD_TILED;
   gboolean separable = v->method == GST_CL_CONVOLVE_METHOD_SEPARABLE;
-  gboolean vector = v->method == GST_CL_CONVOLVE_METHOD_VECTOR;
-  const gchar *entry = tiled ? "convolve_tiled" : separable ? "convolve_cols" :
-      vector ? "convolve_vector" : "convolve_direct";
+  gboolean one_pass = separable && v->bx > 0;
+  gboolean vector = v->method == GST_CL_CONVOLVE_METHOD_VECTOR || one_pass;
+  const gchar *entry = tiled ? "convolve_tiled" : one_pass ? "convolve_vsep" :
+      separable ? "convolve_cols" : vector ? "convolve_vector" : "convolve_direct";
   cl_program prog;
   cl_int err;
   gsize wg = 0;
@@ -1025,7 +1046,7 @@ build_variant (GstClConvolve * self, const KernelRequest * r, const Variant * v,
     return err != CL_SUCCESS ? err : CL_BUILD_PROGRAM_FAILURE;
   *what = "clCreateKernel";
   b->kernel = clCreateKernel (prog, entry, &err);
-  if (b->kernel && separable)
+  if (b->kernel && separable && !one_pass)
     b->rows = clCreateKernel (prog, "convolve_rows", &err);
   if (err == CL_SUCCESS)
     err = clGetKernelWorkGroupInfo (b->kernel, self->ctx->device, CL_KERNEL_WORK_GROUP_SIZE,
@@ -1051,6 +1072,7 @@ build_variant (GstClConvolve * self, const KernelRequest * r, const Variant * v,
   }
   b->px = vector ? 8 * v->bx / r->channels : separable ? 1 : v->bx;
   b->py = vector || tiled ? v->by : 1;
+  b->one_pass = one_pass;
   return CL_SUCCESS;
 }
 
@@ -1083,8 +1105,15 @@ tune_candidates (GstClConvolve * self, const KernelRequest * r, Variant * out)
   out[n++] = (Variant) { GST_CL_CONVOLVE_METHOD_FLOAT4, direct_block (self), 1 };
   for (gint i = 0; i < n_vec && r->skipmask == 0; i++)
     out[n++] = (Variant) { GST_CL_CONVOLVE_METHOD_VECTOR, vec[i][0], vec[i][1] };
-  if (r->rank >= 0)
-    out[n++] = (Variant) { GST_CL_CONVOLVE_METHOD_SEPARABLE, 1, 1 };
+  if (r->rank >= 0) {
+    out[n++] = two_pass;
+    /* one pass (CPU-like devices): 2 vectors down 32 rows, 3 down 64, 4 down 128 */
+    if (one_pass_fits (self, r)) {
+      out[n++] = (Variant) { GST_CL_CONVOLVE_METHOD_SEPARABLE, 2, 32 };
+      out[n++] = one_pass_default;
+      out[n++] = (Variant) { GST_CL_CONVOLVE_METHOD_SEPARABLE, 4, 128 };
+    }
+  }
   return n;
 }
 
@@ -1127,6 +1156,7 @@ tune_load (GstClConvolve * self, const gchar * key, const Variant * cand, gint n
       gst_cl_program_cache_load (self->tune_dir, key, &size, &why) : NULL;
   gchar *text;
   Variant v;
+  gint end = 0;
   gboolean ok = FALSE;
 
   if (!data) {
@@ -1135,7 +1165,9 @@ tune_load (GstClConvolve * self, const gchar * key, const Variant * cand, gint n
     return FALSE;
   }
   text = g_strndup ((const gchar *) data, size);
-  if (sscanf (text, TUNE_MAGIC " method %d bx %d by %d", &v.method, &v.bx, &v.by) == 3)
+  /* the whole payload, nothing after the line */
+  if (sscanf (text, TUNE_MAGIC " method %d bx %d by %d%n", &v.method, &v.bx, &v.by, &end) == 3
+      && (text[end] == '\0' || !strcmp (text + end, "\n")))
     for (gint i = 0; i < n && !ok; i++)
       ok = !memcmp (&v, &cand[i], sizeof (v));
   if (ok)
@@ -1169,15 +1201,19 @@ tune_store (GstClConvolve * self, const gchar * key, const Variant * v)
 #define TUNE_RUNS 3
 /* multiply-adds (per sample) a CPU's timed band aims at: a few ms per run on 2 cores */
 #define TUNE_WORK (1 << 23)
-#define MAX_CANDIDATES 8
+#define MAX_CANDIDATES 10
+#define TUNE_MARGIN 0.05
 
 /* Times each candidate on scratch buffers of the request's view width: a band of rows in the
  * middle of an image (left and right borders included, top and bottom not, as in a frame),
  * the whole view height on a device with on-chip local memory and fewer rows on a CPU. Each
  * variant runs once to warm up (PoCL compiles per work-group size at the first launch), then
- * TUNE_RUNS times; the fastest run counts. Returns the fastest variant. */
-static Variant
-time_candidates (GstClConvolve * self, const KernelRequest * r, const Variant * cand, gint n)
+ * TUNE_RUNS times; the fastest run counts. *best becomes the fastest, except that the fixed
+ * rules' choice (autotune=false) is kept unless another is more than TUNE_MARGIN faster
+ * (timings of small frames are noise). Returns FALSE when nothing could be timed. */
+static gboolean
+time_candidates (GstClConvolve * self, const KernelRequest * r, const Variant * cand, gint n,
+    Variant * best_out)
 {
   gint radius = r->size / 2, pix = r->channels * r->depth / 8;
   gint rows = r->height;
@@ -1185,8 +1221,8 @@ time_candidates (GstClConvolve * self, const KernelRequest * r, const Variant * 
   gint height;
   gsize values = r->only >= 0 ? 1 : r->channels;
   cl_mem in = NULL, out = NULL, tmp = NULL;
-  Variant best = cand[0];
-  gint64 best_t = G_MAXINT64;
+  Variant best = cand[0], fixed = fixed_variant (self, r);
+  gint64 best_t = G_MAXINT64, fixed_t = G_MAXINT64;
   cl_int err = CL_SUCCESS;
   gchar text[64];
   GString *log = g_string_new (NULL);
@@ -1250,6 +1286,8 @@ time_candidates (GstClConvolve * self, const KernelRequest * r, const Variant * 
         best_t = t_min;
         best = cand[c];
       }
+      if (!memcmp (&cand[c], &fixed, sizeof (fixed)))
+        fixed_t = t_min;
     }
     built_clear (&b);
     g_free (blog);
@@ -1257,6 +1295,8 @@ time_candidates (GstClConvolve * self, const KernelRequest * r, const Variant * 
   if (err != CL_SUCCESS)
     GST_WARNING_OBJECT (self, "auto-tuning could not set up its buffers: %s",
         gst_cl_error_to_string (err));
+  if (fixed_t != G_MAXINT64 && best_t >= fixed_t * (1.0 - TUNE_MARGIN))
+    best = fixed;
   GST_INFO_OBJECT (self, "auto-tuned %dx%d, %d channels of %d bits, %dx%d rows %d..%d:%s "
       "chose %s", r->size, r->size, r->channels, r->depth, r->width, rows, radius,
       radius + rows - 1, log->str, variant_text (&best, text, sizeof (text)));
@@ -1264,7 +1304,8 @@ time_candidates (GstClConvolve * self, const KernelRequest * r, const Variant * 
   g_clear_pointer (&tmp, clReleaseMemObject);
   g_clear_pointer (&out, clReleaseMemObject);
   g_clear_pointer (&in, clReleaseMemObject);
-  return best;
+  *best_out = best;
+  return best_t != G_MAXINT64;
 }
 
 /* method=auto with autotune: the variant this element chose before for the request, else the
@@ -1289,12 +1330,15 @@ tuned_variant (GstClConvolve * self, const KernelRequest * r)
     g_mutex_lock (&self->stats_lock);
     self->tunings_loaded++;
     g_mutex_unlock (&self->stats_lock);
-  } else {
-    best = time_candidates (self, r, cand, n);
+  } else if (time_candidates (self, r, cand, n, &best)) {
     tune_store (self, key, &best);
     g_mutex_lock (&self->stats_lock);
     self->tunings++;
     g_mutex_unlock (&self->stats_lock);
+  } else {
+    /* nothing could be timed: the fixed rules, remembered for this run only */
+    GST_WARNING_OBJECT (self, "auto-tuning timed no variant; using the fixed rules");
+    best = fixed_variant (self, r);
   }
   g_hash_table_insert (self->tuned, key, g_memdup2 (&best, sizeof (best)));
   return best;
@@ -1528,6 +1572,13 @@ set_args (GstClConvolve * self, const Built * b, const View * v, const Plane * s
   err |= clSetKernelArg (k, 6, sizeof (gint), &v->width);
   err |= clSetKernelArg (k, 7, sizeof (gint), &v->height);
   err |= clSetKernelArg (k, 8, sizeof (gint), &v->span);
+  if (b->one_pass) {
+    err |= clSetKernelArg (k, 9, sizeof (cl_mem), &self->sep_mem);
+    err |= clSetKernelArg (k, 10, sizeof (gint), &self->rank);
+    err |= clSetKernelArg (k, 11, sizeof (gfloat), &bias);
+    err |= clSetKernelArg (k, 12, sizeof (guint), &v->passmask);
+    return err;
+  }
   if (!rows) {
     err |= clSetKernelArg (k, 9, sizeof (cl_mem), &self->coef_mem);
     err |= clSetKernelArg (k, 10, sizeof (gfloat), &bias);

@@ -72,14 +72,14 @@ run_one_frame_pipeline (const gchar * element_desc, GError ** error, gchar ** de
   return run_one_frame (element_desc, error, debug, NULL);
 }
 
-/* Asks OpenCL itself, not the element, whether the device labelled "device (platform)" (the
- * element's device-name) shares memory with the host. */
+/* The OpenCL device labelled "device (platform)" (the element's device-name), asked of OpenCL
+ * itself, not of the element; FALSE when no device has that label. */
 static gboolean
-device_host_unified (const gchar * label)
+find_device (const gchar * label, cl_device_id * out)
 {
   cl_platform_id platforms[16];
   cl_uint np = 0;
-  gboolean unified = FALSE, found = FALSE;
+  gboolean found = FALSE;
 
   if (clGetPlatformIDs (G_N_ELEMENTS (platforms), platforms, &np) != CL_SUCCESS)
     return FALSE;
@@ -94,21 +94,55 @@ device_host_unified (const gchar * label)
       continue;
     for (cl_uint d = 0; d < MIN (nd, G_N_ELEMENTS (devs)) && !found; d++) {
       gchar dname[256] = "", *l;
-      cl_bool u = CL_FALSE;
 
       clGetDeviceInfo (devs[d], CL_DEVICE_NAME, sizeof (dname) - 1, dname, NULL);
       l = g_strdup_printf ("%s (%s)", dname, pname);
       if (!g_strcmp0 (l, label)) {
         found = TRUE;
-        clGetDeviceInfo (devs[d], CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof (u), &u, NULL);
-        unified = u == CL_TRUE;
+        *out = devs[d];
       }
       g_free (l);
     }
   }
-  if (!found)
+  return found;
+}
+
+/* Whether the device labelled label shares memory with the host. */
+static gboolean
+device_host_unified (const gchar * label)
+{
+  cl_device_id dev;
+  cl_bool u = CL_FALSE;
+
+  if (!find_device (label, &dev)) {
     g_printerr ("note: no OpenCL device is labelled '%s'; taking it as discrete\n", label);
-  return unified;
+    return FALSE;
+  }
+  clGetDeviceInfo (dev, CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof (u), &u, NULL);
+  return u == CL_TRUE;
+}
+
+/* the device require_device () found, by its label */
+static gchar *suite_device;
+
+gboolean
+suite_device_facts (DeviceFacts * facts)
+{
+  cl_device_id dev;
+  cl_device_local_mem_type type = CL_GLOBAL;
+  cl_ulong local = 0;
+  size_t wg = 0;
+
+  memset (facts, 0, sizeof (*facts));
+  if (!suite_device || !find_device (suite_device, &dev))
+    return FALSE;
+  clGetDeviceInfo (dev, CL_DEVICE_LOCAL_MEM_TYPE, sizeof (type), &type, NULL);
+  clGetDeviceInfo (dev, CL_DEVICE_LOCAL_MEM_SIZE, sizeof (local), &local, NULL);
+  clGetDeviceInfo (dev, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof (wg), &wg, NULL);
+  facts->local_mem_dedicated = type == CL_LOCAL;
+  facts->local_mem_size = local;
+  facts->max_work_group_size = wg;
+  return TRUE;
 }
 
 gboolean
@@ -126,7 +160,8 @@ require_device (gboolean * host_unified)
   if (host_unified)
     *host_unified = device && device_host_unified (device);
   g_printerr ("device: %s\n", device ? device : "?");
-  g_free (device);
+  g_free (suite_device);
+  suite_device = device;
   return TRUE;
 }
 

@@ -33,6 +33,19 @@ gboolean run_one_frame_pipeline (const gchar * element_desc, GError ** error, gc
  * a discrete one moves them by DMA). */
 gboolean require_device (gboolean * host_unified);
 
+/* What the device require_device () found tells OpenCL about itself (not what the element
+ * says): whether its local memory is on-chip (CL_LOCAL), its size, its largest work-group. */
+typedef struct
+{
+  gboolean local_mem_dedicated;
+  guint64 local_mem_size;
+  gsize max_work_group_size;
+} DeviceFacts;
+
+/* Fills facts for the suite's device; FALSE before require_device () or when OpenCL does not
+ * know the device by the element's label. */
+gboolean suite_device_facts (DeviceFacts * facts);
+
 /* st (a stats structure, a pool config) as text for a check's message, which cannot format
  * GST_PTR_FORMAT; the text lives until the next call. */
 const gchar *struct_text (const GstStructure * st);

@@ -449,6 +449,81 @@ GST_START_TEST (test_padded_strides)
 
 GST_END_TEST;
 
+/* The stats' "variant" of h's element (the first pixel shape's kernel variant). */
+static gchar *
+element_variant (GstHarness * h)
+{
+  GstStructure *st = NULL;
+  gchar *v;
+
+  g_object_get (h->element, "stats", &st, NULL);
+  fail_unless (st != NULL && gst_structure_get_string (st, "variant") != NULL, "%s",
+      struct_text (st));
+  v = g_strdup (gst_structure_get_string (st, "variant"));
+  gst_structure_free (st);
+  return v;
+}
+
+/* 7x7 as the sum of two outer products a b^T of different, non-proportional pairs: exactly
+ * rank 2, so method=separable runs two vector pairs (a row and a column pass each) */
+static gdouble *
+rank2_matrix (void)
+{
+  const gdouble a1[7] = { 1, 2, 3, 4, 3, 2, 1 }, b1[7] = { 1, 1, 2, 3, 2, 1, 1 };
+  const gdouble a2[7] = { 1, -1, 0, 2, 0, -1.5, 1 }, b2[7] = { 0, 1, -2, 1, 3, -1, 2 };
+  gdouble *k = g_new (gdouble, 49);
+
+  for (gint j = 0; j < 7; j++)
+    for (gint i = 0; i < 7; i++)
+      k[j * 7 + i] = a1[j] * b1[i] + a2[j] * b2[i];
+  return k;
+}
+
+/* low-rank and full-rank custom matrices on each method that handles them: the output is the
+ * reference's, and the variant that ran is the one asked for (separable, in one pass or two,
+ * only where the matrix splits: the full-rank one falls back to a dense kernel; vector and float4 as asked, RGBA and
+ * GRAY8 sharing no pixels between views) */
+GST_START_TEST (test_low_rank)
+{
+  const gchar *fmts[] = { "RGBA", "GRAY8" };
+  const gchar *meths[] = { "auto", "vector", "separable", "float4" };
+  const gint dims[][2] = { {37, 29}, {61, 23} };
+  gdouble *low = rank2_matrix (), *full = random_matrix (7, 4711, -1.0, 1.0);
+
+  for (guint f = 0; f < G_N_ELEMENTS (fmts); f++) {
+    for (guint m = 0; m < G_N_ELEMENTS (meths); m++) {
+      for (gint r = 0; r < 2; r++) {
+        for (guint d = 0; d < G_N_ELEMENTS (dims); d++) {
+          Case c = { CASE_DEFAULTS, .format = fmts[f], .kernel = NULL, .size = 7,
+            .matrix = r ? full : low, .divisor = r ? abs_sum (full, 7) / 3.0 : 0.0,
+            .bias = r ? 128.0 : 0.0, .method = meths[m], .border = border_names[(m + d) % 4],
+            .width = dims[d][0], .height = dims[d][1]
+          };
+          GstHarness *h = harness_for (&c);
+          gchar *variant, *what = describe (&c);
+
+          check_frame (h, &c, 300 + 10 * m + d);
+          check_frame (h, &c, 301 + 10 * m + d);
+          variant = element_variant (h);
+          if (!strcmp (meths[m], "separable"))
+            fail_unless (r ? !g_str_has_prefix (variant, "separable") :
+                g_str_has_prefix (variant, "separable"),
+                "%s (%s): ran %s", what, r ? "full rank" : "rank 2", variant);
+          else if (strcmp (meths[m], "auto"))
+            fail_unless (g_str_has_prefix (variant, meths[m]), "%s: ran %s", what, variant);
+          g_free (variant);
+          g_free (what);
+          gst_harness_teardown (h);
+        }
+      }
+    }
+  }
+  g_free (full);
+  g_free (low);
+}
+
+GST_END_TEST;
+
 /* ---------------------------------------------------------------- properties */
 
 static gchar *last_warning;
@@ -1011,6 +1086,7 @@ clconvolve_suite (void)
   tcase_add_loop_test (tc, test_borders, 0, TEST_N_BORDERS);
   tcase_add_loop_test (tc, test_formats, 0, G_N_ELEMENTS (formats));
   tcase_add_test (tc, test_frame_sizes);
+  tcase_add_test (tc, test_low_rank);
   tcase_add_test (tc, test_padded_strides);
   tcase_add_test (tc, test_caps_change);
   tcase_add_test (tc, test_method_used);

@@ -278,6 +278,15 @@ static const Filter f_sharpen = { "sharpen", 3, 0.0, 0.0 };
 /* a radius (7) near the band height (16 rows): bands need rows of the next one, and with wrap
  * the first ones need the last */
 static const Filter f_box15 = { "box", 15, 0.0, 0.0 };
+/* method=vector's window reaches (8 NV + CHANNELS (size - 1)) samples per row: sizes that need
+ * 1 to 11 extra float8 vectors of a row (at 1 and 4 channels), the largest on small frames */
+static const Filter f_gauss9 = { "gaussian", 9, 0.0, 0.0 };
+/* dense and without symmetry at 31x31. Not a gaussian or box of that size: with 961 positive
+ * taps on 16-bit samples every method (float4, tiled, vector) is off by one on 0.5-0.8 % of the
+ * samples away from ties, over the rounding-tie rule of common.h (float32 sums; measured on
+ * PoCL, GRAY16_LE 130x70) */
+static const Filter f_emboss31 = { "emboss", 31, 0.0, 0.0 };
+static const Filter f_motion63 = { "motionblur", 63, 0.0, 0.0 };
 
 typedef enum
 {
@@ -883,6 +892,94 @@ GST_START_TEST (test_tiny_frames)
 
 GST_END_TEST;
 
+/* method=vector on every format (loop index: format * 2 + discrete, the RGB ones included):
+ * runs of 8 NV samples on MY rows per work-item (3 and 2 unless auto-tuned), whole pixels of
+ * 1, 2 (NV12 chroma pairs) and 4 samples, 8 and 16 bits; views that share pixels with another
+ * (the luma of YUY2 and UYVY) fall back to float4 and must still be right. Widths that are no
+ * multiple of a run (37, 29, 101, 13), 1x1 and frames smaller than the kernel, every border,
+ * sizes 3 to 63. The interior path (whole runs with their window inside the plane) needs
+ * frames wider than the run plus the window: at one 8-bit sample per pixel 112 wide for size
+ * 9, 101 for 15, 130 for 31 and 120 (and 66 rows) for 63; the narrow ones cover the per-pixel
+ * edge path and runs that stop at the plane's end. One frame each (the 63 one is costly for
+ * the reference). On the RGB formats y, u, v select r, g, b+a. */
+static const Case vector_cases[] = {
+  {NULL, 37, 29, "auto", &f_custom, "clamp", "vector", INPUT_DEFAULT},
+  {NULL, 29, 31, "y+u+v", &f_sobel, "wrap", "vector", INPUT_PADDED},
+  {NULL, 1, 1, "y+u+v", &f_gauss7, "mirror", "vector", INPUT_DEFAULT},
+  {NULL, 5, 2, "y+u+v", &f_custom, "constant", "vector", INPUT_PADDED},
+  {NULL, 13, 9, "y+u+v", &f_motion63, "constant", "vector", INPUT_DEFAULT},
+  {NULL, 112, 40, "y+u+v", &f_gauss9, "mirror", "vector", INPUT_POOL},
+  {NULL, 101, 47, "y+u", &f_box15, "wrap", "vector", INPUT_POOL_PADDED},
+  {NULL, 64, 48, "u+v", &f_custom, "mirror", "vector", INPUT_POOL},
+  {NULL, 130, 70, "y", &f_emboss31, "clamp", "vector", INPUT_DEFAULT},
+  {NULL, 120, 66, "y", &f_motion63, "wrap", "vector", INPUT_PADDED},
+  {NULL, 120, 66, "v", &f_motion63, "constant", "vector", INPUT_DEFAULT},
+};
+
+/* y, u, v of a planes value as r, g, b+a (for the RGB formats) */
+static gchar *
+rgb_selection (const gchar * planes)
+{
+  GString *s = g_string_new (NULL);
+  gchar **names = g_strsplit (planes, "+", -1);
+
+  for (gchar ** n = names; *n; n++) {
+    const gchar *rgb = !strcmp (*n, "y") ? "r" : !strcmp (*n, "u") ? "g" :
+        !strcmp (*n, "v") ? "b+a" : *n;
+
+    g_string_append_printf (s, "%s%s", s->len ? "+" : "", rgb);
+  }
+  g_strfreev (names);
+  return g_string_free (s, FALSE);
+}
+
+GST_START_TEST (test_vector)
+{
+  const Fmt *f = &fmts[__i__ >> 1];
+  gboolean discrete = __i__ & 1;
+  gboolean packed = f->layout == LAYOUT_PACKED;
+
+  for (guint i = 0; i < G_N_ELEMENTS (vector_cases); i++) {
+    Case c = vector_cases[i];
+    gchar *planes = f->layout == LAYOUT_RGB ? rgb_selection (c.planes) : g_strdup (c.planes);
+    GstHarness *h;
+    GstBufferPool *pool = NULL;
+    GstStructure *st = NULL;
+    const gchar *variant;
+    guint sel;
+    Geom g;
+
+    c.format = f->name;
+    c.planes = planes;
+    geom_init (&g, c.format, c.width, c.height);
+    sel = selected_comps (&g, c.planes);
+    h = start_harness (&c, discrete);
+    if (c.input == INPUT_POOL || c.input == INPUT_POOL_PADDED)
+      pool = proposed_pool (h, &g, c.input == INPUT_POOL_PADDED);
+    push_and_check (h, &c, discrete, pool, 1300 + 10 * i + __i__);
+    /* the variant that ran: vector wherever no view shares pixels (the first shape's) */
+    g_object_get (h->element, "stats", &st, NULL);
+    variant = st ? gst_structure_get_string (st, "variant") : NULL;
+    fail_unless (variant != NULL, "%s: %s", c.format, struct_text (st));
+    if (sel && !packed)
+      fail_unless (g_str_has_prefix (variant, "vector "), "%s %dx%d planes=%s (%s): ran %s",
+          c.format, c.width, c.height, c.planes, discrete ? "discrete" : "unified", variant);
+    else if (sel)
+      fail_unless (g_str_has_prefix (variant, "vector ") ||
+          g_str_has_prefix (variant, "float4 "), "%s planes=%s: ran %s", c.format, c.planes,
+          variant);
+    gst_structure_free (st);
+    if (pool) {
+      gst_buffer_pool_set_active (pool, FALSE);
+      gst_object_unref (pool);
+    }
+    gst_harness_teardown (h);
+    g_free (planes);
+  }
+}
+
+GST_END_TEST;
+
 /* 16 bits: content across the whole range and within 512 of both ends; bias scaled by 257
  * (identity + bias is exact: any other scale shows), saturation at 0 and 65535 (sharpen and
  * the custom matrix overshoot), signed response centred by bias 128 (32896) */
@@ -1194,6 +1291,7 @@ formats_suite (void)
   /* loop index: format * 2 + discrete */
   tcase_add_loop_test (tc, test_format_planes, 0, 2 * N_YUV_FMTS);
   tcase_add_loop_test (tc, test_tiny_frames, 0, 2 * N_YUV_FMTS);
+  tcase_add_loop_test (tc, test_vector, 0, 2 * N_FMTS);
   tcase_add_loop_test (tc, test_rgb_planes, 0, 2 * N_RGB_FMTS);
   tcase_add_loop_test (tc, test_gray16, 0, 2);
   tcase_add_loop_test (tc, test_planes_change, 0, 6);
