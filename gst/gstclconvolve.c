@@ -1229,8 +1229,14 @@ time_candidates (GstClConvolve * self, const KernelRequest * r, const Variant * 
 
   if (!self->ctx->local_mem_dedicated) {
     gint64 per_row = (gint64) r->width * r->channels * r->size * r->size;
+    gint tall = 12;
 
-    rows = MIN (rows, GST_ROUND_UP_N ((gint) CLAMP (TUNE_WORK / per_row, 12, 240), 12));
+    /* at least two strips of the tallest one-pass candidate, whose first KSIZE - 1 rows
+     * only fill its ring: fewer rows would time mostly that */
+    for (gint c = 0; c < n; c++)
+      if (cand[c].method == GST_CL_CONVOLVE_METHOD_SEPARABLE)
+        tall = MAX (tall, 2 * cand[c].by);
+    rows = MIN (rows, GST_ROUND_UP_N ((gint) CLAMP (TUNE_WORK / per_row, tall, 256), 12));
   }
   height = rows + 2 * radius;
   in = clCreateBuffer (self->ctx->context, CL_MEM_READ_WRITE, (gsize) pitch * height, NULL,
