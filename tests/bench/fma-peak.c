@@ -11,7 +11,8 @@
  * one thread per online CPU, each running 12 independent chains of 8-lane fused multiply-adds
  * (AVX2+FMA where the CPU has them, else whatever the compiler makes of the 8-lane vectors).
  * It is the yardstick for "fraction of the FMA peak" in tests/bench/run-bench --parts kernels:
- * measured on the machine, not computed from a nominal clock. Median of 5 runs. */
+ * measured on the machine, not computed from a nominal clock. The peak is the best of 9 runs
+ * (a shared virtual machine's other tenants only ever lower a run); the median is shown too. */
 
 #include <glib.h>
 #include <stdio.h>
@@ -67,7 +68,7 @@ main (void)
 {
   guint n = g_get_num_processors ();
   gboolean fma = TRUE;
-  double rates[5];
+  double rates[9];
 
 #if defined(__x86_64__) || defined(__i386__)
   fma = __builtin_cpu_supports ("avx2") && __builtin_cpu_supports ("fma");
@@ -77,7 +78,7 @@ main (void)
   }
 #endif
   worker (GSIZE_TO_POINTER (ITER / 20));        /* warm up clocks */
-  for (int r = 0; r < 5; r++) {
+  for (int r = 0; r < 9; r++) {
     GThread *t[256];
     gint64 t0 = g_get_monotonic_time ();
     double s;
@@ -89,9 +90,10 @@ main (void)
     s = (g_get_monotonic_time () - t0) / 1e6;
     rates[r] = (double) n * ITER * CHAINS * 8 / s / 1e9;
   }
-  qsort (rates, 5, sizeof (double), cmp);
-  printf ("{\"kind\":\"fma_peak\",\"threads\":%u,\"gfma_per_s\":%.2f,\"min\":%.2f,\"max\":%.2f,"
-      "\"lanes\":8,\"chains\":%d}\n", n, rates[2], rates[0], rates[4], CHAINS);
-  fprintf (stderr, "FMA peak: %.1f G lane multiply-adds/s on %u threads\n", rates[2], n);
+  qsort (rates, 9, sizeof (double), cmp);
+  printf ("{\"kind\":\"fma_peak\",\"threads\":%u,\"gfma_per_s\":%.2f,\"median\":%.2f,"
+      "\"min\":%.2f,\"lanes\":8,\"chains\":%d}\n", n, rates[8], rates[4], rates[0], CHAINS);
+  fprintf (stderr, "FMA peak: %.1f G lane multiply-adds/s on %u threads (median %.1f)\n",
+      rates[8], n, rates[4]);
   return 0;
 }
