@@ -346,8 +346,9 @@ gst_cl_convolve_method_get_type (void)
   static const GEnumValue values[] = {
     {GST_CL_CONVOLVE_METHOD_AUTO, "The fastest variant for the device, format, size and "
           "matrix, timed once and remembered (see autotune)", "auto"},
-    {GST_CL_CONVOLVE_METHOD_TILED, "16x16 work-groups (8x8 where the device allows fewer than "
-          "256 work-items) staging tile plus halo in local memory", "tiled"},
+    {GST_CL_CONVOLVE_METHOD_TILED, "32x8 work-groups (8x8 where the device allows fewer than "
+          "256 work-items) stage their tile plus halo in local memory as floats; each work-item "
+          "computes up to 2x4 pixels from it (for GPUs)", "tiled"},
     {GST_CL_CONVOLVE_METHOD_FLOAT4, "One work-item per pixel from global memory, vector loads, "
           "__constant coefficients", "float4"},
     {GST_CL_CONVOLVE_METHOD_SEPARABLE, "The matrix split into at most 4 pairs of a vertical "
@@ -1087,12 +1088,15 @@ static cl_int enqueue_built_rows (GstClConvolve * self, const Built * b, const V
     gint y0, gint rows, cl_uint n_wait, const cl_event * wait, cl_event * ev);
 
 /* The variants auto times for a request: on a device with on-chip local memory the tiled
- * kernel, float4 and two vector blockings; on a CPU-like device float4 and three vector
- * blockings; separable wherever the matrix splits. */
+ * blockings that fit, float4 and two vector blockings; on a CPU-like device float4 and two
+ * vector blockings; separable wherever the matrix splits (on a CPU also in one pass, two
+ * blockings). Every candidate is a program to build the first time: on PoCL a cold build of
+ * an unrolled kernel takes seconds, so the list holds only blockings that won somewhere in
+ * docs/kernels.md's measurements (vector 2x3 and one-pass 2/32 never did). */
 static gint
 tune_candidates (GstClConvolve * self, const KernelRequest * r, Variant * out)
 {
-  static const gint cpu_vector[][2] = { {3, 2}, {4, 1}, {2, 3} };
+  static const gint cpu_vector[][2] = { {3, 2}, {4, 1} };
   static const gint gpu_vector[][2] = { {1, 1}, {3, 2} };
   gboolean dedicated = self->ctx->local_mem_dedicated;
   const gint (*vec)[2] = dedicated ? gpu_vector : cpu_vector;
@@ -1107,9 +1111,8 @@ tune_candidates (GstClConvolve * self, const KernelRequest * r, Variant * out)
     out[n++] = (Variant) { GST_CL_CONVOLVE_METHOD_VECTOR, vec[i][0], vec[i][1] };
   if (r->rank >= 0) {
     out[n++] = two_pass;
-    /* one pass (CPU-like devices): 2 vectors down 32 rows, 3 down 64, 4 down 128 */
+    /* one pass (CPU-like devices): 3 vectors down 64 rows, 4 down 128 */
     if (one_pass_fits (self, r)) {
-      out[n++] = (Variant) { GST_CL_CONVOLVE_METHOD_SEPARABLE, 2, 32 };
       out[n++] = one_pass_default;
       out[n++] = (Variant) { GST_CL_CONVOLVE_METHOD_SEPARABLE, 4, 128 };
     }
@@ -2356,7 +2359,9 @@ gst_cl_convolve_class_init (GstClConvolveClass * klass)
       g_param_spec_boxed ("stats", "Statistics", "Since the element started: frames, "
           "host-copies, input-path and output-path (how frames reach the device), "
           "programs-built and programs-from-cache (the device's programs compiled and loaded "
-          "from the disk cache, see GST_CLCONVOLVE_CACHE_DIR), and with profiling=true the "
+          "from the disk cache, see GST_CLCONVOLVE_CACHE_DIR), tunings and tunings-from-cache "
+          "(method=auto choices this element timed or read from the disk, see autotune), "
+          "variant (the kernel variant running), and with profiling=true the "
           "device time of upload-ns, kernel-ns, download-ns, busy-ns (any command running), "
           "overlap-ns (two or more at once) and span-ns (first start to last end)",
           GST_TYPE_STRUCTURE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
@@ -2378,8 +2383,8 @@ gst_cl_convolve_class_init (GstClConvolveClass * klass)
   g_object_class_install_property (gobject_class, PROP_AUTOTUNE,
       g_param_spec_boolean ("autotune", "Auto-tune", "method=auto: time the kernel variants "
           "(tiled, float4, vector blockings, separable) on the device the first time a device, "
-          "format, frame size, matrix size and split rank are seen, and run the fastest. The "
-          "choice is kept in $XDG_CACHE_HOME/clconvolve/tuning (GST_CLCONVOLVE_TUNE_DIR moves "
+          "format, frame size, matrix size, border and split rank are seen, and run the "
+          "fastest. The choice is kept in $XDG_CACHE_HOME/clconvolve/tuning (GST_CLCONVOLVE_TUNE_DIR moves "
           "it; empty: this process only), so it is timed once per machine. false: fixed rules "
           "(tiled on GPUs, vector on CPUs, separable from size 9 / 7)",
           DEFAULT_AUTOTUNE, live));

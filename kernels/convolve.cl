@@ -21,10 +21,12 @@
  *   -DBLOCK=n        convolve_direct: adjacent pixels per work-item (register blocking)
  *   -DNV=v -DMY=m    convolve_vector: 8*v samples of each of m rows per work-item (8*v a
  *                    multiple of CHANNELS; SKIPMASK must be 0)
+ *   -DSTRIP=s        convolve_vsep (with -DNV): strips of s rows per work-item
  *   -DTILE_W=w -DTILE_H=h -DTILE_MX=a -DTILE_MY=b -DTILE_FLOAT=0|1   convolve_tiled: work-group
  *                    size, outputs per work-item along x and y, float or raw tile (below)
  *
- * Arguments of both kernels (same order, so the host sets them in one place):
+ * Arguments of the dense kernels (convolve_direct, convolve_vector, convolve_tiled; same order,
+ * so the host sets them in one place; the separable ones are described where they are):
  *   src, src_offset, src_pitch, dst, dst_offset, dst_pitch, width, height, span,
  *   coef (KSIZE*KSIZE floats, already divided by the divisor), bias (in sample units),
  *   passmask (bit c set: sample c is copied from the centre pixel, e.g. alpha).

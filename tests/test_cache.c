@@ -116,8 +116,10 @@ pipeline_desc (const Config * c, gboolean convolve)
 {
   gchar *src = source_desc (c);
   gchar *d = convolve ?
+      /* autotune=false: the programs of the fixed rules' choice only (timing auto's candidates
+       * would build every one of them, cold, which is the tune suite's business) */
       g_strdup_printf ("%s ! clconvolve name=c kernel=gaussian size=%d border=%s planes=%s "
-      "! appsink name=sink sync=false", src, c->size, c->border, c->planes) :
+      "autotune=false ! appsink name=sink sync=false", src, c->size, c->border, c->planes) :
       g_strdup_printf ("%s ! appsink name=sink sync=false", src);
 
   g_free (src);

@@ -481,8 +481,8 @@ rank2_matrix (void)
 
 /* low-rank and full-rank custom matrices on each method that handles them: the output is the
  * reference's, and the variant that ran is the one asked for (separable, in one pass or two,
- * only where the matrix splits: the full-rank one falls back to a dense kernel; vector and float4 as asked, RGBA and
- * GRAY8 sharing no pixels between views) */
+ * only where the matrix splits: the full-rank one falls back to a dense kernel; vector and
+ * float4 as asked, RGBA and GRAY8 sharing no pixels between views) */
 GST_START_TEST (test_low_rank)
 {
   const gchar *fmts[] = { "RGBA", "GRAY8" };

@@ -126,8 +126,8 @@ float4_block (const DeviceFacts * d)
 
 /* The variants method=auto may choose for a 4-channel 8-bit view, size x size (keep in step
  * with tune_candidates in gst/gstclconvolve.c and docs/kernels.md). Without on-chip local
- * memory (a CPU): float4, vector 3x2, 4x1 and 2x3, and where the matrix splits separable in
- * two passes and, up to size 31, in one pass (2 vectors down 32 rows, 3 down 64, 4 down
+ * memory (a CPU): float4, vector 3x2 and 4x1, and where the matrix splits separable in
+ * two passes and, up to size 31, in one pass (3 vectors down 64 rows, 4 down
  * 128). With it:
  * the tiled blockings whose tile fits (2x4, 1x4, 1x1: which fit is the element's reckoning of
  * local memory, so *maybe (if not NULL) gets those as candidates that may or may not be
@@ -153,11 +153,9 @@ expected_choices (gint size, gboolean splits, Choice * out, gint * n_maybe, Choi
     out[n++] = (Choice) { M_FLOAT4, float4_block (&d), 1 };
     out[n++] = (Choice) { M_VECTOR, 3, 2 };
     out[n++] = (Choice) { M_VECTOR, 4, 1 };
-    out[n++] = (Choice) { M_VECTOR, 2, 3 };
     if (splits) {
       out[n++] = (Choice) { M_SEPARABLE, 0, 0 };
       if (size <= 31) {
-        out[n++] = (Choice) { M_SEPARABLE, 2, 32 };
         out[n++] = (Choice) { M_SEPARABLE, 3, 64 };
         out[n++] = (Choice) { M_SEPARABLE, 4, 128 };
       }
