@@ -1043,8 +1043,10 @@ build_variant (GstClConvolve * self, const KernelRequest * r, const Variant * v,
   *log = NULL;
   *what = "program build";
   prog = gst_cl_context_get_program (self->ctx, self->source, b->options, &err, log);
-  if (!prog)
+  if (!prog) {
+    built_clear (b);
     return err != CL_SUCCESS ? err : CL_BUILD_PROGRAM_FAILURE;
+  }
   *what = "clCreateKernel";
   b->kernel = clCreateKernel (prog, entry, &err);
   if (b->kernel && separable && !one_pass)
@@ -1224,6 +1226,8 @@ time_candidates (GstClConvolve * self, const KernelRequest * r, const Variant * 
   gint height;
   gsize values = r->only >= 0 ? 1 : r->channels;
   cl_mem in = NULL, out = NULL, tmp = NULL;
+  gboolean two_pass_tried = FALSE;
+  gsize tmp_bytes;
   Variant best = cand[0], fixed = fixed_variant (self, r);
   gint64 best_t = G_MAXINT64, fixed_t = G_MAXINT64;
   cl_int err = CL_SUCCESS;
@@ -1239,27 +1243,31 @@ time_candidates (GstClConvolve * self, const KernelRequest * r, const Variant * 
     for (gint c = 0; c < n; c++)
       if (cand[c].method == GST_CL_CONVOLVE_METHOD_SEPARABLE)
         tall = MAX (tall, 2 * cand[c].by);
-    rows = MIN (rows, GST_ROUND_UP_N ((gint) CLAMP (TUNE_WORK / per_row, tall, 256), 12));
+    rows = (gint) CLAMP (TUNE_WORK / per_row, tall, 256);
+    rows = MIN (r->height, (rows + 11) / 12 * 12);      /* whole work-items of every MY */
   }
   height = rows + 2 * radius;
+  /* the two-pass kernels' row-pass buffer, only when one of them is a candidate */
+  tmp_bytes = sizeof (gfloat) * values * r->width * height * MAX (r->rank, 1);
+  for (gint c = 0; c < n; c++)
+    two_pass_tried |= cand[c].method == GST_CL_CONVOLVE_METHOD_SEPARABLE && !cand[c].bx;
   in = clCreateBuffer (self->ctx->context, CL_MEM_READ_WRITE, (gsize) pitch * height, NULL,
       &err);
   if (in)
     out = clCreateBuffer (self->ctx->context, CL_MEM_READ_WRITE, (gsize) pitch * height, NULL,
         &err);
-  if (out)
-    tmp = clCreateBuffer (self->ctx->context, CL_MEM_READ_WRITE, sizeof (gfloat) * values *
-        r->width * height * MAX (r->rank, 1), NULL, &err);
-  if (tmp) {
+  if (out && two_pass_tried)
+    tmp = clCreateBuffer (self->ctx->context, CL_MEM_READ_WRITE, tmp_bytes, NULL, &err);
+  if (out && (tmp || !two_pass_tried)) {
     const guint8 grey = 0x80;
     const gfloat zero = 0.0f;
 
     /* defined data: no denormal floats in the row pass's buffer to slow one variant down */
     err = clEnqueueFillBuffer (self->queue, in, &grey, 1, 0, (gsize) pitch * height, 0, NULL,
         NULL);
-    if (err == CL_SUCCESS)
-      err = clEnqueueFillBuffer (self->queue, tmp, &zero, sizeof (zero), 0,
-          sizeof (gfloat) * values * r->width * height * MAX (r->rank, 1), 0, NULL, NULL);
+    if (err == CL_SUCCESS && tmp)
+      err = clEnqueueFillBuffer (self->queue, tmp, &zero, sizeof (zero), 0, tmp_bytes, 0, NULL,
+          NULL);
   }
 
   for (gint c = 0; c < n && err == CL_SUCCESS; c++) {
@@ -1672,8 +1680,9 @@ enqueue_built (GstClConvolve * self, const Built * b, const View * v, gint y0, g
 {
   const size_t offset[2] = { 0, y0 };
   gsize items_x = (v->span + b->px - 1) / b->px, items_y = (rows + b->py - 1) / b->py;
-  const size_t global[2] = { GST_ROUND_UP_N (items_x, b->local[0]),
-    GST_ROUND_UP_N (items_y, b->local[1])
+  /* local[0] of method=vector may be any size the kernel allows (not a power of two) */
+  const size_t global[2] = { (items_x + b->local[0] - 1) / b->local[0] * b->local[0],
+    (items_y + b->local[1] - 1) / b->local[1] * b->local[1]
   };
 
   return clEnqueueNDRangeKernel (self->queue, b->kernel, 2, offset, global, b->local, n_wait,

@@ -578,8 +578,10 @@ convolve_vsep (__global const uchar * src, int src_offset, int src_pitch,
                   convert_float (centre[8 * v + l]) : 0.0f;
             res = select (round (acc + bias), vload8 (0, c8), pass);
             vstore8 (res, 0, r8);
+            /* pixels from width to span are copied (odd-width packed 4:2:2 luma) */
             for (int l = 0; l < 8 && xb + (8 * v + l) / CHANNELS < span; l++)
-              SAMPLES (out)[8 * v + l] = SAMP_SAT (r8[l]);
+              SAMPLES (out)[8 * v + l] = xb + (8 * v + l) / CHANNELS < width ?
+                  SAMP_SAT (r8[l]) : centre[8 * v + l];
           }
         }
       }
