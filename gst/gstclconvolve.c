@@ -193,6 +193,7 @@ typedef struct
   gint only, border, block;
   gint rank;                    /* pairs of the coefficients' split, -1: more than MAX_RANK */
   gint width, height;           /* the largest view of the shape (what auto tunes for) */
+  guint passmask;               /* that view's (tiled skips the sums of a copied alpha) */
   gboolean autotune;
 } KernelRequest;
 
@@ -1128,8 +1129,9 @@ static gchar *
 tune_key (GstClConvolve * self, const KernelRequest * r)
 {
   gchar *what = g_strdup_printf ("tune 1: size %d channels %d depth %d skipmask %u only %d "
-      "border %d rank %d block %d view %dx%d", r->size, r->channels, r->depth, r->skipmask,
-      r->only, r->border, r->rank, direct_block (self), r->width, r->height);
+      "border %d rank %d block %d view %dx%d passmask %u", r->size, r->channels, r->depth,
+      r->skipmask, r->only, r->border, r->rank, direct_block (self), r->width, r->height,
+      r->passmask);
   gchar *key = gst_cl_program_cache_key (self->ctx->identity, what, self->source);
 
   g_free (what);
@@ -1271,7 +1273,8 @@ time_candidates (GstClConvolve * self, const KernelRequest * r, const Variant * 
   }
 
   for (gint c = 0; c < n && err == CL_SUCCESS; c++) {
-    View v = { 0, r->width, height, r->width, 0, 0, 0 };
+    /* the view's passmask: tiled leaves out the sums of a copied alpha */
+    View v = { 0, r->width, height, r->width, 0, r->passmask, 0 };
     Plane ps = { in, 0, pitch, NULL }, pd = { out, 0, pitch, NULL };
     gchar *blog = NULL;
     const gchar *what;
@@ -1371,7 +1374,7 @@ ensure_kernel (GstClConvolve * self, gint slot, const Shape * shape, const Layou
   KernelRequest request = { s->method,
     s->kernel == CONV_PRESET_CUSTOM && s->custom_size ? s->custom_size : s->size,
     shape->channels, shape->depth, shape->skipmask, shape->only, s->border,
-    self->block_override, self->rank, 0, 0, s->autotune
+    self->block_override, self->rank, 0, 0, 0, s->autotune
   };
   Built b;
   Variant v;
@@ -1381,9 +1384,11 @@ ensure_kernel (GstClConvolve * self, gint slot, const Shape * shape, const Layou
   cl_int err;
 
   for (gint i = 0; i < L->n_views; i++)
-    if (L->views[i].shape == slot) {
-      request.width = MAX (request.width, L->views[i].width);
-      request.height = MAX (request.height, L->views[i].height);
+    if (L->views[i].shape == slot && L->views[i].width * L->views[i].height >
+        request.width * request.height) {
+      request.width = L->views[i].width;
+      request.height = L->views[i].height;
+      request.passmask = L->views[i].passmask;
     }
   if (self->built[slot].kernel && !memcmp (&request, &self->requests[slot], sizeof (request)))
     return TRUE;
