@@ -1010,8 +1010,10 @@ variant_options (GstClConvolve * self, const KernelRequest * r, const Variant * 
       v->method == GST_CL_CONVOLVE_METHOD_FLOAT4 ?
       g_strdup_printf (" -DBLOCK=%d", v->bx) : v->bx ?
       g_strdup_printf (" -DNV=%d -DSTRIP=%d", v->bx, v->by) : g_strdup ("");
+  /* unaligned vector stores as single moves where the device is a CPU (kernels/convolve.cl) */
   gchar *options = g_strdup_printf ("-DKSIZE=%d -DCHANNELS=%d -DDEPTH=%d -DSKIPMASK=%u "
-      "-DBORDER=%d%s%s", r->size, r->channels, r->depth, r->skipmask, r->border, only, extra);
+      "-DBORDER=%d%s%s%s", r->size, r->channels, r->depth, r->skipmask, r->border, only, extra,
+      self->ctx->local_mem_dedicated ? "" : " -DPACKED_IO");
 
   g_free (only);
   g_free (extra);
@@ -1217,8 +1219,8 @@ tune_store (GstClConvolve * self, const gchar * key, const Variant * v)
  * variant runs once to warm up (PoCL compiles per work-group size at the first launch), then
  * TUNE_RUNS times; the fastest run counts. *best becomes the fastest, except that the fixed
  * rules' choice (autotune=false) is kept unless another is more than TUNE_MARGIN faster
- * (timings of small frames are noise). Returns FALSE when nothing could be timed. */
-static gboolean
+ * (timings of small frames are noise). Returns how many candidates were timed. */
+static gint
 time_candidates (GstClConvolve * self, const KernelRequest * r, const Variant * cand, gint n,
     Variant * best_out)
 {
@@ -1232,6 +1234,7 @@ time_candidates (GstClConvolve * self, const KernelRequest * r, const Variant * 
   gsize tmp_bytes;
   Variant best = cand[0], fixed = fixed_variant (self, r);
   gint64 best_t = G_MAXINT64, fixed_t = G_MAXINT64;
+  gint timed = 0;
   cl_int err = CL_SUCCESS;
   gchar text[64];
   GString *log = g_string_new (NULL);
@@ -1302,6 +1305,7 @@ time_candidates (GstClConvolve * self, const KernelRequest * r, const Variant * 
     } else {
       g_string_append_printf (log, " %s %" G_GINT64_FORMAT " us;",
           variant_text (&cand[c], text, sizeof (text)), t_min);
+      timed++;
       if (t_min < best_t) {
         best_t = t_min;
         best = cand[c];
@@ -1325,7 +1329,7 @@ time_candidates (GstClConvolve * self, const KernelRequest * r, const Variant * 
   g_clear_pointer (&out, clReleaseMemObject);
   g_clear_pointer (&in, clReleaseMemObject);
   *best_out = best;
-  return best_t != G_MAXINT64;
+  return timed;
 }
 
 /* method=auto with autotune: the variant this element chose before for the request, else the
@@ -1337,6 +1341,7 @@ tuned_variant (GstClConvolve * self, const KernelRequest * r)
   gint n = tune_candidates (self, r, cand);
   gchar *key;
   Variant *known;
+  gint timed;
 
   if (n == 1)
     return cand[0];
@@ -1350,8 +1355,14 @@ tuned_variant (GstClConvolve * self, const KernelRequest * r)
     g_mutex_lock (&self->stats_lock);
     self->tunings_loaded++;
     g_mutex_unlock (&self->stats_lock);
-  } else if (time_candidates (self, r, cand, n, &best)) {
-    tune_store (self, key, &best);
+  } else if ((timed = time_candidates (self, r, cand, n, &best)) > 0) {
+    /* a choice among fewer candidates (one failed to build or run) is not stored: the next
+     * start times them again */
+    if (timed == n)
+      tune_store (self, key, &best);
+    else
+      GST_WARNING_OBJECT (self, "auto-tuning timed %d of %d variants; its choice is not "
+          "stored", timed, n);
     g_mutex_lock (&self->stats_lock);
     self->tunings++;
     g_mutex_unlock (&self->stats_lock);
