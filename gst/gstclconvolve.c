@@ -920,9 +920,9 @@ direct_block (GstClConvolve * self)
 }
 
 /* method=separable in two passes (a row pass into a float buffer, a column pass), and in one
- * pass for CPUs (convolve_vsep: 3 float8 vectors down strips of 64 rows, docs/kernels.md). */
+ * pass for CPUs (convolve_vsep: 4 float8 vectors down strips of 64 rows, docs/kernels.md). */
 static const Variant two_pass = { GST_CL_CONVOLVE_METHOD_SEPARABLE, 0, 0 };
-static const Variant one_pass_default = { GST_CL_CONVOLVE_METHOD_SEPARABLE, 3, 64 };
+static const Variant one_pass_default = { GST_CL_CONVOLVE_METHOD_SEPARABLE, 4, 64 };
 
 /* The one-pass kernel is for CPUs working in place: it unrolls its row loop by the matrix side
  * (up to 31, for build time), writes whole pixels like method=vector, and its strips of rows

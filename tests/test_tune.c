@@ -156,7 +156,7 @@ expected_choices (gint size, gboolean splits, Choice * out, gint * n_maybe, Choi
     if (splits) {
       out[n++] = (Choice) { M_SEPARABLE, 0, 0 };
       if (size <= 31) {
-        out[n++] = (Choice) { M_SEPARABLE, 3, 64 };
+        out[n++] = (Choice) { M_SEPARABLE, 4, 64 };
         out[n++] = (Choice) { M_SEPARABLE, 4, 128 };
       }
     }
