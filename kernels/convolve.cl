@@ -168,10 +168,17 @@ border_coord (int v, int n)
 #endif
 }
 
-/* The pixel at (x, y), which may lie outside the plane. */
+/* A whole pixel in one read: only where the view's pixels are aligned to their size (the
+ * tiled kernel checks at run time; READ goes sample by sample). */
+#define READ_AL(p) (*(__global const pix_t *) (p))
+
+/* The pixel at (x, y), which may lie outside the plane; aligned: read it with READ_AL. */
 inline pix_t
-fetch (__global const uchar * src, int pitch, int width, int height, int x, int y)
+fetch_pix (__global const uchar * src, int pitch, int width, int height, int x, int y,
+    int aligned)
 {
+  __global const uchar *p;
+
 #if BORDER == BORDER_CONSTANT
   if (x < 0 || y < 0 || x >= width || y >= height)
     return (pix_t) (0);
@@ -179,8 +186,11 @@ fetch (__global const uchar * src, int pitch, int width, int height, int x, int 
   x = border_coord (x, width);
   y = border_coord (y, height);
 #endif
-  return READ (src + y * pitch + x * PIX_BYTES);
+  p = src + y * pitch + x * PIX_BYTES;
+  return aligned ? READ_AL (p) : READ (p);
 }
+
+#define fetch(src, pitch, width, height, x, y) fetch_pix (src, pitch, width, height, x, y, 0)
 
 inline void
 store (__global uchar * p, sum_t sum, float bias, pix_t centre, uint passmask)
@@ -684,7 +694,6 @@ convolve_vsep (__global const uchar * src, int src_offset, int src_pitch,
 #ifndef TILE_FLOAT
 #define TILE_FLOAT 1
 #endif
-#define READ_AL(p) (*(__global const pix_t *) (p))
 #define TILE_OW (TILE_W * TILE_MX)      /* output pixels of a work-group, x */
 #define TILE_OH (TILE_H * TILE_MY)
 #define TILE_PW (TILE_OW + 2 * RADIUS)  /* input pixels staged, x */
@@ -813,24 +822,6 @@ tiled_outputs (__local const tile_t * tile, __global const uchar * src, int src_
   }
 }
 
-/* fetch () with whole-pixel reads where the view is aligned */
-inline pix_t
-tile_fetch (__global const uchar * src, int pitch, int width, int height, int x, int y,
-    int aligned)
-{
-  __global const uchar *p;
-
-#if BORDER == BORDER_CONSTANT
-  if (x < 0 || y < 0 || x >= width || y >= height)
-    return (pix_t) (0);
-#else
-  x = border_coord (x, width);
-  y = border_coord (y, height);
-#endif
-  p = src + y * pitch + x * PIX_BYTES;
-  return aligned ? READ_AL (p) : READ (p);
-}
-
 __kernel __attribute__ ((reqd_work_group_size (TILE_W, TILE_H, 1)))
 void
 convolve_tiled (__global const uchar * src, int src_offset, int src_pitch,
@@ -861,7 +852,7 @@ convolve_tiled (__global const uchar * src, int src_offset, int src_pitch,
   } else { \
     for (int n = lid; n < TILE_N; n += TILE_W * TILE_H) { \
       int ty = n / TILE_PW, tx = n - ty * TILE_PW; \
-      tile[TILE_AT (ty, tx)] = TILE_CONV (tile_fetch (src, src_pitch, width, height, \
+      tile[TILE_AT (ty, tx)] = TILE_CONV (fetch_pix (src, src_pitch, width, height, \
               x0 + tx - RADIUS, y0 + ty - RADIUS, src_al)); \
     } \
   }

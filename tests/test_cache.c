@@ -295,46 +295,11 @@ check_same_frames (const Config * c, const Run * a, const Run * b, const gchar *
 
 /* ------------------------------------------------------------------- files and directories */
 
-
-/* Every path under dir (relative, sorted), directories included; empty when dir is missing. */
-static void
-collect_tree (const gchar * dir, const gchar * prefix, GPtrArray * out)
-{
-  GDir *d = g_dir_open (dir, 0, NULL);
-  const gchar *name;
-
-  while (d && (name = g_dir_read_name (d))) {
-    gchar *rel = prefix ? g_build_filename (prefix, name, NULL) : g_strdup (name);
-    gchar *full = g_build_filename (dir, name, NULL);
-
-    g_ptr_array_add (out, rel);
-    if (g_file_test (full, G_FILE_TEST_IS_DIR) && !g_file_test (full, G_FILE_TEST_IS_SYMLINK))
-      collect_tree (full, rel, out);
-    g_free (full);
-  }
-  if (d)
-    g_dir_close (d);
-}
-
+/* g_ptr_array_sort hands over pointers to the elements. */
 static gint
 compare_names (gconstpointer a, gconstpointer b)
 {
   return strcmp (*(const gchar * const *) a, *(const gchar * const *) b);
-}
-
-/* The tree under dir as one line per path. Free with g_free. */
-static gchar *
-tree_text (const gchar * dir)
-{
-  GPtrArray *a = g_ptr_array_new_with_free_func (g_free);
-  GString *s = g_string_new (NULL);
-
-  collect_tree (dir, NULL, a);
-  g_ptr_array_sort (a, compare_names);
-  for (guint i = 0; i < a->len; i++)
-    g_string_append_printf (s, "%s\n", (const gchar *) g_ptr_array_index (a, i));
-  g_ptr_array_unref (a);
-  return g_string_free (s, FALSE);
 }
 
 static gboolean
@@ -385,84 +350,43 @@ check_valid_file (const gchar * dir, const gchar * key, const gchar * what)
   g_free (b);
 }
 
-static gchar *
-read_file (const gchar * path, gsize * len)
-{
-  gchar *contents = NULL;
-  GError *err = NULL;
-
-  fail_unless (g_file_get_contents (path, &contents, len, &err), "%s: %s", path,
-      err ? err->message : "?");
-  return contents;
-}
-
-static void
-write_file (const gchar * path, const gchar * contents, gsize len)
-{
-  GError *err = NULL;
-
-  fail_unless (g_file_set_contents (path, contents, len, &err), "%s: %s", path,
-      err ? err->message : "?");
-}
-
 /* ------------------------------------------------------------------------------- fixture */
 
-static gchar *tmp_dir;          /* the test's own, removed at its end */
-static gchar *cache_dir;        /* tmp_dir/programs, not created: the element must */
-static gchar *saved_env;        /* GST_CLCONVOLVE_CACHE_DIR before the test */
-static gboolean env_was_set;
-
-static void
-set_cache_env (const gchar * value)
-{
-  if (value)
-    g_setenv (GST_CL_PROGRAM_CACHE_ENV, value, TRUE);
-  else
-    g_unsetenv (GST_CL_PROGRAM_CACHE_ENV);
-}
+/* The test's own directory; GST_CLCONVOLVE_CACHE_DIR points to programs in it, not created:
+ * the element must. */
+static TestEnvDir cache;
 
 static void
 setup (void)
 {
-  GError *err = NULL;
-
-  env_was_set = g_getenv (GST_CL_PROGRAM_CACHE_ENV) != NULL;
-  saved_env = g_strdup (g_getenv (GST_CL_PROGRAM_CACHE_ENV));
-  tmp_dir = g_dir_make_tmp ("clconvolve-cache-XXXXXX", &err);
-  fail_unless (tmp_dir != NULL, "%s", err ? err->message : "?");
-  cache_dir = g_build_filename (tmp_dir, "programs", NULL);
-  set_cache_env (cache_dir);
+  test_env_dir_begin (&cache, GST_CL_PROGRAM_CACHE_ENV, "clconvolve-cache-XXXXXX", "programs");
 }
 
 static void
 teardown (void)
 {
   stop_leftover_pipelines ();
-  set_cache_env (env_was_set ? saved_env : NULL);
-  g_clear_pointer (&saved_env, g_free);
-  remove_tree (tmp_dir);
-  g_clear_pointer (&tmp_dir, g_free);
-  g_clear_pointer (&cache_dir, g_free);
+  test_env_dir_end (&cache);
 }
 
-/* The input frames, and a cold run into the empty cache_dir checked against the reference:
+/* The input frames, and a cold run into the empty cache.dir checked against the reference:
  * one valid file per program built, nothing loaded. Returns the keys. */
 static gchar **
 cold_run (const Config * c, Run * input, Run * cold)
 {
   gchar **keys;
 
-  fail_if (g_file_test (cache_dir, G_FILE_TEST_EXISTS));
+  fail_if (g_file_test (cache.dir, G_FILE_TEST_EXISTS));
   run_config (c, FALSE, "input", input);
   run_config (c, TRUE, "cold", cold);
   fail_unless (cold->built >= c->min_programs && cold->loaded == 0, "%s cold: built %u, "
       "loaded %u; expected at least %u built, none loaded (a context from an earlier run "
       "still alive?)", c->format, cold->built, cold->loaded, c->min_programs);
   check_reference (c, input, cold, "cold");
-  keys = program_keys (cache_dir, "cold");
+  keys = program_keys (cache.dir, "cold");
   fail_unless_equals_int (g_strv_length (keys), cold->built);
   for (guint i = 0; keys[i]; i++)
-    check_valid_file (cache_dir, keys[i], "cold");
+    check_valid_file (cache.dir, keys[i], "cold");
   return keys;
 }
 
@@ -491,8 +415,8 @@ GST_START_TEST (test_cold_warm)
   gsize *lens = g_new0 (gsize, g_strv_length (keys) + 1);
 
   for (guint i = 0; keys[i]; i++) {
-    gchar *path = gst_cl_program_cache_file (cache_dir, keys[i]);
-    contents[i] = read_file (path, &lens[i]);
+    gchar *path = gst_cl_program_cache_file (cache.dir, keys[i]);
+    contents[i] = test_read_file (path, &lens[i]);
     g_free (path);
   }
 
@@ -500,13 +424,13 @@ GST_START_TEST (test_cold_warm)
   warm_run (c, &cold, cold.built, "second warm");
 
   /* loading does not rewrite: the same files, byte for byte */
-  after = program_keys (cache_dir, "warm");
+  after = program_keys (cache.dir, "warm");
   fail_unless (g_strv_equal ((const gchar * const *) keys, (const gchar * const *) after),
       "the warm runs changed the set of program files");
   for (guint i = 0; keys[i]; i++) {
-    gchar *path = gst_cl_program_cache_file (cache_dir, keys[i]);
+    gchar *path = gst_cl_program_cache_file (cache.dir, keys[i]);
     gsize len = 0;
-    gchar *now = read_file (path, &len);
+    gchar *now = test_read_file (path, &len);
 
     fail_unless (len == lens[i] && !memcmp (now, contents[i], len), "%s.bin changed in a "
         "warm run", keys[i]);
@@ -546,38 +470,38 @@ static const gchar *const damage_names[N_DAMAGES] = {
   "another program's file", "a valid file of a junk binary"
 };
 
-/* Damages key's file in cache_dir; other is a different key's file (in cache_dir, or
+/* Damages key's file in cache.dir; other is a different key's file (in cache.dir, or
  * elsewhere when there is one program). */
 static void
 damage_file (const gchar * key, const gchar * other_path, Damage d, GRand * rand)
 {
-  gchar *path = gst_cl_program_cache_file (cache_dir, key);
+  gchar *path = gst_cl_program_cache_file (cache.dir, key);
   gsize len = 0;
-  gchar *c = read_file (path, &len);
+  gchar *c = test_read_file (path, &len);
   GError *err = NULL;
 
   fail_unless (len > HEADER + 16);
   switch (d) {
     case DAMAGE_TRUNCATE:
-      write_file (path, c, len / 2);
+      test_write_file (path, c, len / 2);
       break;
     case DAMAGE_FLIP_PAYLOAD:
       c[HEADER + (len - HEADER) / 3] ^= 0x04;
-      write_file (path, c, len);
+      test_write_file (path, c, len);
       break;
     case DAMAGE_GARBAGE:
       for (gsize i = 0; i < len; i++)
         c[i] = (gchar) g_rand_int_range (rand, 0, 256);
-      write_file (path, c, len);
+      test_write_file (path, c, len);
       break;
     case DAMAGE_EMPTY:
-      write_file (path, "", 0);
+      test_write_file (path, "", 0);
       break;
     case DAMAGE_OTHER_FILE:{
       gsize olen = 0;
-      gchar *o = read_file (other_path, &olen);
+      gchar *o = test_read_file (other_path, &olen);
 
-      write_file (path, o, olen);
+      test_write_file (path, o, olen);
       g_free (o);
       break;
     }
@@ -587,7 +511,7 @@ damage_file (const gchar * key, const gchar * other_path, Damage d, GRand * rand
 
       for (gsize i = 0; i < n; i++)
         junk[i] = (guint8) g_rand_int_range (rand, 0, 256);
-      fail_unless (gst_cl_program_cache_store (cache_dir, key, junk, n, &err), "%s",
+      fail_unless (gst_cl_program_cache_store (cache.dir, key, junk, n, &err), "%s",
           err ? err->message : "?");
       g_free (junk);
       break;
@@ -608,19 +532,19 @@ GST_START_TEST (test_damaged_files)
   Run input, cold;
   gchar **keys = cold_run (c, &input, &cold);
   guint n = g_strv_length (keys);
-  gchar *spare_dir = g_build_filename (tmp_dir, "spare", NULL);
+  gchar *spare_dir = g_build_filename (cache.tmp_dir, "spare", NULL);
 
   warm_run (c, &cold, n, "warm");
   for (guint f = 0; f < n; f++) {
     gchar *other_path;
 
     if (n > 1) {
-      other_path = gst_cl_program_cache_file (cache_dir, keys[(f + 1) % n]);
+      other_path = gst_cl_program_cache_file (cache.dir, keys[(f + 1) % n]);
     } else {
       /* one program: a valid file of another key, holding this very binary */
-      gchar *path = gst_cl_program_cache_file (cache_dir, keys[f]), *other_key;
+      gchar *path = gst_cl_program_cache_file (cache.dir, keys[f]), *other_key;
       gsize len = 0;
-      gchar *bin = read_file (path, &len);
+      gchar *bin = test_read_file (path, &len);
       GError *err = NULL;
 
       other_key = gst_cl_program_cache_key ("another device", "", "");
@@ -645,11 +569,11 @@ GST_START_TEST (test_damaged_files)
       fail_unless (r.built == 1 && r.loaded == n - 1, "%s: built %u, loaded %u; expected "
           "1 built, %u loaded", label, r.built, r.loaded, n - 1);
       check_same_frames (c, &cold, &r, label);
-      now = program_keys (cache_dir, label);
+      now = program_keys (cache.dir, label);
       fail_unless (g_strv_equal ((const gchar * const *) keys, (const gchar * const *) now),
           "%s: the set of program files changed", label);
       for (guint i = 0; keys[i]; i++)
-        check_valid_file (cache_dir, keys[i], label);
+        check_valid_file (cache.dir, keys[i], label);
       warm_run (c, &cold, n, again);
       g_strfreev (now);
       run_clear (&r);
@@ -678,8 +602,8 @@ GST_START_TEST (test_disabled)
   Run input, r;
 
   run_config (c, FALSE, "input", &input);
-  tmp_before = tree_text (tmp_dir);
-  set_cache_env ("");
+  tmp_before = tree_text (cache.tmp_dir);
+  test_env_set (GST_CL_PROGRAM_CACHE_ENV, "");
   for (gint i = 0; i < 2; i++) {
     run_config (c, TRUE, i ? "second disabled" : "disabled", &r);
     fail_unless (r.built >= c->min_programs && r.loaded == 0, "%s disabled: built %u, "
@@ -687,10 +611,10 @@ GST_START_TEST (test_disabled)
     check_reference (c, &input, &r, "disabled");
     run_clear (&r);
   }
-  tmp_after = tree_text (tmp_dir);
+  tmp_after = tree_text (cache.tmp_dir);
   default_after = tree_text (default_dir);
   fail_unless (!strcmp (tmp_before, "") && !strcmp (tmp_after, ""),
-      "disabled: files appeared in %s:\n%s", tmp_dir, tmp_after);
+      "disabled: files appeared in %s:\n%s", cache.tmp_dir, tmp_after);
   fail_unless (!strcmp (default_before, default_after), "disabled: %s changed from\n%s to\n%s",
       default_dir, default_before, default_after);
 
@@ -709,15 +633,15 @@ GST_END_TEST;
 GST_START_TEST (test_unwritable)
 {
   const Config *c = &configs[__i__ >> 1];
-  gchar *file = g_build_filename (tmp_dir, "a-file", NULL);
+  gchar *file = g_build_filename (cache.tmp_dir, "a-file", NULL);
   gchar *dir = (__i__ & 1) ? g_strdup (file) : g_build_filename (file, "programs", NULL);
   gchar *tree, *contents;
   gsize len = 0;
   Run input, r;
 
   run_config (c, FALSE, "input", &input);
-  write_file (file, "not a directory", 15);
-  set_cache_env (dir);
+  test_write_file (file, "not a directory", 15);
+  test_env_set (GST_CL_PROGRAM_CACHE_ENV, dir);
   for (gint i = 0; i < 2; i++) {
     gchar *what = g_strdup_printf ("cache in %s%s", dir, i ? ", again" : "");
 
@@ -728,9 +652,9 @@ GST_START_TEST (test_unwritable)
     run_clear (&r);
     g_free (what);
   }
-  tree = tree_text (tmp_dir);
-  fail_unless (!strcmp (tree, "a-file\n"), "%s holds\n%s", tmp_dir, tree);
-  contents = read_file (file, &len);
+  tree = tree_text (cache.tmp_dir);
+  fail_unless (!strcmp (tree, "a-file\n"), "%s holds\n%s", cache.tmp_dir, tree);
+  contents = test_read_file (file, &len);
   fail_unless (len == 15 && !memcmp (contents, "not a directory", 15), "%s was changed", file);
 
   g_free (contents);
@@ -767,7 +691,7 @@ GST_START_TEST (test_default_dir)
     g_free (path);
   }
 
-  set_cache_env (NULL);
+  test_env_set (GST_CL_PROGRAM_CACHE_ENV, NULL);
   run_config (c, TRUE, "default directory", &r);
   fail_unless (r.built == cold.built && r.loaded == 0, "default directory: built %u, loaded "
       "%u; expected %u built", r.built, r.loaded, cold.built);

@@ -464,36 +464,6 @@ dir_text (const gchar * dir)
   return g_string_free (s, FALSE);
 }
 
-/* Every path under dir, recursively, one per line ("" when missing). */
-static void
-tree_collect (const gchar * dir, const gchar * prefix, GString * out)
-{
-  gchar *names = dir_text (dir);
-  gchar **lines = g_strsplit (names, "\n", -1);
-
-  for (gchar ** l = lines; *l && **l; l++) {
-    gchar *rel = prefix ? g_build_filename (prefix, *l, NULL) : g_strdup (*l);
-    gchar *full = g_build_filename (dir, *l, NULL);
-
-    g_string_append_printf (out, "%s\n", rel);
-    if (g_file_test (full, G_FILE_TEST_IS_DIR) && !g_file_test (full, G_FILE_TEST_IS_SYMLINK))
-      tree_collect (full, rel, out);
-    g_free (full);
-    g_free (rel);
-  }
-  g_strfreev (lines);
-  g_free (names);
-}
-
-static gchar *
-tree_text (const gchar * dir)
-{
-  GString *s = g_string_new (NULL);
-
-  tree_collect (dir, NULL, s);
-  return g_string_free (s, FALSE);
-}
-
 static gboolean
 is_tune_file_name (const gchar * name)
 {
@@ -566,26 +536,6 @@ store_payload (const gchar * dir, const gchar * key, const gchar * payload)
           strlen (payload), &err), "%s", err ? err->message : "?");
 }
 
-static gchar *
-read_file (const gchar * path, gsize * len)
-{
-  gchar *contents = NULL;
-  GError *err = NULL;
-
-  fail_unless (g_file_get_contents (path, &contents, len, &err), "%s: %s", path,
-      err ? err->message : "?");
-  return contents;
-}
-
-static void
-write_file (const gchar * path, const gchar * contents, gsize len)
-{
-  GError *err = NULL;
-
-  fail_unless (g_file_set_contents (path, contents, len, &err), "%s: %s", path,
-      err ? err->message : "?");
-}
-
 /* ------------------------------------------------------------------------ the element's log */
 
 /* The element's warnings about its tuning cache (they go to the debug log, not the bus). */
@@ -637,31 +587,14 @@ log_element_warnings (gboolean on)
 
 /* ------------------------------------------------------------------------------- fixture */
 
-static gchar *tmp_dir;          /* the test's own, removed at its end */
-static gchar *tune_dir;         /* tmp_dir/tuning, not created: the element must */
-static gchar *saved_env;        /* GST_CLCONVOLVE_TUNE_DIR before the test */
-static gboolean env_was_set;
-
-static void
-set_tune_env (const gchar * value)
-{
-  if (value)
-    g_setenv (TUNE_ENV, value, TRUE);
-  else
-    g_unsetenv (TUNE_ENV);
-}
+/* The test's own directory; GST_CLCONVOLVE_TUNE_DIR points to tuning in it, not created: the
+ * element must. */
+static TestEnvDir tune;
 
 static void
 setup (void)
 {
-  GError *err = NULL;
-
-  env_was_set = g_getenv (TUNE_ENV) != NULL;
-  saved_env = g_strdup (g_getenv (TUNE_ENV));
-  tmp_dir = g_dir_make_tmp ("clconvolve-tune-XXXXXX", &err);
-  fail_unless (tmp_dir != NULL, "%s", err ? err->message : "?");
-  tune_dir = g_build_filename (tmp_dir, "tuning", NULL);
-  set_tune_env (tune_dir);
+  test_env_dir_begin (&tune, TUNE_ENV, "clconvolve-tune-XXXXXX", "tuning");
   tune_warnings = g_string_new (NULL);
   log_element_warnings (TRUE);
   if (raised)
@@ -678,14 +611,10 @@ teardown (void)
   log_element_warnings (FALSE);
   g_string_free (tune_warnings, TRUE);
   tune_warnings = NULL;
-  set_tune_env (env_was_set ? saved_env : NULL);
-  g_clear_pointer (&saved_env, g_free);
-  remove_tree (tmp_dir);
-  g_clear_pointer (&tmp_dir, g_free);
-  g_clear_pointer (&tune_dir, g_free);
+  test_env_dir_end (&tune);
 }
 
-/* A first run of f into the empty tune_dir: one tuning, nothing from the disk, exactly one
+/* A first run of f into the empty tune.dir: one tuning, nothing from the disk, exactly one
  * valid file naming the variant run. Returns the key; the candidates in choices (n in *n),
  * the outcome in o. */
 static gchar *
@@ -695,13 +624,13 @@ first_run (const Filter * f, Choice * choices, gint * n, Outcome * o)
 
   *n = all_choices (f->size, f->splits, choices);
   fail_unless (*n > 1, "only one candidate: nothing to tune");
-  fail_if (g_file_test (tune_dir, G_FILE_TEST_EXISTS));
+  fail_if (g_file_test (tune.dir, G_FILE_TEST_EXISTS));
   run (f, TRUE, "first run", o);
   check_counts (o, 1, 0, "first run");
-  keys = tune_keys (tune_dir, "first run");
+  keys = tune_keys (tune.dir, "first run");
   fail_unless (g_strv_length (keys) == 1, "first run: %u files in %s, expected 1",
-      g_strv_length (keys), tune_dir);
-  check_file_names (tune_dir, keys[0], choices, *n, o->variant, "first run");
+      g_strv_length (keys), tune.dir);
+  check_file_names (tune.dir, keys[0], choices, *n, o->variant, "first run");
   key = g_strdup (keys[0]);
   g_strfreev (keys);
   return key;
@@ -726,7 +655,7 @@ GST_START_TEST (test_first_run)
   };
   Session s;
 
-  fail_if (g_file_test (tune_dir, G_FILE_TEST_EXISTS));
+  fail_if (g_file_test (tune.dir, G_FILE_TEST_EXISTS));
   session_start (&s, &f_gauss, TRUE, "first run");
   for (guint i = 0; i < G_N_ELEMENTS (steps); i++) {
     gchar *what = g_strdup_printf ("first run, step %u (%dx%d %s)", i, steps[i].w, steps[i].h,
@@ -742,12 +671,12 @@ GST_START_TEST (test_first_run)
     session_outcome (&s, &o);
     check_counts (&o, steps[i].tunings, 0, what);
     find_choice (choices, n, o.variant, what);
-    keys = tune_keys (tune_dir, what);
+    keys = tune_keys (tune.dir, what);
     fail_unless_equals_int (g_strv_length (keys), steps[i].tunings);
     for (guint k = 0; keys[k]; k++)
-      g_free (load_payload (tune_dir, keys[k], what));
+      g_free (load_payload (tune.dir, keys[k], what));
     if (i == 0)
-      check_file_names (tune_dir, keys[0], choices, n, o.variant, what);
+      check_file_names (tune.dir, keys[0], choices, n, o.variant, what);
     g_strfreev (keys);
     outcome_clear (&o);
     g_free (what);
@@ -766,9 +695,9 @@ GST_START_TEST (test_second_run)
   gint n;
   Outcome first, o;
   gchar *key = first_run (f, choices, &n, &first);
-  gchar *path = gst_cl_program_cache_file (tune_dir, key);
+  gchar *path = gst_cl_program_cache_file (tune.dir, key);
   gsize len = 0, len2 = 0;
-  gchar *before = read_file (path, &len), *after, **keys;
+  gchar *before = test_read_file (path, &len), *after, **keys;
 
   for (gint i = 0; i < 2; i++) {
     const gchar *what = i ? "third run" : "second run";
@@ -779,10 +708,10 @@ GST_START_TEST (test_second_run)
         "%s", what, o.variant, first.variant);
     outcome_clear (&o);
   }
-  keys = tune_keys (tune_dir, "second run");
+  keys = tune_keys (tune.dir, "second run");
   fail_unless (g_strv_length (keys) == 1 && !strcmp (keys[0], key), "the second run changed "
       "the set of files");
-  after = read_file (path, &len2);
+  after = test_read_file (path, &len2);
   fail_unless (len == len2 && !memcmp (before, after, len), "reading the choice rewrote %s",
       path);
 
@@ -815,34 +744,34 @@ static const gchar *const damage_names[N_DAMAGES] = {
 static void
 damage_file (const gchar * key, Damage d, const Choice * other, GRand * rand)
 {
-  gchar *path = gst_cl_program_cache_file (tune_dir, key);
+  gchar *path = gst_cl_program_cache_file (tune.dir, key);
   gsize len = 0;
-  gchar *c = read_file (path, &len);
+  gchar *c = test_read_file (path, &len);
 
   fail_unless (len > HEADER + 16);
   switch (d) {
     case DAMAGE_TRUNCATE:
-      write_file (path, c, len / 2);
+      test_write_file (path, c, len / 2);
       break;
     case DAMAGE_FLIP_PAYLOAD:{
       gchar *m = g_strstr_len (c + HEADER, len - HEADER, "method ");
 
       fail_unless (m != NULL);
       m[7] ^= 0x04;             /* '1'..'4' -> another digit */
-      write_file (path, c, len);
+      test_write_file (path, c, len);
       break;
     }
     case DAMAGE_GARBAGE:
       for (gsize i = 0; i < len; i++)
         c[i] = (gchar) g_rand_int_range (rand, 0, 256);
-      write_file (path, c, len);
+      test_write_file (path, c, len);
       break;
     case DAMAGE_EMPTY:
-      write_file (path, "", 0);
+      test_write_file (path, "", 0);
       break;
     case DAMAGE_OTHER_KEY:{
       /* a file that is valid under its own key, copied over this one */
-      gchar *spare = g_build_filename (tmp_dir, "spare", NULL);
+      gchar *spare = g_build_filename (tune.tmp_dir, "spare", NULL);
       gchar *other_key = gst_cl_program_cache_key ("another device", "", "");
       gchar *payload = choice_payload (other), *other_path;
       gsize olen = 0;
@@ -850,8 +779,8 @@ damage_file (const gchar * key, Damage d, const Choice * other, GRand * rand)
 
       store_payload (spare, other_key, payload);
       other_path = gst_cl_program_cache_file (spare, other_key);
-      o = read_file (other_path, &olen);
-      write_file (path, o, olen);
+      o = test_read_file (other_path, &olen);
+      test_write_file (path, o, olen);
       g_free (o);
       g_free (other_path);
       g_free (payload);
@@ -881,7 +810,7 @@ GST_START_TEST (test_damaged_file)
   gint n;
   Outcome first, o;
   gchar *key = first_run (&f_gauss, choices, &n, &first);
-  gchar *path = gst_cl_program_cache_file (tune_dir, key);
+  gchar *path = gst_cl_program_cache_file (tune.dir, key);
   gchar *what = g_strdup_printf ("file %s", damage_names[d]);
   gchar *again = g_strdup_printf ("%s, the run after", what);
 
@@ -892,12 +821,12 @@ GST_START_TEST (test_damaged_file)
   check_counts (&o, 1, 0, what);
   find_choice (choices, n, o.variant, what);
   if (d == DAMAGE_DIRECTORY) {
-    gchar *inside = dir_text (path), *names = dir_text (tune_dir), *expect;
+    gchar *inside = dir_text (path), *names = dir_text (tune.dir), *expect;
 
     fail_unless (g_file_test (path, G_FILE_TEST_IS_DIR), "%s: the directory is gone", what);
     fail_unless (!strcmp (inside, ""), "%s: files appeared in it:\n%s", what, inside);
     expect = g_strdup_printf ("%s.bin\n", key);
-    fail_unless (!strcmp (names, expect), "%s: %s holds\n%s", what, tune_dir, names);
+    fail_unless (!strcmp (names, expect), "%s: %s holds\n%s", what, tune.dir, names);
     check_warned ("could not write the tuning cache", what);
     g_free (expect);
     g_free (names);
@@ -908,7 +837,7 @@ GST_START_TEST (test_damaged_file)
     run (&f_gauss, TRUE, what, &o);
     check_counts (&o, 1, 0, what);
   }
-  check_file_names (tune_dir, key, choices, n, o.variant, what);
+  check_file_names (tune.dir, key, choices, n, o.variant, what);
   outcome_clear (&o);
   run (&f_gauss, TRUE, again, &o);
   check_counts (&o, 0, 1, again);
@@ -966,12 +895,12 @@ GST_START_TEST (test_foreign_choice)
     gchar *what = g_strdup_printf ("a valid file saying '%s'", line);
     Outcome o;
 
-    store_payload (tune_dir, key, payload);
+    store_payload (tune.dir, key, payload);
     g_string_truncate (tune_warnings, 0);
     run (f, TRUE, what, &o);
     check_counts (&o, 1, 0, what);
     check_warned ("ignoring the tuning cache file", what);
-    check_file_names (tune_dir, key, choices, n, o.variant, what);
+    check_file_names (tune.dir, key, choices, n, o.variant, what);
     outcome_clear (&o);
     g_free (what);
     g_free (line);
@@ -994,7 +923,7 @@ GST_START_TEST (test_choice_obeyed)
   gint n;
   Outcome first;
   gchar *key = first_run (f, choices, &n, &first);
-  gchar *path = gst_cl_program_cache_file (tune_dir, key);
+  gchar *path = gst_cl_program_cache_file (tune.dir, key);
 
   /* the choices certainly offered on this device (tiled ones depend on the element's sums) */
   n = expected_choices (f->size, f->splits, choices, NULL, NULL);
@@ -1005,12 +934,12 @@ GST_START_TEST (test_choice_obeyed)
     gsize len = 0, len2 = 0;
     Outcome o;
 
-    store_payload (tune_dir, key, payload);
-    before = read_file (path, &len);
+    store_payload (tune.dir, key, payload);
+    before = test_read_file (path, &len);
     run (f, TRUE, what, &o);
     check_counts (&o, 0, 1, what);
     fail_unless (!strcmp (o.variant, text), "%s: the element runs %s", what, o.variant);
-    after = read_file (path, &len2);
+    after = test_read_file (path, &len2);
     fail_unless (len == len2 && !memcmp (before, after, len), "%s: the file was rewritten",
         what);
     outcome_clear (&o);
@@ -1046,7 +975,7 @@ GST_START_TEST (test_autotune_off)
   check_counts (&o, 0, 0, "autotune=false");
   fail_unless (is_fixed_rule (o.variant), "autotune=false runs %s, not the fixed rule's "
       "variant", o.variant);
-  fail_if (g_file_test (tune_dir, G_FILE_TEST_EXISTS), "autotune=false created %s", tune_dir);
+  fail_if (g_file_test (tune.dir, G_FILE_TEST_EXISTS), "autotune=false created %s", tune.dir);
   outcome_clear (&o);
 
   /* turned on while playing: the next frame tunes and stores */
@@ -1057,9 +986,9 @@ GST_START_TEST (test_autotune_off)
   session_outcome (&s, &o);
   session_end (&s);
   check_counts (&o, 1, 0, "autotune turned on while playing");
-  keys = tune_keys (tune_dir, "autotune turned on");
+  keys = tune_keys (tune.dir, "autotune turned on");
   fail_unless_equals_int (g_strv_length (keys), 1);
-  check_file_names (tune_dir, keys[0], choices, n, o.variant, "autotune turned on");
+  check_file_names (tune.dir, keys[0], choices, n, o.variant, "autotune turned on");
   outcome_clear (&o);
 
   /* a stored choice that is not the fixed rule's: autotune=false does not read it */
@@ -1069,7 +998,7 @@ GST_START_TEST (test_autotune_off)
     if (!is_fixed_rule (t)) {
       gchar *payload = choice_payload (&choices[i]);
 
-      store_payload (tune_dir, keys[0], payload);
+      store_payload (tune.dir, keys[0], payload);
       g_free (payload);
       other = t;
     } else {
@@ -1077,13 +1006,13 @@ GST_START_TEST (test_autotune_off)
     }
   }
   fail_unless (other != NULL);
-  path = gst_cl_program_cache_file (tune_dir, keys[0]);
-  before = read_file (path, &len);
+  path = gst_cl_program_cache_file (tune.dir, keys[0]);
+  before = test_read_file (path, &len);
   run (&f_gauss, FALSE, "autotune=false with a stored choice", &o);
   check_counts (&o, 0, 0, "autotune=false with a stored choice");
   fail_unless (is_fixed_rule (o.variant), "autotune=false with %s stored runs %s, not the "
       "fixed rule's variant", other, o.variant);
-  after = read_file (path, &len2);
+  after = test_read_file (path, &len2);
   fail_unless (len == len2 && !memcmp (before, after, len), "autotune=false rewrote %s", path);
   outcome_clear (&o);
 
@@ -1103,7 +1032,7 @@ GST_START_TEST (test_disabled)
   gchar *xdg = g_build_filename (g_get_user_cache_dir (), "clconvolve", NULL);
   gchar *xdg_before = tree_text (xdg), *xdg_after, *tmp_after;
 
-  set_tune_env ("");
+  test_env_set (TUNE_ENV, "");
   for (gint i = 0; i < 2; i++) {
     const gchar *what = i ? "TUNE_DIR=\"\", again" : "TUNE_DIR=\"\"";
     Outcome o;
@@ -1112,9 +1041,9 @@ GST_START_TEST (test_disabled)
     check_counts (&o, 1, 0, what);
     outcome_clear (&o);
   }
-  tmp_after = tree_text (tmp_dir);
+  tmp_after = tree_text (tune.tmp_dir);
   xdg_after = tree_text (xdg);
-  fail_unless (!strcmp (tmp_after, ""), "TUNE_DIR=\"\": files appeared in %s:\n%s", tmp_dir,
+  fail_unless (!strcmp (tmp_after, ""), "TUNE_DIR=\"\": files appeared in %s:\n%s", tune.tmp_dir,
       tmp_after);
   fail_unless (!strcmp (xdg_before, xdg_after), "TUNE_DIR=\"\": %s changed from\n%s to\n%s",
       xdg, xdg_before, xdg_after);
@@ -1131,13 +1060,13 @@ GST_END_TEST;
  * a warning in the log, the output right, the file untouched, timed again next time */
 GST_START_TEST (test_unwritable)
 {
-  gchar *file = g_build_filename (tmp_dir, "a-file", NULL);
+  gchar *file = g_build_filename (tune.tmp_dir, "a-file", NULL);
   gchar *dir = __i__ ? g_build_filename (file, "tuning", NULL) : g_strdup (file);
   gchar *tree, *contents;
   gsize len = 0;
 
-  write_file (file, "not a directory", 15);
-  set_tune_env (dir);
+  test_write_file (file, "not a directory", 15);
+  test_env_set (TUNE_ENV, dir);
   for (gint i = 0; i < 2; i++) {
     gchar *what = g_strdup_printf ("tuning in %s%s", dir, i ? ", again" : "");
     Outcome o;
@@ -1149,9 +1078,9 @@ GST_START_TEST (test_unwritable)
     outcome_clear (&o);
     g_free (what);
   }
-  tree = tree_text (tmp_dir);
-  fail_unless (!strcmp (tree, "a-file\n"), "%s holds\n%s", tmp_dir, tree);
-  contents = read_file (file, &len);
+  tree = tree_text (tune.tmp_dir);
+  fail_unless (!strcmp (tree, "a-file\n"), "%s holds\n%s", tune.tmp_dir, tree);
+  contents = test_read_file (file, &len);
   fail_unless (len == 15 && !memcmp (contents, "not a directory", 15), "%s was changed", file);
 
   g_free (contents);
@@ -1184,7 +1113,7 @@ GST_START_TEST (test_default_dir)
   path = gst_cl_program_cache_file (default_dir, key);
   g_remove (path);
 
-  set_tune_env (NULL);
+  test_env_set (TUNE_ENV, NULL);
   run (&f_gauss, TRUE, "default directory", &o);
   check_counts (&o, 1, 0, "default directory");
   check_file_names (default_dir, key, choices, n, o.variant, "default directory");

@@ -1,4 +1,4 @@
-/* clconvolve tests: file-system helpers (GLib only)
+/* clconvolve tests: file-system helpers and a temporary-directory fixture
  * Copyright (C) 2026 clconvolve developers
  *
  * This library is free software; you can redistribute it and/or
@@ -9,7 +9,9 @@
 
 #include "testfs.h"
 
+#include <gst/check/gstcheck.h>
 #include <glib/gstdio.h>
+#include <string.h>
 
 void
 remove_tree (const gchar * path)
@@ -30,4 +32,100 @@ remove_tree (const gchar * path)
   if (d)
     g_dir_close (d);
   g_rmdir (path);
+}
+
+/* Adds every path under dir to out, relative to the top directory (prefix: dir's own path
+ * relative to it, or NULL at the top); symbolic links are listed, not followed. */
+static void
+collect_tree (const gchar * dir, const gchar * prefix, GPtrArray * out)
+{
+  GDir *d = g_dir_open (dir, 0, NULL);
+  const gchar *name;
+
+  while (d && (name = g_dir_read_name (d))) {
+    gchar *rel = prefix ? g_build_filename (prefix, name, NULL) : g_strdup (name);
+    gchar *full = g_build_filename (dir, name, NULL);
+
+    g_ptr_array_add (out, rel);
+    if (g_file_test (full, G_FILE_TEST_IS_DIR) && !g_file_test (full, G_FILE_TEST_IS_SYMLINK))
+      collect_tree (full, rel, out);
+    g_free (full);
+  }
+  if (d)
+    g_dir_close (d);
+}
+
+/* g_ptr_array_sort hands over pointers to the elements. */
+static gint
+compare_names (gconstpointer a, gconstpointer b)
+{
+  return strcmp (*(const gchar * const *) a, *(const gchar * const *) b);
+}
+
+gchar *
+tree_text (const gchar * dir)
+{
+  GPtrArray *a = g_ptr_array_new_with_free_func (g_free);
+  GString *s = g_string_new (NULL);
+
+  collect_tree (dir, NULL, a);
+  g_ptr_array_sort (a, compare_names);
+  for (guint i = 0; i < a->len; i++)
+    g_string_append_printf (s, "%s\n", (const gchar *) g_ptr_array_index (a, i));
+  g_ptr_array_unref (a);
+  return g_string_free (s, FALSE);
+}
+
+gchar *
+test_read_file (const gchar * path, gsize * len)
+{
+  gchar *contents = NULL;
+  GError *err = NULL;
+
+  fail_unless (g_file_get_contents (path, &contents, len, &err), "%s: %s", path,
+      err ? err->message : "?");
+  return contents;
+}
+
+void
+test_write_file (const gchar * path, const gchar * contents, gsize len)
+{
+  GError *err = NULL;
+
+  fail_unless (g_file_set_contents (path, contents, len, &err), "%s: %s", path,
+      err ? err->message : "?");
+}
+
+void
+test_env_set (const gchar * var, const gchar * value)
+{
+  if (value)
+    g_setenv (var, value, TRUE);
+  else
+    g_unsetenv (var);
+}
+
+void
+test_env_dir_begin (TestEnvDir * e, const gchar * var, const gchar * tmp_template,
+    const gchar * sub)
+{
+  GError *err = NULL;
+
+  e->var = var;
+  e->was_set = g_getenv (var) != NULL;
+  e->saved = g_strdup (g_getenv (var));
+  e->tmp_dir = g_dir_make_tmp (tmp_template, &err);
+  fail_unless (e->tmp_dir != NULL, "%s", err ? err->message : "?");
+  e->dir = g_build_filename (e->tmp_dir, sub, NULL);
+  test_env_set (var, e->dir);
+}
+
+void
+test_env_dir_end (TestEnvDir * e)
+{
+  test_env_set (e->var, e->was_set ? e->saved : NULL);
+  g_clear_pointer (&e->saved, g_free);
+  remove_tree (e->tmp_dir);
+  g_clear_pointer (&e->tmp_dir, g_free);
+  g_clear_pointer (&e->dir, g_free);
 }
