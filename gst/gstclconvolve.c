@@ -1778,14 +1778,22 @@ band_rows (GstClConvolve * self, const Layout * L, gint p, gint bands)
   gint rows = bands > 0 ? (h + bands - 1) / bands :
       MAX ((h + AUTO_BANDS - 1) / AUTO_BANDS, AUTO_MIN_BAND_ROWS);
 
-  /* a work-item of method=vector covers py rows */
+  /* bands in whole work-group rows of every view of the plane (a work-item of method=vector
+   * or tiled covers py rows): the least common multiple of their heights */
   for (gint i = 0; i < L->n_views; i++)
     if (L->views[i].plane == p) {
       const Built *b = &self->built[L->views[i].shape];
+      gint unit = (gint) b->local[1] * b->py, a = ly, c = unit;
 
-      ly = MAX (ly, (gint) b->local[1] * b->py);
+      while (c) {
+        gint t = a % c;
+
+        a = c;
+        c = t;
+      }
+      ly = ly / a * unit;
     }
-  return MAX (GST_ROUND_UP_N (rows, ly), ly);
+  return MAX ((rows + ly - 1) / ly * ly, ly);
 }
 
 /* A plane on its way through a discrete device in bands. */
