@@ -286,6 +286,7 @@ context_new (const DeviceEntry * e, GError ** error)
   cl_device_local_mem_type lmt = CL_GLOBAL;
   cl_ulong lms = 0;
   gsize wgs = 1;
+  cl_uint fwidth = 0;
   cl_bool unified = CL_FALSE;
   cl_int err;
 
@@ -300,6 +301,8 @@ context_new (const DeviceEntry * e, GError ** error)
   clGetDeviceInfo (e->device, CL_DEVICE_LOCAL_MEM_TYPE, sizeof (lmt), &lmt, NULL);
   clGetDeviceInfo (e->device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof (lms), &lms, NULL);
   clGetDeviceInfo (e->device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof (wgs), &wgs, NULL);
+  clGetDeviceInfo (e->device, CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT, sizeof (fwidth), &fwidth,
+      NULL);
   /* deprecated in OpenCL 2.0 but answered by every 1.2 driver we target (PoCL CPU: true) */
   clGetDeviceInfo (e->device, CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof (unified), &unified, NULL);
 
@@ -314,13 +317,14 @@ context_new (const DeviceEntry * e, GError ** error)
   ctx->local_mem_size = lms;
   ctx->local_mem_dedicated = (lmt == CL_LOCAL);
   ctx->max_work_group_size = wgs;
+  ctx->native_float_width = fwidth;
   ctx->host_unified = unified == CL_TRUE;
   ctx->cache_dir = gst_cl_program_cache_dir ();
   ctx->identity = device_identity (e);
   GST_INFO ("created context on %s: local memory %" G_GSIZE_FORMAT " bytes (%s), "
-      "max work-group %" G_GSIZE_FORMAT ", host-unified memory %s", ctx->device_name,
-      ctx->local_mem_size, ctx->local_mem_dedicated ? "dedicated" : "global", wgs,
-      ctx->host_unified ? "yes" : "no");
+      "max work-group %" G_GSIZE_FORMAT ", host-unified memory %s, native float vector %u",
+      ctx->device_name, ctx->local_mem_size, ctx->local_mem_dedicated ? "dedicated" : "global",
+      wgs, ctx->host_unified ? "yes" : "no", fwidth);
   return ctx;
 }
 

@@ -38,6 +38,7 @@ typedef struct _GstClContext
   gsize local_mem_size;
   gboolean local_mem_dedicated; /* CL_LOCAL: on-chip memory, worth staging tiles in */
   gsize max_work_group_size;
+  guint native_float_width;     /* CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT: 16 on AVX-512 CPUs */
   gboolean host_unified;        /* the device works in host RAM: it can use pinned buffers in
                                  * place (a CPU), instead of copying them to its own memory */
 } GstClContext;

@@ -132,6 +132,7 @@ suite_device_facts (DeviceFacts * facts)
   cl_device_local_mem_type type = CL_GLOBAL;
   cl_ulong local = 0;
   size_t wg = 0;
+  cl_uint fwidth = 0;
 
   memset (facts, 0, sizeof (*facts));
   if (!suite_device || !find_device (suite_device, &dev))
@@ -139,9 +140,11 @@ suite_device_facts (DeviceFacts * facts)
   clGetDeviceInfo (dev, CL_DEVICE_LOCAL_MEM_TYPE, sizeof (type), &type, NULL);
   clGetDeviceInfo (dev, CL_DEVICE_LOCAL_MEM_SIZE, sizeof (local), &local, NULL);
   clGetDeviceInfo (dev, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof (wg), &wg, NULL);
+  clGetDeviceInfo (dev, CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT, sizeof (fwidth), &fwidth, NULL);
   facts->local_mem_dedicated = type == CL_LOCAL;
   facts->local_mem_size = local;
   facts->max_work_group_size = wg;
+  facts->native_float_width = fwidth;
   return TRUE;
 }
 

@@ -40,6 +40,7 @@ typedef struct
   gboolean local_mem_dedicated;
   guint64 local_mem_size;
   gsize max_work_group_size;
+  guint native_float_width;     /* CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT (16: AVX-512 CPU) */
 } DeviceFacts;
 
 /* Fills facts for the suite's device; FALSE before require_device () or when OpenCL does not
