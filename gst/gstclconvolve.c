@@ -934,12 +934,14 @@ one_pass_fits (GstClConvolve * self, const KernelRequest * r)
       r->skipmask == 0;
 }
 
-/* Whether the device is a CPU with 32 SIMD registers (AVX-512: PoCL reports a native float
- * vector of 16), where method=vector can keep more accumulators in registers. */
+/* Whether method=vector gets the wider blockings: 4-sample pixels on a CPU with 32 SIMD
+ * registers (AVX-512: PoCL reports a native float vector of 16), where more accumulators fit
+ * in registers (on 1-sample pixels 3 x 2 stays ahead there). */
 static gboolean
-wide_simd (GstClConvolve * self)
+wide_vector_blocking (GstClConvolve * self, const KernelRequest * r)
 {
-  return !self->ctx->local_mem_dedicated && self->ctx->native_float_width >= 16;
+  return !self->ctx->local_mem_dedicated && self->ctx->native_float_width >= 16 &&
+      r->channels == 4;
 }
 
 /* method=vector's blocking when it is not tuned (docs/kernels.md): 3 float8 vectors on 2 rows
@@ -949,7 +951,7 @@ wide_simd (GstClConvolve * self)
 static Variant
 vector_default (GstClConvolve * self, const KernelRequest * r)
 {
-  if (wide_simd (self) && r->channels == 4)
+  if (wide_vector_blocking (self, r))
     return (Variant) { GST_CL_CONVOLVE_METHOD_VECTOR, 4, 3 };
   return (Variant) { GST_CL_CONVOLVE_METHOD_VECTOR, 3, 2 };
 }
@@ -1121,8 +1123,12 @@ tune_candidates (GstClConvolve * self, const KernelRequest * r, Variant * out)
   static const gint wide_vector[][2] = { {3, 2}, {4, 3} };
   static const gint gpu_vector[][2] = { {1, 1}, {3, 2} };
   gboolean dedicated = self->ctx->local_mem_dedicated;
-  const gint (*vec)[2] = dedicated ? gpu_vector : wide_simd (self) ? wide_vector : cpu_vector;
-  gint n = 0, n_vec = G_N_ELEMENTS (cpu_vector);       /* every list holds two */
+  const gint (*vec)[2] = dedicated ? gpu_vector : wide_vector_blocking (self, r) ?
+      wide_vector : cpu_vector;
+  gint n = 0, n_vec = G_N_ELEMENTS (cpu_vector);
+
+  G_STATIC_ASSERT (G_N_ELEMENTS (wide_vector) == G_N_ELEMENTS (cpu_vector));
+  G_STATIC_ASSERT (G_N_ELEMENTS (gpu_vector) == G_N_ELEMENTS (cpu_vector));
 
   for (guint i = 0; i < G_N_ELEMENTS (tiled_blocks) && dedicated; i++)
     if (tile_geometry (self, r, tiled_blocks[i][0], tiled_blocks[i][1]).fits)
