@@ -55,6 +55,9 @@ extern const char gst_cl_source_convolve[];
 /* Developer override: pixels per work-item of the float4 kernel (register blocking); 1 also
  * makes method=separable run two passes on a CPU (the suites run with it to cover both). */
 #define BLOCK_ENV "GST_CLCONVOLVE_BLOCK"
+/* Developer override: 1 lets method=vector split the colour planes (convolve_vsplit) wherever
+ * the view allows it, on any device; 0 never (the suites run both ways). Unset: on AVX-512 CPUs. */
+#define SPLIT_ENV "GST_CLCONVOLVE_SPLIT"
 /* where method=auto keeps its measured choices (empty: nowhere) */
 #define TUNE_ENV "GST_CLCONVOLVE_TUNE_DIR"
 
@@ -150,13 +153,16 @@ typedef struct
   gboolean autotune;
 } Settings;
 
-/* Pixels a kernel handles: samples per pixel, bits per sample, samples it never writes, and the
- * one sample it computes when it computes a single one of several (-1: as passmask says). */
+/* Pixels a kernel handles: samples per pixel, bits per sample, samples it never writes, the
+ * one sample it computes when it computes a single one of several (-1: as passmask says), and
+ * the samples copied from the centre pixel (the same for every view of the shape, so that a
+ * kernel may be built for them: method=vector's split planes). */
 typedef struct
 {
   gint channels, depth;
   guint skipmask;
   gint only;
+  guint passmask;
 } Shape;
 
 /* What one kernel launch convolves: a view of one plane of the frame. */
@@ -193,17 +199,20 @@ typedef struct
   gint only, border, block;
   gint rank;                    /* pairs of the coefficients' split, -1: more than MAX_RANK */
   gint width, height;           /* the largest view of the shape (what auto tunes for) */
-  guint passmask;               /* that view's (tiled skips the sums of a copied alpha) */
+  guint passmask;               /* the shape's (tiled skips the sums of a copied alpha) */
   gboolean autotune;
+  gint split;                   /* GST_CLCONVOLVE_SPLIT as read at start, -1 unset */
 } KernelRequest;
 
 /* One compiled variant of the convolution: which kernel and its blocking. */
 typedef struct
 {
   gint method;                  /* GstClConvolveMethod, never AUTO */
-  gint bx, by;                  /* float4: pixels per work-item (bx); vector: NV, MY; tiled:
-                                 * outputs per work-item along x and y; separable: 0, 0 for
-                                 * two passes, else one pass of NV vectors down STRIP rows */
+  gint bx, by;                  /* float4: pixels per work-item (bx); vector: NV, MY (split:
+                                 * NX, MY); tiled: outputs per work-item along x and y;
+                                 * separable: 0, 0 for two passes, else one pass of NV vectors
+                                 * down STRIP rows */
+  gint split;                   /* vector: 1 for the split colour planes (convolve_vsplit) */
 } Variant;
 
 /* A frame's plane as a command sees it: the OpenCL buffer and the plane's byte offset and pitch
@@ -260,6 +269,7 @@ struct _GstClConvolve
   gboolean profiling_on;        /* the queues record profiling events */
   gboolean discrete;            /* frames are copied to device memory and back */
   gint block_override;          /* GST_CLCONVOLVE_BLOCK, 0 when unset */
+  gint split_override;          /* GST_CLCONVOLVE_SPLIT: 0 or 1, -1 when unset */
   GstAllocator *allocator;      /* pinned memory: proposed upstream, staging */
   GstMemory *stage_in, *stage_out;      /* pinned staging for frames in other memory */
   cl_mem coef_mem, src_mem, dst_mem;    /* dst/src_mem: device copies (discrete only) */
@@ -726,7 +736,7 @@ add_view (Layout * L, gint plane, gint width, gint height, gint span, gint chann
 {
   View *v = &L->views[L->n_views++];
   guint computed = ((1u << channels) - 1) & ~skipmask & ~passmask;
-  Shape shape = { channels, L->depth, skipmask, -1 };
+  Shape shape = { channels, L->depth, skipmask, -1, passmask };
 
   g_assert (L->n_views <= MAX_VIEWS);
   /* one sample of several: a kernel that sums that one alone (a CPU pays per sample summed) */
@@ -858,6 +868,8 @@ variant_text (const Variant * v, gchar * buf, gsize n)
     g_snprintf (buf, n, "%s %dx%d", name, v->bx, v->by);
   else if (v->method == GST_CL_CONVOLVE_METHOD_SEPARABLE && v->bx)
     g_snprintf (buf, n, "%s nv=%d strip=%d", name, v->bx, v->by);
+  else if (v->method == GST_CL_CONVOLVE_METHOD_VECTOR && v->split)
+    g_snprintf (buf, n, "%s split nx=%d my=%d", name, v->bx, v->by);
   else if (v->method == GST_CL_CONVOLVE_METHOD_VECTOR)
     g_snprintf (buf, n, "%s nv=%d my=%d", name, v->bx, v->by);
   else
@@ -944,13 +956,48 @@ wide_vector_blocking (GstClConvolve * self, const KernelRequest * r)
       r->channels == 4;
 }
 
-/* method=vector's blocking when it is not tuned (docs/kernels.md): 3 float8 vectors on 2 rows
- * per work-item; for 4-sample pixels on an AVX-512 CPU 4 vectors on 3 rows (12 independent
- * multiply-add chains instead of 6, which bound the FMA pipes by their latency: PoCL, 1080p
- * RGBA 7x7, kernel alone 5.1 -> 4.1 ms; on 1-sample pixels 3 x 2 stays ahead there). */
+/* Whether method=vector can split the view's colour planes (convolve_vsplit): 8-bit 4-sample
+ * pixels of which 1 to 3 samples are computed and the others copied (RGBA and its kin with
+ * alpha or padding, the chroma of YUY2 and UYVY without their luma). */
+static gboolean
+split_fits (const KernelRequest * r)
+{
+  guint computed = 0xfu & ~r->passmask;
+
+  return r->channels == 4 && r->depth == 8 && r->skipmask == 0 && computed && computed != 0xfu;
+}
+
+/* Whether method=vector splits the planes where they can be: where GST_CLCONVOLVE_SPLIT says,
+ * else on the CPUs of wide_vector_blocking (the only kind measured: PoCL, AVX-512, 1080p RGBA
+ * 7x7, kernel alone 2.9-3.0 ms against 4.2 for 4 x 3 float8). */
+static gboolean
+split_planes (GstClConvolve * self, const KernelRequest * r)
+{
+  if (!split_fits (r) || r->split == 0)
+    return FALSE;
+  return r->split == 1 || wide_vector_blocking (self, r);
+}
+
+/* The split kernel's blocking: 16 pixels on 3 rows per work-item (9 float16 accumulators for 3
+ * planes; on AVX-512 ahead of 2 rows at sizes 3-7, behind at 9; 2 rows elsewhere, where fewer
+ * registers hold them: not measured). */
+static Variant
+split_variant (GstClConvolve * self, const KernelRequest * r)
+{
+  return (Variant) { GST_CL_CONVOLVE_METHOD_VECTOR, 1,
+    wide_vector_blocking (self, r) ? 3 : 2, 1 };
+}
+
+/* method=vector's blocking when it is not tuned (docs/kernels.md): the split planes where they
+ * apply (split_planes), else 3 float8 vectors on 2 rows per work-item; for 4-sample pixels on
+ * an AVX-512 CPU 4 vectors on 3 rows (12 independent multiply-add chains instead of 6, which
+ * bound the FMA pipes by their latency: PoCL, 1080p RGBA 7x7, kernel alone 5.1 -> 4.1 ms; on
+ * 1-sample pixels 3 x 2 stays ahead there). */
 static Variant
 vector_default (GstClConvolve * self, const KernelRequest * r)
 {
+  if (split_planes (self, r))
+    return split_variant (self, r);
   if (wide_vector_blocking (self, r))
     return (Variant) { GST_CL_CONVOLVE_METHOD_VECTOR, 4, 3 };
   return (Variant) { GST_CL_CONVOLVE_METHOD_VECTOR, 3, 2 };
@@ -1023,6 +1070,8 @@ variant_options (GstClConvolve * self, const KernelRequest * r, const Variant * 
   gchar *extra = v->method == GST_CL_CONVOLVE_METHOD_TILED ?
       g_strdup_printf (" -DTILE_W=%d -DTILE_H=%d -DTILE_MX=%d -DTILE_MY=%d -DTILE_FLOAT=%d",
       g.w, g.h, v->bx, v->by, g.as_float) :
+      v->method == GST_CL_CONVOLVE_METHOD_VECTOR && v->split ?
+      g_strdup_printf (" -DSPLIT=%u -DNX=%d -DMY=%d", 0xfu & ~r->passmask, v->bx, v->by) :
       v->method == GST_CL_CONVOLVE_METHOD_VECTOR ?
       g_strdup_printf (" -DNV=%d -DMY=%d", v->bx, v->by) :
       v->method == GST_CL_CONVOLVE_METHOD_FLOAT4 ?
@@ -1053,7 +1102,8 @@ build_variant (GstClConvolve * self, const KernelRequest * r, const Variant * v,
   gboolean one_pass = separable && v->bx > 0;
   gboolean vector = v->method == GST_CL_CONVOLVE_METHOD_VECTOR || one_pass;
   const gchar *entry = tiled ? "convolve_tiled" : one_pass ? "convolve_vsep" :
-      separable ? "convolve_cols" : vector ? "convolve_vector" : "convolve_direct";
+      separable ? "convolve_cols" : v->split ? "convolve_vsplit" : vector ? "convolve_vector" :
+      "convolve_direct";
   cl_program prog;
   cl_int err;
   gsize wg = 0;
@@ -1094,7 +1144,7 @@ build_variant (GstClConvolve * self, const KernelRequest * r, const Variant * v,
       tile /= 2;
     b->local[0] = b->local[1] = tile;
   }
-  b->px = vector ? 8 * v->bx / r->channels : separable ? 1 : v->bx;
+  b->px = v->split ? 16 * v->bx : vector ? 8 * v->bx / r->channels : separable ? 1 : v->bx;
   b->py = vector || tiled ? v->by : 1;
   b->one_pass = one_pass;
   return CL_SUCCESS;
@@ -1112,7 +1162,7 @@ static cl_int enqueue_built_rows (GstClConvolve * self, const Built * b, const V
 
 /* The variants auto times for a request: on a device with on-chip local memory the tiled
  * blockings that fit, float4 and two vector blockings; on a CPU-like device float4 and two
- * vector blockings; separable wherever the matrix splits (on a CPU also in one pass, two
+ * vector blockings; the split planes where method=vector would split them; separable wherever the matrix splits (on a CPU also in one pass, two
  * blockings). Every candidate is a program to build the first time: on PoCL a cold build of
  * an unrolled kernel takes seconds, so the list holds only blockings that won somewhere in
  * docs/kernels.md's measurements (vector 2x3 and one-pass 2/32 never did). */
@@ -1137,6 +1187,8 @@ tune_candidates (GstClConvolve * self, const KernelRequest * r, Variant * out)
   out[n++] = (Variant) { GST_CL_CONVOLVE_METHOD_FLOAT4, direct_block (self), 1 };
   for (gint i = 0; i < n_vec && r->skipmask == 0; i++)
     out[n++] = (Variant) { GST_CL_CONVOLVE_METHOD_VECTOR, vec[i][0], vec[i][1] };
+  if (split_planes (self, r))
+    out[n++] = split_variant (self, r);
   if (r->rank >= 0) {
     out[n++] = two_pass;
     /* one pass (CPU-like devices): 3 vectors down 64 rows, 4 down 128 */
@@ -1151,21 +1203,21 @@ tune_candidates (GstClConvolve * self, const KernelRequest * r, Variant * out)
 /* The disk key of a request's choice: the device identity, what the kernels depend on and the
  * kernel source (a new source tunes again). The number after "tune" changes with the candidate
  * lists, so that choices timed among other candidates are timed again (2: vector 4x3 on
- * AVX-512 CPUs). */
+ * AVX-512 CPUs; 3: the split planes). */
 static gchar *
 tune_key (GstClConvolve * self, const KernelRequest * r)
 {
-  gchar *what = g_strdup_printf ("tune 2: size %d channels %d depth %d skipmask %u only %d "
-      "border %d rank %d block %d view %dx%d passmask %u", r->size, r->channels, r->depth,
-      r->skipmask, r->only, r->border, r->rank, direct_block (self), r->width, r->height,
-      r->passmask);
+  gchar *what = g_strdup_printf ("tune 3: size %d channels %d depth %d skipmask %u only %d "
+      "border %d rank %d block %d view %dx%d passmask %u split %d", r->size, r->channels,
+      r->depth, r->skipmask, r->only, r->border, r->rank, direct_block (self), r->width,
+      r->height, r->passmask, r->split);
   gchar *key = gst_cl_program_cache_key (self->ctx->identity, what, self->source);
 
   g_free (what);
   return key;
 }
 
-#define TUNE_MAGIC "clconvolve-tune 1"
+#define TUNE_MAGIC "clconvolve-tune 2"
 
 /* Where choices are kept: $GST_CLCONVOLVE_TUNE_DIR (NULL when empty: memory only), else
  * <XDG cache dir>/clconvolve/tuning, files in the program cache's format (checksummed). */
@@ -1200,7 +1252,8 @@ tune_load (GstClConvolve * self, const gchar * key, const Variant * cand, gint n
   }
   text = g_strndup ((const gchar *) data, size);
   /* the whole payload, nothing after the line */
-  if (sscanf (text, TUNE_MAGIC " method %d bx %d by %d%n", &v.method, &v.bx, &v.by, &end) == 3
+  if (sscanf (text, TUNE_MAGIC " method %d bx %d by %d split %d%n", &v.method, &v.bx, &v.by,
+          &v.split, &end) == 4
       && (text[end] == '\0' || !strcmp (text + end, "\n")))
     for (gint i = 0; i < n && !ok; i++)
       ok = !memcmp (&v, &cand[i], sizeof (v));
@@ -1222,7 +1275,8 @@ tune_store (GstClConvolve * self, const gchar * key, const Variant * v)
 
   if (!self->tune_dir)
     return;
-  text = g_strdup_printf (TUNE_MAGIC " method %d bx %d by %d\n", v->method, v->bx, v->by);
+  text = g_strdup_printf (TUNE_MAGIC " method %d bx %d by %d split %d\n", v->method, v->bx,
+      v->by, v->split);
   if (!gst_cl_program_cache_store (self->tune_dir, key, (const guint8 *) text, strlen (text),
           &error)) {
     GST_WARNING_OBJECT (self, "could not write the tuning cache in %s: %s", self->tune_dir,
@@ -1410,7 +1464,7 @@ ensure_kernel (GstClConvolve * self, gint slot, const Shape * shape, const Layou
   KernelRequest request = { s->method,
     s->kernel == CONV_PRESET_CUSTOM && s->custom_size ? s->custom_size : s->size,
     shape->channels, shape->depth, shape->skipmask, shape->only, s->border,
-    self->block_override, self->rank, 0, 0, 0, s->autotune
+    self->block_override, self->rank, 0, 0, shape->passmask, s->autotune, self->split_override
   };
   Built b;
   Variant v;
@@ -1424,7 +1478,6 @@ ensure_kernel (GstClConvolve * self, gint slot, const Shape * shape, const Layou
         request.width * request.height) {
       request.width = L->views[i].width;
       request.height = L->views[i].height;
-      request.passmask = L->views[i].passmask;
     }
   if (self->built[slot].kernel && !memcmp (&request, &self->requests[slot], sizeof (request)))
     return TRUE;
@@ -2281,6 +2334,7 @@ gst_cl_convolve_start (GstBaseTransform * bt)
   g_free (self->tune_dir);
   self->tune_dir = tune_dir ();
   self->block_override = g_getenv (BLOCK_ENV) ? CLAMP (atoi (g_getenv (BLOCK_ENV)), 0, 16) : 0;
+  self->split_override = g_getenv (SPLIT_ENV) ? atoi (g_getenv (SPLIT_ENV)) != 0 : -1;
   self->discrete = !self->ctx->host_unified;
   if (!self->discrete && g_getenv (DISCRETE_ENV) && atoi (g_getenv (DISCRETE_ENV))) {
     GST_WARNING_OBJECT (self, "%s set: copying frames to device buffers (developer override)",

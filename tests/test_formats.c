@@ -895,16 +895,19 @@ GST_START_TEST (test_tiny_frames)
 
 GST_END_TEST;
 
-/* method=vector on every format (loop index: format * 2 + discrete, the RGB ones included):
- * runs of 8 NV samples on MY rows per work-item (3 and 2 unless auto-tuned), whole pixels of
- * 1, 2 (NV12 chroma pairs) and 4 samples, 8 and 16 bits; views that share pixels with another
- * (the luma of YUY2 and UYVY) fall back to float4 and must still be right. Widths that are no
- * multiple of a run (37, 29, 101, 13), 1x1 and frames smaller than the kernel, every border,
- * sizes 3 to 63. The interior path (whole runs with their window inside the plane) needs
- * frames wider than the run plus the window: at one 8-bit sample per pixel 112 wide for size
- * 9, 101 for 15, 130 for 31 and 120 (and 66 rows) for 63; the narrow ones cover the per-pixel
- * edge path and runs that stop at the plane's end. One frame each (the 63 one is costly for
- * the reference). On the RGB formats y, u, v select r, g, b+a. */
+/* method=vector on every format (the RGB ones included): the interleaved kernel's runs of 8 NV
+ * samples on MY rows per work-item (3 and 2, 4 and 3 on AVX-512 CPUs), whole pixels of 1, 2
+ * (NV12 chroma pairs) and 4 samples, 8 and 16 bits, and the split planes' runs of 16 pixels on
+ * 3 or 2 rows (4-sample 8-bit pixels); views that share pixels with another (the luma of YUY2
+ * and UYVY) fall back to float4 and must still be right. Widths that are no multiple of a run
+ * (37, 29, 101, 13), 1x1 and frames smaller than the kernel, every border, sizes 3 to 63. The
+ * interior path (whole runs with their window inside the plane) needs frames wider than the
+ * run plus the window: at one 8-bit sample per pixel 112 wide for size 9, 101 for 15, 130 for
+ * 31 and 120 for 63, whose 68 rows hold a whole work-item of 3 rows (rows 33-35) with its
+ * window; split: 32 pixels read per row up to size 17, 48 for 31, 80 for 63 (the 56-pixel
+ * chroma rows of YUY2 112 wide hold such runs up to size 17). The narrow ones
+ * cover the per-pixel edge path and runs that stop at the plane's end. One frame each (the 63
+ * one is costly for the reference). On the RGB formats y, u, v select r, g, b+a. */
 static const Case vector_cases[] = {
   {NULL, 37, 29, "auto", &f_custom, "clamp", "vector", INPUT_DEFAULT},
   {NULL, 29, 31, "y+u+v", &f_sobel, "wrap", "vector", INPUT_PADDED},
@@ -914,9 +917,10 @@ static const Case vector_cases[] = {
   {NULL, 112, 40, "y+u+v", &f_gauss9, "mirror", "vector", INPUT_POOL},
   {NULL, 101, 47, "y+u", &f_box15, "wrap", "vector", INPUT_POOL_PADDED},
   {NULL, 64, 48, "u+v", &f_custom, "mirror", "vector", INPUT_POOL},
+  {NULL, 112, 40, "u+v", &f_sharpen, "wrap", "vector", INPUT_PADDED},
   {NULL, 130, 70, "y", &f_emboss31, "clamp", "vector", INPUT_DEFAULT},
-  {NULL, 120, 66, "y", &f_motion63, "wrap", "vector", INPUT_PADDED},
-  {NULL, 120, 66, "v", &f_motion63, "constant", "vector", INPUT_DEFAULT},
+  {NULL, 120, 68, "y", &f_motion63, "wrap", "vector", INPUT_PADDED},
+  {NULL, 120, 68, "v", &f_motion63, "constant", "vector", INPUT_DEFAULT},
 };
 
 /* y, u, v of a planes value as r, g, b+a (for the RGB formats) */
@@ -936,12 +940,35 @@ rgb_selection (const gchar * planes)
   return g_string_free (s, FALSE);
 }
 
-GST_START_TEST (test_vector)
-{
-  const Fmt *f = &fmts[__i__ >> 1];
-  gboolean discrete = __i__ & 1;
-  gboolean packed = f->layout == LAYOUT_PACKED;
+#define SPLIT_ENV "GST_CLCONVOLVE_SPLIT"
 
+/* Whether method=vector may split the colour planes of the format's first view with this
+ * selection (GST_CLCONVOLVE_SPLIT=1): 8-bit 4-sample pixels of which 1 to 3 samples are
+ * computed, the others copied. RGB: 1 to 3 of its components (4 on RGBA leaves nothing to
+ * skip); YUY2 and UYVY: chroma without luma (with luma the chroma view shares its pixels). */
+static gboolean
+splits_planes (const Fmt * f, guint sel)
+{
+  guint n = 0;
+
+  for (guint c = 0; c < N_COMPS; c++)
+    n += (sel >> c) & 1;
+  if (f->layout == LAYOUT_RGB)
+    return n >= 1 && n <= 3;
+  return f->layout == LAYOUT_PACKED && !(sel & (1u << COMP_Y)) && n > 0;
+}
+
+/* vector_cases on one format, GST_CLCONVOLVE_SPLIT set to split (read when the element
+ * starts): each frame against the reference, and the variant that ran (the first shape's):
+ * vector wherever no view shares pixels, split exactly where splits_planes says so when split
+ * is 1, never when 0. */
+static void
+check_vector_cases (const Fmt * f, gboolean discrete, gint split, guint seed)
+{
+  gboolean packed = f->layout == LAYOUT_PACKED;
+  gchar *saved = g_strdup (g_getenv (SPLIT_ENV)), *value = g_strdup_printf ("%d", split);
+
+  g_setenv (SPLIT_ENV, value, TRUE);
   for (guint i = 0; i < G_N_ELEMENTS (vector_cases); i++) {
     Case c = vector_cases[i];
     gchar *planes = f->layout == LAYOUT_RGB ? rgb_selection (c.planes) : g_strdup (c.planes);
@@ -950,6 +977,7 @@ GST_START_TEST (test_vector)
     GstStructure *st = NULL;
     const gchar *variant;
     guint sel;
+    gboolean split_ran;
     Geom g;
 
     c.format = f->name;
@@ -959,11 +987,11 @@ GST_START_TEST (test_vector)
     h = start_harness (&c, discrete);
     if (c.input == INPUT_POOL || c.input == INPUT_POOL_PADDED)
       pool = proposed_pool (h, &g, c.input == INPUT_POOL_PADDED);
-    push_and_check (h, &c, discrete, pool, 1300 + 10 * i + __i__);
-    /* the variant that ran: vector wherever no view shares pixels (the first shape's) */
+    push_and_check (h, &c, discrete, pool, seed + 10 * i);
     g_object_get (h->element, "stats", &st, NULL);
     variant = st ? gst_structure_get_string (st, "variant") : NULL;
     fail_unless (variant != NULL, "%s: %s", c.format, struct_text (st));
+    split_ran = g_str_has_prefix (variant, "vector split ");
     if (sel && !packed)
       fail_unless (g_str_has_prefix (variant, "vector "), "%s %dx%d planes=%s (%s): ran %s",
           c.format, c.width, c.height, c.planes, discrete ? "discrete" : "unified", variant);
@@ -971,6 +999,9 @@ GST_START_TEST (test_vector)
       fail_unless (g_str_has_prefix (variant, "vector ") ||
           g_str_has_prefix (variant, "float4 "), "%s planes=%s: ran %s", c.format, c.planes,
           variant);
+    if (sel)
+      fail_unless (split_ran == (split && splits_planes (f, sel)),
+          "%s planes=%s, %s=%d: ran %s", c.format, c.planes, SPLIT_ENV, split, variant);
     gst_structure_free (st);
     if (pool) {
       gst_buffer_pool_set_active (pool, FALSE);
@@ -979,6 +1010,38 @@ GST_START_TEST (test_vector)
     gst_harness_teardown (h);
     g_free (planes);
   }
+  if (saved)
+    g_setenv (SPLIT_ENV, saved, TRUE);
+  else
+    g_unsetenv (SPLIT_ENV);
+  g_free (saved);
+  g_free (value);
+}
+
+/* the interleaved kernel (loop index: format * 2 + discrete) */
+GST_START_TEST (test_vector)
+{
+  check_vector_cases (&fmts[__i__ >> 1], __i__ & 1, 0, 1300 + __i__);
+}
+
+GST_END_TEST;
+
+/* The formats whose 4-sample 8-bit pixels method=vector can split into planes: YUY2, UYVY
+ * and the RGB ones. */
+static const Fmt *
+split_fmt (gint i)
+{
+  return i < 2 ? find_fmt (i ? "UYVY" : "YUY2") : &fmts[N_YUV_FMTS + i - 2];
+}
+
+#define N_SPLIT_FMTS (2 + N_RGB_FMTS)
+
+/* the split planes (convolve_vsplit; loop index: split_fmt * 2 + discrete): 1, 2 and 3 planes
+ * out of each byte order, alpha or padding copied, the others (all four selected, luma of
+ * YUY2/UYVY) on the interleaved kernel or float4 */
+GST_START_TEST (test_vector_split)
+{
+  check_vector_cases (split_fmt (__i__ >> 1), __i__ & 1, 1, 1700 + __i__);
 }
 
 GST_END_TEST;
@@ -1295,6 +1358,7 @@ formats_suite (void)
   tcase_add_loop_test (tc, test_format_planes, 0, 2 * N_YUV_FMTS);
   tcase_add_loop_test (tc, test_tiny_frames, 0, 2 * N_YUV_FMTS);
   tcase_add_loop_test (tc, test_vector, 0, 2 * N_FMTS);
+  tcase_add_loop_test (tc, test_vector_split, 0, 2 * N_SPLIT_FMTS);
   tcase_add_loop_test (tc, test_rgb_planes, 0, 2 * N_RGB_FMTS);
   tcase_add_loop_test (tc, test_gray16, 0, 2);
   tcase_add_loop_test (tc, test_planes_change, 0, 6);

@@ -64,7 +64,7 @@
 
 /* ---------------------------------------------------------------------------- variants
  *
- * The file format's method numbers (payload "clconvolve-tune 1 method M bx X by Y"): written
+ * The file format's method numbers (payload "clconvolve-tune 2 method M bx X by Y split S"): written
  * here as numbers, since files on disk outlive a renumbering of the enum. */
 enum
 {
@@ -82,11 +82,13 @@ G_STATIC_ASSERT ((gint) M_VECTOR == (gint) GST_CL_CONVOLVE_METHOD_VECTOR);
 typedef struct
 {
   gint method, bx, by;
+  gint split;                   /* vector: the split colour planes (bx pixels / 16) */
 } Choice;
 
 #define MAX_CHOICES 12
 
-/* The stats' text of a choice ("float4 block=8", "vector nv=3 my=2", "tiled 2x4",
+/* The stats' text of a choice ("float4 block=8", "vector nv=3 my=2", "vector split nx=1 my=3",
+ * "tiled 2x4",
  * "separable" (two passes), "separable nv=2 strip=32" (one pass)). */
 static gchar *
 choice_text (const Choice * c)
@@ -100,7 +102,8 @@ choice_text (const Choice * c)
       return c->bx ? g_strdup_printf ("separable nv=%d strip=%d", c->bx, c->by) :
           g_strdup ("separable");
     case M_VECTOR:
-      return g_strdup_printf ("vector nv=%d my=%d", c->bx, c->by);
+      return c->split ? g_strdup_printf ("vector split nx=%d my=%d", c->bx, c->by) :
+          g_strdup_printf ("vector nv=%d my=%d", c->bx, c->by);
     default:
       return g_strdup_printf ("method %d", c->method);
   }
@@ -110,7 +113,8 @@ choice_text (const Choice * c)
 static gchar *
 choice_payload (const Choice * c)
 {
-  return g_strdup_printf ("clconvolve-tune 1 method %d bx %d by %d\n", c->method, c->bx, c->by);
+  return g_strdup_printf ("clconvolve-tune 2 method %d bx %d by %d split %d\n", c->method, c->bx,
+      c->by, c->split);
 }
 
 /* Pixels per work-item of float4 as the element picks them: GST_CLCONVOLVE_BLOCK if set (read
@@ -132,8 +136,21 @@ wide_vector (const DeviceFacts * d)
   return !d->local_mem_dedicated && d->native_float_width >= 16;
 }
 
+/* Whether method=vector splits the colour planes of this suite's RGBA views (alpha copied):
+ * as GST_CLCONVOLVE_SPLIT says (read as the element does), else on the devices of
+ * wide_vector; and the choice it then makes, 16 pixels on 3 rows there, 2 elsewhere. */
+static gboolean
+split_planes (const DeviceFacts * d, Choice * c)
+{
+  const gchar *env = g_getenv ("GST_CLCONVOLVE_SPLIT");
+
+  *c = (Choice) { M_VECTOR, 1, wide_vector (d) ? 3 : 2, 1 };
+  return env ? atoi (env) != 0 : wide_vector (d);
+}
+
 /* The variants method=auto may choose for a 4-channel 8-bit view, size x size (keep in step
- * with tune_candidates in gst/gstclconvolve.c and docs/kernels.md). Without on-chip local
+ * with tune_candidates in gst/gstclconvolve.c and docs/kernels.md). Everywhere the split planes
+ * where split_planes says so. Without on-chip local
  * memory (a CPU): float4, vector 3x2 and 4x1 (4x3 on an AVX-512 CPU, whose native float vector
  * is 16 wide), and where the matrix splits separable in
  * two passes and, up to size 31, in one pass (3 vectors down 64 rows, 4 down
@@ -145,6 +162,7 @@ static gint
 expected_choices (gint size, gboolean splits, Choice * out, gint * n_maybe, Choice * maybe)
 {
   DeviceFacts d;
+  Choice split;
   gint n = 0, m = 0;
 
   fail_unless (suite_device_facts (&d), "OpenCL does not know the suite's device");
@@ -156,6 +174,8 @@ expected_choices (gint size, gboolean splits, Choice * out, gint * n_maybe, Choi
     out[n++] = (Choice) { M_FLOAT4, float4_block (&d), 1 };
     out[n++] = (Choice) { M_VECTOR, 1, 1 };
     out[n++] = (Choice) { M_VECTOR, 3, 2 };
+    if (split_planes (&d, &split))
+      out[n++] = split;
     if (splits)
       out[n++] = (Choice) { M_SEPARABLE, 0, 0 };
   } else {
@@ -163,6 +183,8 @@ expected_choices (gint size, gboolean splits, Choice * out, gint * n_maybe, Choi
     out[n++] = (Choice) { M_VECTOR, 3, 2 };
     out[n++] = wide_vector (&d) ? (Choice) { M_VECTOR, 4, 3 } :
         (Choice) { M_VECTOR, 4, 1 };
+    if (split_planes (&d, &split))
+      out[n++] = split;
     if (splits) {
       out[n++] = (Choice) { M_SEPARABLE, 0, 0 };
       if (size <= 31) {
@@ -189,19 +211,26 @@ all_choices (gint size, gboolean splits, Choice * out)
 }
 
 /* Whether text is what auto runs with autotune=false for a size (< 7, so never separable) on
- * an RGBA view: vector 3x2 on a CPU-like device (4x3 on an AVX-512 one); with on-chip local
- * memory the first tiled blocking that fits, else float4. */
+ * an RGBA view: on a CPU-like device the split planes where split_planes says so, else vector
+ * 3x2 (4x3 on an AVX-512 CPU); with on-chip local memory the first tiled blocking that fits,
+ * else float4. */
 static gboolean
 is_fixed_rule (const gchar * text)
 {
   DeviceFacts d;
+  Choice split;
   gchar *float4;
   gboolean ok;
 
   fail_unless (suite_device_facts (&d));
-  if (!d.local_mem_dedicated)
-    return !strcmp (text, wide_vector (&d) ? "vector nv=4 my=3" :
-        "vector nv=3 my=2");
+  if (!d.local_mem_dedicated) {
+    gchar *expect = split_planes (&d, &split) ? choice_text (&split) :
+        g_strdup (wide_vector (&d) ? "vector nv=4 my=3" : "vector nv=3 my=2");
+
+    ok = !strcmp (text, expect);
+    g_free (expect);
+    return ok;
+  }
   float4 = g_strdup_printf ("float4 block=%d", float4_block (&d));
   ok = g_str_has_prefix (text, "tiled ") || !strcmp (text, float4);
   g_free (float4);
