@@ -978,14 +978,16 @@ split_planes (GstClConvolve * self, const KernelRequest * r)
   return r->split == 1 || wide_vector_blocking (self, r);
 }
 
-/* The split kernel's blocking: 16 pixels on 3 rows per work-item (9 float16 accumulators for 3
- * planes; on AVX-512 ahead of 2 rows at sizes 3-7, behind at 9; 2 rows elsewhere, where fewer
- * registers hold them: not measured). */
+/* The split kernel's blocking: 16 pixels on 3 rows per work-item up to size 7 (9 float16
+ * accumulators for 3 planes), 2 rows above (PoCL, AVX-512, 1080p RGBA, kernel alone, fastest
+ * of 9-15 runs: 3 rows 2.9 against 3.2 ms at 7x7, 2 rows 5.0 against 5.4 at 9x9, 17.0-17.4
+ * against 20.5 at 15x15, 37.1 against 45.3 at 21x21); 2 rows on other CPUs, with fewer
+ * registers (not measured). */
 static Variant
 split_variant (GstClConvolve * self, const KernelRequest * r)
 {
   return (Variant) { GST_CL_CONVOLVE_METHOD_VECTOR, 1,
-    wide_vector_blocking (self, r) ? 3 : 2, 1 };
+    wide_vector_blocking (self, r) && r->size <= 7 ? 3 : 2, 1 };
 }
 
 /* method=vector's blocking when it is not tuned (docs/kernels.md): the split planes where they
