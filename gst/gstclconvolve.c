@@ -980,8 +980,8 @@ split_planes (GstClConvolve * self, const KernelRequest * r)
 
 /* The split kernel's blocking: 16 pixels on 3 rows per work-item up to size 7 (9 float16
  * accumulators for 3 planes), 2 rows above (PoCL, AVX-512, 1080p RGBA, kernel alone, fastest
- * of 9-15 runs: 3 rows 2.9 against 3.2 ms at 7x7, 2 rows 5.0 against 5.4 at 9x9, 17.0-17.4
- * against 20.5 at 15x15, 37.1 against 45.3 at 21x21); 2 rows on other CPUs, with fewer
+ * runs: 3 rows 2.9 against 3.0 ms at 7x7, 2 rows 5.0 against 5.2 at 9x9, 16.8 against 20.6
+ * at 15x15, 36.6 against 51.8 at 21x21; docs/kernels.md); 2 rows on other CPUs, with fewer
  * registers (not measured). */
 static Variant
 split_variant (GstClConvolve * self, const KernelRequest * r)
