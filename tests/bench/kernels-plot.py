@@ -14,11 +14,14 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 
 def records(sub):
-    out = []
-    for path in sorted(glob.glob(os.path.join(ROOT, 'docs', 'bench', sub, '*.jsonl'))):
+    """The records of every file under docs/bench/sub, files in the order of their first
+    record's date, then of their names (so 'the last record' is from the newest run)."""
+    files = []
+    for path in glob.glob(os.path.join(ROOT, 'docs', 'bench', sub, '*.jsonl')):
         with open(path) as f:
-            out += [json.loads(line) for line in f if line.startswith('{')]
-    return out
+            recs = [json.loads(line) for line in f if line.startswith('{')]
+        files.append((recs[0].get('date', '') if recs else '', path, recs))
+    return [r for _, _, recs in sorted(files) for r in recs]
 
 
 def fps_of(recs, pred):
@@ -55,6 +58,8 @@ def cpu_panel(ax, recs):
     peak = [r for r in recs if r.get('kind') == 'fma_peak']
     title = '2-core CPU, PoCL: 1080p RGBA frames/s (blue: clconvolve)'
     if peak:
+        title = title.replace('2-core CPU', '%s, %s' % (peak[-1].get('device_label', 'CPU'),
+                                                         peak[-1].get('date', '')))
         # useful multiply-adds of a dense 7x7 on 3 channels at the measured peak
         at_peak = peak[-1]['gfma_per_s'] * 1e9 / (1920 * 1080 * 3 * 49)
         title += '\nmeasured FMA peak %.0f G/s = %.0f frames/s of dense 7x7' % (
