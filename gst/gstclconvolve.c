@@ -367,8 +367,10 @@ gst_cl_convolve_method_get_type (void)
           "column pass; a matrix that does not split so falls back to the dense kernels",
         "separable"},
     {GST_CL_CONVOLVE_METHOD_VECTOR, "Each work-item computes a run of pixels on a few rows as "
-          "float8 vectors of samples, each input row converted once: SIMD code for CPUs "
-          "(views that share pixels with another, as packed 4:2:2, use float4)", "vector"},
+          "float8 vectors of samples, each input row converted once: SIMD code for CPUs; on "
+          "AVX-512 CPUs 8-bit pixels with alpha or padding copied run as one float16 per "
+          "colour sample of 16 pixels (views that share pixels with another, as packed 4:2:2, "
+          "use float4)", "vector"},
     {0, NULL, NULL}
   };
 
