@@ -55,8 +55,9 @@ extern const char gst_cl_source_convolve[];
 /* Developer override: pixels per work-item of the float4 kernel (register blocking); 1 also
  * makes method=separable run two passes on a CPU (the suites run with it to cover both). */
 #define BLOCK_ENV "GST_CLCONVOLVE_BLOCK"
-/* Developer override: 1 lets method=vector split the colour planes (convolve_vsplit) wherever
- * the view allows it, on any device; 0 never (the suites run both ways). Unset: on AVX-512 CPUs. */
+/* Developer override: 1 (a non-zero integer) lets method=vector split the colour planes
+ * (convolve_vsplit) wherever the view allows it, on any device; 0 never (the suites run both
+ * ways). Unset or not an integer: on AVX-512 CPUs. */
 #define SPLIT_ENV "GST_CLCONVOLVE_SPLIT"
 /* where method=auto keeps its measured choices (empty: nowhere) */
 #define TUNE_ENV "GST_CLCONVOLVE_TUNE_DIR"
@@ -958,6 +959,20 @@ wide_vector_blocking (GstClConvolve * self, const KernelRequest * r)
       r->channels == 4;
 }
 
+/* GST_CLCONVOLVE_SPLIT as the element reads it at start: 1 for a non-zero integer, 0 for zero,
+ * -1 when unset or not an integer (as GST_CLCONVOLVE_BLOCK). */
+static gint
+split_override (void)
+{
+  const gchar *env = g_getenv (SPLIT_ENV);
+  gchar *end = NULL;
+  gint64 v = env ? g_ascii_strtoll (env, &end, 10) : 0;
+
+  if (!env || end == env || *end)
+    return -1;
+  return v != 0;
+}
+
 /* Whether method=vector can split the view's colour planes (convolve_vsplit): 8-bit 4-sample
  * pixels of which 1 to 3 samples are computed and the others copied (RGBA and its kin with
  * alpha or padding, the chroma of YUY2 and UYVY without their luma). */
@@ -1166,8 +1181,8 @@ static cl_int enqueue_built_rows (GstClConvolve * self, const Built * b, const V
 
 /* The variants auto times for a request: on a device with on-chip local memory the tiled
  * blockings that fit, float4 and two vector blockings; on a CPU-like device float4 and two
- * vector blockings; the split planes where method=vector would split them; separable wherever the matrix splits (on a CPU also in one pass, two
- * blockings). Every candidate is a program to build the first time: on PoCL a cold build of
+ * vector blockings; the split planes where method=vector would split them; separable wherever
+ * the matrix splits (on a CPU also in one pass, two blockings). Every candidate is a program to build the first time: on PoCL a cold build of
  * an unrolled kernel takes seconds, so the list holds only blockings that won somewhere in
  * docs/kernels.md's measurements (vector 2x3 and one-pass 2/32 never did). */
 static gint
@@ -1205,16 +1220,17 @@ tune_candidates (GstClConvolve * self, const KernelRequest * r, Variant * out)
 }
 
 /* The disk key of a request's choice: the device identity, what the kernels depend on and the
- * kernel source (a new source tunes again). The number after "tune" changes with the candidate
- * lists, so that choices timed among other candidates are timed again (2: vector 4x3 on
- * AVX-512 CPUs; 3: the split planes). */
+ * kernel source (a new source tunes again), and whether the split planes are offered (which
+ * GST_CLCONVOLVE_SPLIT may change). The number after "tune" changes with the candidate lists,
+ * so that choices timed among other candidates are timed again (2: vector 4x3 on AVX-512 CPUs;
+ * 3: the split planes). */
 static gchar *
 tune_key (GstClConvolve * self, const KernelRequest * r)
 {
   gchar *what = g_strdup_printf ("tune 3: size %d channels %d depth %d skipmask %u only %d "
       "border %d rank %d block %d view %dx%d passmask %u split %d", r->size, r->channels,
       r->depth, r->skipmask, r->only, r->border, r->rank, direct_block (self), r->width,
-      r->height, r->passmask, r->split);
+      r->height, r->passmask, split_planes (self, r));
   gchar *key = gst_cl_program_cache_key (self->ctx->identity, what, self->source);
 
   g_free (what);
@@ -2338,7 +2354,7 @@ gst_cl_convolve_start (GstBaseTransform * bt)
   g_free (self->tune_dir);
   self->tune_dir = tune_dir ();
   self->block_override = g_getenv (BLOCK_ENV) ? CLAMP (atoi (g_getenv (BLOCK_ENV)), 0, 16) : 0;
-  self->split_override = g_getenv (SPLIT_ENV) ? atoi (g_getenv (SPLIT_ENV)) != 0 : -1;
+  self->split_override = split_override ();
   self->discrete = !self->ctx->host_unified;
   if (!self->discrete && g_getenv (DISCRETE_ENV) && atoi (g_getenv (DISCRETE_ENV))) {
     GST_WARNING_OBJECT (self, "%s set: copying frames to device buffers (developer override)",

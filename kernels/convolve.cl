@@ -21,13 +21,17 @@
  *   -DBLOCK=n        convolve_direct: adjacent pixels per work-item (register blocking)
  *   -DNV=v -DMY=m    convolve_vector: 8*v samples of each of m rows per work-item (8*v a
  *                    multiple of CHANNELS; SKIPMASK must be 0)
+ *   -DSPLIT=s -DNX=n -DMY=m   convolve_vsplit: 16*n pixels of each of m rows per work-item,
+ *                    the samples of mask s (1 to 3 of 4) computed as planes, the others
+ *                    copied (CHANNELS 4, DEPTH 8, SKIPMASK 0, passmask the complement of s)
  *   -DSTRIP=s        convolve_vsep (with -DNV): strips of s rows per work-item
  *   -DPACKED_IO      put8 stores through a packed struct (set on CPU-like devices)
  *   -DTILE_W=w -DTILE_H=h -DTILE_MX=a -DTILE_MY=b -DTILE_FLOAT=0|1   convolve_tiled: work-group
  *                    size, outputs per work-item along x and y, float or raw tile (below)
  *
- * Arguments of the dense kernels (convolve_direct, convolve_vector, convolve_tiled; same order,
- * so the host sets them in one place; the separable ones are described where they are):
+ * Arguments of the dense kernels (convolve_direct, convolve_vector, convolve_vsplit,
+ * convolve_tiled; same order, so the host sets them in one place; the separable ones are
+ * described where they are):
  *   src, src_offset, src_pitch, dst, dst_offset, dst_pitch, width, height, span,
  *   coef (KSIZE*KSIZE floats, already divided by the divisor), bias (in sample units),
  *   passmask (bit c set: sample c is copied from the centre pixel, e.g. alpha).
@@ -240,6 +244,20 @@ direct_pixel (__global const uchar * src, int src_pitch, __global uchar * drow, 
   store (out, sum, bias, READ (src + y * src_pitch + x * PIX_BYTES), passmask);
 }
 
+/* The per-pixel path of a work-item's block of n pixels from x on each of rows rows from y (the
+ * blocks of the vector kernels that touch a border or end the row): within the plane's height
+ * and span. */
+inline void
+block_by_pixel (__global const uchar * src, int src_pitch, __global uchar * dst, int dst_pitch,
+    int x, int y, int n, int rows, int width, int height, int span, __constant float *coef,
+    float bias, uint passmask)
+{
+  for (int m = 0; m < rows && y + m < height; m++)
+    for (int b = 0; b < n && x + b < span; b++)
+      direct_pixel (src, src_pitch, dst + (y + m) * dst_pitch, x + b, y + m, width, height,
+          coef, bias, passmask);
+}
+
 /* method=float4: each work-item computes BLOCK adjacent pixels of a row (-DBLOCK, default 1)
  * straight from global memory with vector loads. Inside the plane the BLOCK windows share
  * their loads: each row of KSIZE + BLOCK - 1 input pixels is read once into registers and
@@ -419,10 +437,8 @@ convolve_vector (__global const uchar * src, int src_offset, int src_pitch,
     }
     return;
   }
-  for (int m = 0; m < MY && y + m < height; m++)
-    for (int b = 0; b < VEC_PIXELS && xb + b < span; b++)
-      direct_pixel (src, src_pitch, dst + (y + m) * dst_pitch, xb + b, y + m, width, height,
-          coef, bias, passmask);
+  block_by_pixel (src, src_pitch, dst, dst_pitch, xb, y, VEC_PIXELS, MY, width, height, span,
+      coef, bias, passmask);
 }
 
 #ifdef SPLIT
@@ -553,10 +569,8 @@ convolve_vsplit (__global const uchar * src, int src_offset, int src_pitch,
     }
     return;
   }
-  for (int m = 0; m < MY && y + m < height; m++)
-    for (int b = 0; b < 16 * NX && xb + b < span; b++)
-      direct_pixel (src, src_pitch, dst + (y + m) * dst_pitch, xb + b, y + m, width, height,
-          coef, bias, passmask);
+  block_by_pixel (src, src_pitch, dst, dst_pitch, xb, y, 16 * NX, MY, width, height, span,
+      coef, bias, passmask);
 }
 #endif
 

@@ -281,6 +281,8 @@ static const Filter f_box15 = { "box", 15, 0.0, 0.0 };
 /* method=vector's window reaches (8 NV + CHANNELS (size - 1)) samples per row: sizes that need
  * 1 to 11 extra float8 vectors of a row (at 1 and 4 channels), the largest on small frames */
 static const Filter f_gauss9 = { "gaussian", 9, 0.0, 0.0 };
+/* the split planes' window of 16 + 2 radius pixels fills its second 16-pixel vector exactly */
+static const Filter f_gauss17 = { "gaussian", 17, 0.0, 0.0 };
 /* dense and without symmetry at 31x31. Not a gaussian or box of that size: with 961 positive
  * taps on 16-bit samples every method (float4, tiled, vector) is off by one on 0.5-0.8 % of the
  * samples away from ties, over the rounding-tie rule of common.h (float32 sums; measured on
@@ -905,7 +907,8 @@ GST_END_TEST;
  * run plus the window: at one 8-bit sample per pixel 112 wide for size 9, 101 for 15, 130 for
  * 31 and 120 for 63, whose 68 rows hold a whole work-item of 3 rows (rows 33-35) with its
  * window; split: 32 pixels read per row up to size 17, 48 for 31, 80 for 63 (the 56-pixel
- * chroma rows of YUY2 112 wide hold such runs up to size 17). The narrow ones
+ * chroma rows of YUY2 112 wide hold such runs up to size 17: both chroma samples at 3, V
+ * alone at 17). The narrow ones
  * cover the per-pixel edge path and runs that stop at the plane's end. One frame each (the 63
  * one is costly for the reference). On the RGB formats y, u, v select r, g, b+a. */
 static const Case vector_cases[] = {
@@ -918,6 +921,7 @@ static const Case vector_cases[] = {
   {NULL, 101, 47, "y+u", &f_box15, "wrap", "vector", INPUT_POOL_PADDED},
   {NULL, 64, 48, "u+v", &f_custom, "mirror", "vector", INPUT_POOL},
   {NULL, 112, 40, "u+v", &f_sharpen, "wrap", "vector", INPUT_PADDED},
+  {NULL, 112, 40, "v", &f_gauss17, "clamp", "vector", INPUT_POOL},
   {NULL, 130, 70, "y", &f_emboss31, "clamp", "vector", INPUT_DEFAULT},
   {NULL, 120, 68, "y", &f_motion63, "wrap", "vector", INPUT_PADDED},
   {NULL, 120, 68, "v", &f_motion63, "constant", "vector", INPUT_DEFAULT},
@@ -942,6 +946,24 @@ rgb_selection (const gchar * planes)
 
 #define SPLIT_ENV "GST_CLCONVOLVE_SPLIT"
 
+/* Every test starts with GST_CLCONVOLVE_SPLIT as the suite found it: check_vector_cases sets
+ * it and leaves it so (a failed check would skip any restoring there). */
+static void
+reset_split_env (void)
+{
+  static gboolean seen;
+  static gchar *initial;
+
+  if (!seen) {
+    initial = g_strdup (g_getenv (SPLIT_ENV));
+    seen = TRUE;
+  }
+  if (initial)
+    g_setenv (SPLIT_ENV, initial, TRUE);
+  else
+    g_unsetenv (SPLIT_ENV);
+}
+
 /* Whether method=vector may split the colour planes of the format's first view with this
  * selection (GST_CLCONVOLVE_SPLIT=1): 8-bit 4-sample pixels of which 1 to 3 samples are
  * computed, the others copied. RGB: 1 to 3 of its components (4 on RGBA leaves nothing to
@@ -959,16 +981,15 @@ splits_planes (const Fmt * f, guint sel)
 }
 
 /* vector_cases on one format, GST_CLCONVOLVE_SPLIT set to split (read when the element
- * starts): each frame against the reference, and the variant that ran (the first shape's):
- * vector wherever no view shares pixels, split exactly where splits_planes says so when split
- * is 1, never when 0. */
+ * starts; the next test's setup resets it): each frame against the reference, and the variant
+ * that ran (the first shape's): vector wherever no view shares pixels, split exactly where
+ * splits_planes says so when split is 1, never when 0. */
 static void
 check_vector_cases (const Fmt * f, gboolean discrete, gint split, guint seed)
 {
   gboolean packed = f->layout == LAYOUT_PACKED;
-  gchar *saved = g_strdup (g_getenv (SPLIT_ENV)), *value = g_strdup_printf ("%d", split);
 
-  g_setenv (SPLIT_ENV, value, TRUE);
+  g_setenv (SPLIT_ENV, split ? "1" : "0", TRUE);
   for (guint i = 0; i < G_N_ELEMENTS (vector_cases); i++) {
     Case c = vector_cases[i];
     gchar *planes = f->layout == LAYOUT_RGB ? rgb_selection (c.planes) : g_strdup (c.planes);
@@ -1010,12 +1031,6 @@ check_vector_cases (const Fmt * f, gboolean discrete, gint split, guint seed)
     gst_harness_teardown (h);
     g_free (planes);
   }
-  if (saved)
-    g_setenv (SPLIT_ENV, saved, TRUE);
-  else
-    g_unsetenv (SPLIT_ENV);
-  g_free (saved);
-  g_free (value);
 }
 
 /* the interleaved kernel (loop index: format * 2 + discrete) */
@@ -1353,7 +1368,7 @@ formats_suite (void)
   TCase *tc = tcase_create ("formats");
 
   suite_add_tcase (s, tc);
-  tcase_add_checked_fixture (tc, NULL, stop_leftover_pipelines);
+  tcase_add_checked_fixture (tc, reset_split_env, stop_leftover_pipelines);
   /* loop index: format * 2 + discrete */
   tcase_add_loop_test (tc, test_format_planes, 0, 2 * N_YUV_FMTS);
   tcase_add_loop_test (tc, test_tiny_frames, 0, 2 * N_YUV_FMTS);

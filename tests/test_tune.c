@@ -20,7 +20,9 @@
  *     so that it loads again;
  *   - a valid file (key, length, checksum) whose payload names no candidate of this request
  *     (another format version, bx 99, tiled on a CPU, separable for a matrix that does not
- *     split, text that does not parse) is ignored, timed again and rewritten;
+ *     split, split planes on float4, with a flag of 2, at a blocking never offered or on a
+ *     device that does not split, text that does not parse) is ignored, timed again and
+ *     rewritten;
  *   - a valid file naming any candidate is obeyed: the stats report that variant and nothing
  *     is timed (each candidate in turn, so the cache is really what decides);
  *   - autotune=false times nothing, reads nothing and writes nothing (fixed rules), and turning
@@ -64,8 +66,8 @@
 
 /* ---------------------------------------------------------------------------- variants
  *
- * The file format's method numbers (payload "clconvolve-tune 2 method M bx X by Y split S"): written
- * here as numbers, since files on disk outlive a renumbering of the enum. */
+ * The file format's method numbers (payload "clconvolve-tune 2 method M bx X by Y split S"):
+ * written here as numbers, since files on disk outlive a renumbering of the enum. */
 enum
 {
   M_TILED = 1,
@@ -82,7 +84,7 @@ G_STATIC_ASSERT ((gint) M_VECTOR == (gint) GST_CL_CONVOLVE_METHOD_VECTOR);
 typedef struct
 {
   gint method, bx, by;
-  gint split;                   /* vector: the split colour planes (bx pixels / 16) */
+  gint split;                   /* vector: the split colour planes (16 bx pixels per row) */
 } Choice;
 
 #define MAX_CHOICES 12
@@ -144,9 +146,13 @@ static gboolean
 split_planes (const DeviceFacts * d, gint size, Choice * c)
 {
   const gchar *env = g_getenv ("GST_CLCONVOLVE_SPLIT");
+  gchar *end = NULL;
+  gint64 v = env ? g_ascii_strtoll (env, &end, 10) : 0;
 
   *c = (Choice) { M_VECTOR, 1, wide_vector (d) && size <= 7 ? 3 : 2, 1 };
-  return env ? atoi (env) != 0 : wide_vector (d);
+  if (!env || end == env || *end)
+    return wide_vector (d);     /* unset, or not an integer */
+  return v != 0;
 }
 
 /* The variants method=auto may choose for a 4-channel 8-bit view, size x size (keep in step
@@ -906,29 +912,46 @@ GST_START_TEST (test_foreign_choice)
   Outcome first;
   gchar *key = first_run (f, choices, &n, &first);
   GPtrArray *payloads = g_ptr_array_new_with_free_func (g_free);
+  Choice split;
   gint block;
 
   fail_unless (suite_device_facts (&facts));
   block = float4_block (&facts);
-  g_ptr_array_add (payloads, g_strdup_printf ("clconvolve-tune 1 method 2 bx 99 by 1\n"));
-  g_ptr_array_add (payloads, g_strdup_printf ("clconvolve-tune 1 method 2 bx %d by 2\n",
+  /* the current format version, naming no candidate */
+#define V "clconvolve-tune 2 "
+  g_ptr_array_add (payloads, g_strdup_printf (V "method 2 bx 99 by 1 split 0\n"));
+  g_ptr_array_add (payloads, g_strdup_printf (V "method 2 bx %d by 2 split 0\n", block));
+  g_ptr_array_add (payloads, g_strdup_printf (V "method 4 bx 5 by 5 split 0\n"));
+  g_ptr_array_add (payloads, g_strdup_printf (V "method 4 bx 0 by 0 split 0\n"));
+  g_ptr_array_add (payloads, g_strdup_printf (V "method 0 bx 1 by 1 split 0\n"));
+  g_ptr_array_add (payloads, g_strdup_printf (V "method 9 bx 1 by 1 split 0\n"));
+  g_ptr_array_add (payloads, g_strdup_printf (V "method -1 bx 1 by 1 split 0\n"));
+  /* the split planes: on a method that has none, a flag that is not 0 or 1, blockings never
+   * offered, and both offered ones where the element does not split this device's planes */
+  g_ptr_array_add (payloads, g_strdup_printf (V "method 2 bx %d by 1 split 1\n", block));
+  g_ptr_array_add (payloads, g_strdup_printf (V "method 4 bx 3 by 2 split 1\n"));
+  g_ptr_array_add (payloads, g_strdup_printf (V "method 4 bx 1 by 3 split 2\n"));
+  g_ptr_array_add (payloads, g_strdup_printf (V "method 4 bx 1 by 4 split 1\n"));
+  if (!split_planes (&facts, f->size, &split)) {
+    g_ptr_array_add (payloads, g_strdup_printf (V "method 4 bx 1 by 3 split 1\n"));
+    g_ptr_array_add (payloads, g_strdup_printf (V "method 4 bx 1 by 2 split 1\n"));
+  }
+  /* other format versions, text that does not parse */
+  g_ptr_array_add (payloads, g_strdup_printf ("clconvolve-tune 1 method 2 bx %d by 1\n",
           block));
-  g_ptr_array_add (payloads, g_strdup_printf ("clconvolve-tune 1 method 4 bx 5 by 5\n"));
-  g_ptr_array_add (payloads, g_strdup_printf ("clconvolve-tune 1 method 4 bx 0 by 0\n"));
-  g_ptr_array_add (payloads, g_strdup_printf ("clconvolve-tune 1 method 0 bx 1 by 1\n"));
-  g_ptr_array_add (payloads, g_strdup_printf ("clconvolve-tune 1 method 9 bx 1 by 1\n"));
-  g_ptr_array_add (payloads, g_strdup_printf ("clconvolve-tune 1 method -1 bx 1 by 1\n"));
-  g_ptr_array_add (payloads, g_strdup_printf ("clconvolve-tune 2 method 2 bx %d by 1\n",
+  g_ptr_array_add (payloads, g_strdup_printf ("clconvolve-tune 3 method 2 bx %d by 1 split 0\n",
           block));
-  g_ptr_array_add (payloads, g_strdup_printf ("clconvolve-tune 1 method 2 bx %d\n", block));
-  g_ptr_array_add (payloads, g_strdup_printf ("method 2 bx %d by 1\n", block));
+  g_ptr_array_add (payloads, g_strdup_printf (V "method 2 bx %d by 1\n", block));
+  g_ptr_array_add (payloads, g_strdup_printf (V "method 2 bx %d\n", block));
+  g_ptr_array_add (payloads, g_strdup_printf ("method 2 bx %d by 1 split 0\n", block));
   g_ptr_array_add (payloads, g_strdup_printf ("not a tuning file at all"));
   /* two-pass separable as the first tuning element wrote it (bx 1 by 1, now 0 0) */
-  g_ptr_array_add (payloads, g_strdup_printf ("clconvolve-tune 1 method 3 bx 1 by 1\n"));
+  g_ptr_array_add (payloads, g_strdup_printf (V "method 3 bx 1 by 1 split 0\n"));
   if (!f->splits)
-    g_ptr_array_add (payloads, g_strdup_printf ("clconvolve-tune 1 method 3 bx 0 by 0\n"));
+    g_ptr_array_add (payloads, g_strdup_printf (V "method 3 bx 0 by 0 split 0\n"));
   if (!facts.local_mem_dedicated)
-    g_ptr_array_add (payloads, g_strdup_printf ("clconvolve-tune 1 method 1 bx 1 by 1\n"));
+    g_ptr_array_add (payloads, g_strdup_printf (V "method 1 bx 1 by 1 split 0\n"));
+#undef V
 
   for (guint i = 0; i < payloads->len; i++) {
     const gchar *payload = g_ptr_array_index (payloads, i);
@@ -1014,8 +1037,8 @@ GST_START_TEST (test_autotune_off)
   /* a fresh directory stays uncreated */
   run (&f_gauss, FALSE, "autotune=false", &o);
   check_counts (&o, 0, 0, "autotune=false");
-  fail_unless (is_fixed_rule (o.variant, f_gauss.size), "autotune=false runs %s, not the fixed rule's "
-      "variant", o.variant);
+  fail_unless (is_fixed_rule (o.variant, f_gauss.size), "autotune=false runs %s, not the "
+      "fixed rule's variant", o.variant);
   fail_if (g_file_test (tune.dir, G_FILE_TEST_EXISTS), "autotune=false created %s", tune.dir);
   outcome_clear (&o);
 
@@ -1051,8 +1074,8 @@ GST_START_TEST (test_autotune_off)
   before = test_read_file (path, &len);
   run (&f_gauss, FALSE, "autotune=false with a stored choice", &o);
   check_counts (&o, 0, 0, "autotune=false with a stored choice");
-  fail_unless (is_fixed_rule (o.variant, f_gauss.size), "autotune=false with %s stored runs %s, not the "
-      "fixed rule's variant", other, o.variant);
+  fail_unless (is_fixed_rule (o.variant, f_gauss.size), "autotune=false with %s stored runs "
+      "%s, not the fixed rule's variant", other, o.variant);
   after = test_read_file (path, &len2);
   fail_unless (len == len2 && !memcmp (before, after, len), "autotune=false rewrote %s", path);
   outcome_clear (&o);
