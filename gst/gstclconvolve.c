@@ -368,10 +368,10 @@ gst_cl_convolve_method_get_type (void)
           "column pass; a matrix that does not split so falls back to the dense kernels",
         "separable"},
     {GST_CL_CONVOLVE_METHOD_VECTOR, "Each work-item computes a run of pixels on a few rows as "
-          "float8 vectors of samples, each input row converted once: SIMD code for CPUs; on "
-          "AVX-512 CPUs 8-bit pixels with alpha or padding copied run as one float16 per "
-          "colour sample of 16 pixels (views that share pixels with another, as packed 4:2:2, "
-          "use float4)", "vector"},
+          "float8 vectors of samples, each input row converted once: SIMD code for CPUs "
+          "(views that share pixels with another, as packed 4:2:2, use float4); on AVX-512 "
+          "CPUs auto also times a form with one float16 per computed sample of 16 pixels, "
+          "which spends nothing on a copied alpha or padding byte", "vector"},
     {0, NULL, NULL}
   };
 
@@ -984,9 +984,11 @@ split_fits (const KernelRequest * r)
   return r->channels == 4 && r->depth == 8 && r->skipmask == 0 && computed && computed != 0xfu;
 }
 
-/* Whether method=vector splits the planes where they can be: where GST_CLCONVOLVE_SPLIT says,
- * else on the CPUs of wide_vector_blocking (the only kind measured: PoCL, AVX-512, 1080p RGBA
- * 7x7, kernel alone 2.9-3.0 ms against 4.2 for 4 x 3 float8). */
+/* Whether the tuner times the split planes where they can be: where GST_CLCONVOLVE_SPLIT says,
+ * else on the CPUs of wide_vector_blocking. They are not a fixed rule there: measured on two
+ * such CPUs (1080p RGBA 7x7, kernel alone) they won by 30 % on one (2-core Zen 4, PoCL 3.1: 2.9
+ * against 4.2 ms for 4 x 3 float8) and lost on the other with all its cores (16-core Xeon,
+ * PoCL 5.0: 3.2 against 1.3 ms; on 2 of them 7.2 against 7.7), so only timing may pick them. */
 static gboolean
 split_planes (GstClConvolve * self, const KernelRequest * r)
 {
@@ -1008,14 +1010,14 @@ split_variant (GstClConvolve * self, const KernelRequest * r)
 }
 
 /* method=vector's blocking when it is not tuned (docs/kernels.md): the split planes where they
- * apply (split_planes), else 3 float8 vectors on 2 rows per work-item; for 4-sample pixels on
- * an AVX-512 CPU 4 vectors on 3 rows (12 independent multiply-add chains instead of 6, which
- * bound the FMA pipes by their latency: PoCL, 1080p RGBA 7x7, kernel alone 5.1 -> 4.1 ms; on
- * 1-sample pixels 3 x 2 stays ahead there). */
+ * apply if GST_CLCONVOLVE_SPLIT=1, else 3 float8 vectors on 2 rows per work-item; for 4-sample
+ * pixels on an AVX-512 CPU 4 vectors on 3 rows (12 independent multiply-add chains instead of
+ * 6, which bound the FMA pipes by their latency: PoCL, 1080p RGBA 7x7, kernel alone 5.1 -> 4.1
+ * ms; on 1-sample pixels 3 x 2 stays ahead there). */
 static Variant
 vector_default (GstClConvolve * self, const KernelRequest * r)
 {
-  if (split_planes (self, r))
+  if (split_fits (r) && r->split == 1)
     return split_variant (self, r);
   if (wide_vector_blocking (self, r))
     return (Variant) { GST_CL_CONVOLVE_METHOD_VECTOR, 4, 3 };
@@ -1181,10 +1183,11 @@ static cl_int enqueue_built_rows (GstClConvolve * self, const Built * b, const V
 
 /* The variants auto times for a request: on a device with on-chip local memory the tiled
  * blockings that fit, float4 and two vector blockings; on a CPU-like device float4 and two
- * vector blockings; the split planes where method=vector would split them; separable wherever
- * the matrix splits (on a CPU also in one pass, two blockings). Every candidate is a program to build the first time: on PoCL a cold build of
- * an unrolled kernel takes seconds, so the list holds only blockings that won somewhere in
- * docs/kernels.md's measurements (vector 2x3 and one-pass 2/32 never did). */
+ * vector blockings; the split planes where split_planes says so; separable wherever the matrix
+ * splits (on a CPU also in one pass, two blockings). Every candidate is a program to build the
+ * first time: on PoCL a cold build of an unrolled kernel takes seconds, so the list holds only
+ * blockings that won somewhere in docs/kernels.md's measurements (vector 2x3 and one-pass 2/32
+ * never did). */
 static gint
 tune_candidates (GstClConvolve * self, const KernelRequest * r, Variant * out)
 {
