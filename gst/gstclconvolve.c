@@ -1224,13 +1224,13 @@ tune_candidates (GstClConvolve * self, const KernelRequest * r, Variant * out)
 
 /* The disk key of a request's choice: the device identity, what the kernels depend on and the
  * kernel source (a new source tunes again), and whether the split planes are offered (which
- * GST_CLCONVOLVE_SPLIT may change). The number after "tune" changes with the candidate lists,
- * so that choices timed among other candidates are timed again (2: vector 4x3 on AVX-512 CPUs;
- * 3: the split planes). */
+ * GST_CLCONVOLVE_SPLIT may change). The number after "tune" changes with the candidate lists
+ * and the way they are timed, so that choices made otherwise are timed again (2: vector 4x3 on
+ * AVX-512 CPUs; 3: the split planes; 4: candidates timed in turns). */
 static gchar *
 tune_key (GstClConvolve * self, const KernelRequest * r)
 {
-  gchar *what = g_strdup_printf ("tune 3: size %d channels %d depth %d skipmask %u only %d "
+  gchar *what = g_strdup_printf ("tune 4: size %d channels %d depth %d skipmask %u only %d "
       "border %d rank %d block %d view %dx%d passmask %u split %d", r->size, r->channels,
       r->depth, r->skipmask, r->only, r->border, r->rank, direct_block (self), r->width,
       r->height, r->passmask, split_planes (self, r));
@@ -1309,17 +1309,40 @@ tune_store (GstClConvolve * self, const gchar * key, const Variant * v)
   g_free (text);
 }
 
-#define TUNE_RUNS 3
+#define TUNE_RUNS 5
 /* multiply-adds (per sample) a CPU's timed band aims at: a few ms per run on 2 cores */
 #define TUNE_WORK (1 << 23)
 #define MAX_CANDIDATES 10
 #define TUNE_MARGIN 0.05
 
+/* One timed run of a built candidate on rows from y0 (its row pass first where it has one):
+ * the host clock from the first enqueue to the end of clFinish, kept in *t_min if shorter (no
+ * timing when t_min is NULL). */
+static cl_int
+tune_run (GstClConvolve * self, const Built * b, const View * v, gint y0, gint rows,
+    gint64 * t_min)
+{
+  gint64 t = g_get_monotonic_time ();
+  cl_int e = CL_SUCCESS;
+
+  if (b->rows)
+    e = enqueue_built_rows (self, b, v, y0, rows, 0, NULL, NULL);
+  if (e == CL_SUCCESS)
+    e = enqueue_built (self, b, v, y0, rows, 0, NULL, NULL);
+  if (e == CL_SUCCESS)
+    e = clFinish (self->queue);
+  if (e == CL_SUCCESS && t_min)
+    *t_min = MIN (*t_min, g_get_monotonic_time () - t);
+  return e;
+}
+
 /* Times each candidate on scratch buffers of the request's view width: a band of rows in the
  * middle of an image (left and right borders included, top and bottom not, as in a frame),
  * the whole view height on a device with on-chip local memory and fewer rows on a CPU. Each
  * variant runs once to warm up (PoCL compiles per work-group size at the first launch), then
- * TUNE_RUNS times; the fastest run counts. *best becomes the fastest, except that the fixed
+ * the candidates run in turn, TUNE_RUNS rounds (a slow spell of the machine, as on a shared
+ * virtual machine, then slows all of them and not the one it falls on); each one's fastest
+ * run counts. *best becomes the fastest, except that the fixed
  * rules' choice (autotune=false) is kept unless another is more than TUNE_MARGIN faster
  * (timings of small frames are noise). Returns how many candidates were timed. */
 static gint
@@ -1335,7 +1358,11 @@ time_candidates (GstClConvolve * self, const KernelRequest * r, const Variant * 
   gboolean two_pass_tried = FALSE;
   gsize tmp_bytes;
   Variant best = cand[0], fixed = fixed_variant (self, r);
-  gint64 best_t = G_MAXINT64, fixed_t = G_MAXINT64;
+  gint64 best_t = G_MAXINT64, fixed_t = G_MAXINT64, t_min[MAX_CANDIDATES];
+  Built built[MAX_CANDIDATES];
+  cl_int e[MAX_CANDIDATES];
+  View v;
+  Plane ps, pd;
   gint timed = 0;
   cl_int err = CL_SUCCESS;
   gchar text[64];
@@ -1377,47 +1404,56 @@ time_candidates (GstClConvolve * self, const KernelRequest * r, const Variant * 
           NULL);
   }
 
+  /* the view's passmask: tiled leaves out the sums of a copied alpha */
+  v = (View) { 0, r->width, height, r->width, 0, r->passmask, 0 };
+  ps = (Plane) { in, 0, pitch, NULL };
+  pd = (Plane) { out, 0, pitch, NULL };
+  memset (built, 0, sizeof (built));
+  for (gint c = 0; c < n; c++) {
+    e[c] = CL_INVALID_OPERATION;
+    t_min[c] = G_MAXINT64;
+  }
+  /* every candidate built and run once (warm-up), then TUNE_RUNS rounds that run each in turn,
+   * so that a slow spell of the machine falls on all of them alike */
   for (gint c = 0; c < n && err == CL_SUCCESS; c++) {
-    /* the view's passmask: tiled leaves out the sums of a copied alpha */
-    View v = { 0, r->width, height, r->width, 0, r->passmask, 0 };
-    Plane ps = { in, 0, pitch, NULL }, pd = { out, 0, pitch, NULL };
     gchar *blog = NULL;
     const gchar *what;
-    gint64 t_min = G_MAXINT64;
-    Built b;
-    cl_int e = build_variant (self, r, &cand[c], &b, &blog, &what);
 
-    if (e == CL_SUCCESS)
-      e = set_args (self, &b, &v, &ps, &pd, tmp, r->depth);
-    for (gint i = 0; i <= TUNE_RUNS && e == CL_SUCCESS; i++) {
-      gint64 t = g_get_monotonic_time ();
-
-      if (b.rows)
-        e = enqueue_built_rows (self, &b, &v, radius, rows, 0, NULL, NULL);
-      if (e == CL_SUCCESS)
-        e = enqueue_built (self, &b, &v, radius, rows, 0, NULL, NULL);
-      if (e == CL_SUCCESS)
-        e = clFinish (self->queue);
-      if (i > 0)
-        t_min = MIN (t_min, g_get_monotonic_time () - t);
+    e[c] = build_variant (self, r, &cand[c], &built[c], &blog, &what);
+    if (e[c] == CL_SUCCESS) {
+      what = "clSetKernelArg";
+      e[c] = set_args (self, &built[c], &v, &ps, &pd, tmp, r->depth);
     }
-    if (e != CL_SUCCESS) {
+    if (e[c] == CL_SUCCESS) {
+      what = "warm-up run";
+      e[c] = tune_run (self, &built[c], &v, radius, rows, NULL);
+    }
+    if (e[c] != CL_SUCCESS)
       GST_WARNING_OBJECT (self, "auto-tuning: %s failed (%s): %s", variant_text (&cand[c],
-              text, sizeof (text)), what, gst_cl_error_to_string (e));
-    } else {
+              text, sizeof (text)), what, gst_cl_error_to_string (e[c]));
+    g_free (blog);
+  }
+  for (gint i = 0; i < TUNE_RUNS && err == CL_SUCCESS; i++)
+    for (gint c = 0; c < n; c++)
+      if (e[c] == CL_SUCCESS && (e[c] = tune_run (self, &built[c], &v, radius, rows,
+                  &t_min[c])) != CL_SUCCESS)
+        GST_WARNING_OBJECT (self, "auto-tuning: %s failed: %s", variant_text (&cand[c],
+                text, sizeof (text)), gst_cl_error_to_string (e[c]));
+  for (gint c = 0; c < n && err == CL_SUCCESS; c++) {
+    if (e[c] == CL_SUCCESS) {
       g_string_append_printf (log, " %s %" G_GINT64_FORMAT " us;",
-          variant_text (&cand[c], text, sizeof (text)), t_min);
+          variant_text (&cand[c], text, sizeof (text)), t_min[c]);
       timed++;
-      if (t_min < best_t) {
-        best_t = t_min;
+      if (t_min[c] < best_t) {
+        best_t = t_min[c];
         best = cand[c];
       }
       if (!memcmp (&cand[c], &fixed, sizeof (fixed)))
-        fixed_t = t_min;
+        fixed_t = t_min[c];
     }
-    built_clear (&b);
-    g_free (blog);
   }
+  for (gint c = 0; c < n; c++)
+    built_clear (&built[c]);
   if (err != CL_SUCCESS)
     GST_WARNING_OBJECT (self, "auto-tuning could not set up its buffers: %s",
         gst_cl_error_to_string (err));
