@@ -1310,7 +1310,8 @@ tune_store (GstClConvolve * self, const gchar * key, const Variant * v)
 }
 
 #define TUNE_RUNS 5
-/* multiply-adds (per sample) a CPU's timed band aims at: a few ms per run on 2 cores */
+/* multiply-adds (per sample) a CPU's timed band aims at: 0.1-1 ms per run of the vector and
+ * float4 kernels on 2 AVX-512 cores at 1080p RGBA 7x7 (24 rows) */
 #define TUNE_WORK (1 << 23)
 #define MAX_CANDIDATES 10
 #define TUNE_MARGIN 0.05
