@@ -206,6 +206,38 @@ first_of_type (GArray * devs, cl_device_type type)
   return NULL;
 }
 
+/* "P:D": two decimal indices and nothing else. */
+static gboolean
+parse_indices (const gchar * spec, guint * pi, guint * di)
+{
+  gchar *end;
+  guint64 p, d;
+
+  if (!g_ascii_isdigit (spec[0]))
+    return FALSE;
+  p = g_ascii_strtoull (spec, &end, 10);
+  if (*end != ':' || !g_ascii_isdigit (end[1]))
+    return FALSE;
+  d = g_ascii_strtoull (end + 1, &end, 10);
+  if (*end || p > G_MAXUINT || d > G_MAXUINT)
+    return FALSE;
+  *pi = p;
+  *di = d;
+  return TRUE;
+}
+
+gboolean
+gst_cl_device_spec_check (const gchar * spec, gchar ** why)
+{
+  guint pi, di;
+
+  if (!spec || strspn (spec, "0123456789:") != strlen (spec) || parse_indices (spec, &pi, &di))
+    return TRUE;
+  *why = g_strdup_printf ("device=\"%s\" is made of indices but is not \"P:D\" (one "
+      "platform and one device index, as 'clinfo -l' lists them, e.g. \"0:1\")", spec);
+  return FALSE;
+}
+
 static const DeviceEntry *
 match_device (GArray * devs, const gchar * spec)
 {
@@ -225,7 +257,9 @@ match_device (GArray * devs, const gchar * spec)
     return first_of_type (devs, CL_DEVICE_TYPE_CPU);
   if (!g_ascii_strcasecmp (spec, "accelerator"))
     return first_of_type (devs, CL_DEVICE_TYPE_ACCELERATOR);
-  if (sscanf (spec, "%u:%u", &pi, &di) == 2 && strspn (spec, "0123456789:") == strlen (spec)) {
+  if (strspn (spec, "0123456789:") == strlen (spec)) {
+    if (!parse_indices (spec, &pi, &di))
+      return NULL;
     for (guint i = 0; i < devs->len; i++) {
       const DeviceEntry *e = &g_array_index (devs, DeviceEntry, i);
       if (e->pi == pi && e->di == di)
@@ -276,6 +310,40 @@ device_identity (const DeviceEntry * e)
   return id;
 }
 
+/* A program of the context's table. */
+typedef struct
+{
+  cl_program program;           /* NULL while its build is in progress */
+  guint users;                  /* uses handed out and not given back */
+  guint64 last_use;             /* ctx->clock at the last get or unuse */
+} ProgramEntry;
+
+static void
+program_entry_free (ProgramEntry * e)
+{
+  if (e->program)
+    clReleaseProgram (e->program);
+  g_free (e);
+}
+
+static guint
+max_idle_programs (void)
+{
+  const gchar *env = g_getenv (GST_CL_CONTEXT_IDLE_PROGRAMS_ENV);
+  gchar *end = NULL;
+  guint64 v;
+
+  if (!env || !*env)
+    return GST_CL_CONTEXT_MAX_IDLE_PROGRAMS;
+  v = g_ascii_strtoull (env, &end, 10);
+  if (*end || v > 1024) {
+    GST_WARNING ("ignoring %s=%s: not a number of programs from 0 to 1024",
+        GST_CL_CONTEXT_IDLE_PROGRAMS_ENV, env);
+    return GST_CL_CONTEXT_MAX_IDLE_PROGRAMS;
+  }
+  return (guint) v;
+}
+
 static GstClContext *
 context_new (const DeviceEntry * e, GError ** error)
 {
@@ -308,8 +376,10 @@ context_new (const DeviceEntry * e, GError ** error)
 
   ctx->refcount = 1;
   g_mutex_init (&ctx->lock);
+  g_cond_init (&ctx->built);
   ctx->programs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
-      (GDestroyNotify) clReleaseProgram);
+      (GDestroyNotify) program_entry_free);
+  ctx->max_idle = max_idle_programs ();
   ctx->platform = e->platform;
   ctx->device = e->device;
   ctx->type = e->type;
@@ -334,6 +404,7 @@ gst_cl_context_acquire (const gchar * spec, GError ** error)
   GArray *devs;
   const DeviceEntry *e;
   GstClContext *ctx = NULL;
+  gchar *why = NULL;
   cl_int err;
 
   static gsize debug_once = 0;
@@ -353,6 +424,11 @@ gst_cl_context_acquire (const gchar * spec, GError ** error)
   }
 
   e = match_device (devs, spec);
+  if (!e && !gst_cl_device_spec_check (spec, &why)) {
+    g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_NOT_FOUND, "%s", why);
+    g_free (why);
+    goto done;
+  }
   if (!e) {
     GString *names = g_string_new (NULL);
 
@@ -407,6 +483,7 @@ gst_cl_context_release (GstClContext * ctx)
 
   GST_DEBUG ("destroying the context on %s", ctx->device_name);
   g_hash_table_destroy (ctx->programs);
+  g_cond_clear (&ctx->built);
   clReleaseContext (ctx->context);
   g_free (ctx->cache_dir);
   g_free (ctx->identity);
@@ -464,30 +541,54 @@ store_cached (GstClContext * ctx, const gchar * key, cl_program prog)
   g_free (binary);
 }
 
-cl_program
-gst_cl_context_get_program (GstClContext * ctx, const gchar * source, const gchar * options,
-    cl_int * err, gchar ** build_log)
+/* Releases the least recently used idle programs beyond the bound (under ctx->lock). */
+static void
+evict_idle (GstClContext * ctx)
 {
-  gchar *key = g_strdup_printf ("%08x %s", g_str_hash (source), options);
+  for (;;) {
+    GHashTableIter it;
+    gpointer key, value, oldest_key = NULL;
+    guint64 oldest = G_MAXUINT64;
+    guint idle = 0;
+
+    g_hash_table_iter_init (&it, ctx->programs);
+    while (g_hash_table_iter_next (&it, &key, &value)) {
+      ProgramEntry *e = value;
+
+      if (e->users || !e->program)
+        continue;
+      idle++;
+      if (e->last_use < oldest) {
+        oldest = e->last_use;
+        oldest_key = key;
+      }
+    }
+    if (idle <= ctx->max_idle)
+      return;
+    GST_DEBUG ("releasing the idle program '%s' on %s", (const gchar *) oldest_key,
+        ctx->device_name);
+    g_hash_table_remove (ctx->programs, oldest_key);
+  }
+}
+
+/* The program from the disk cache or built from source (no lock held: both take long). */
+static cl_program
+make_program (GstClContext * ctx, const gchar * source, const gchar * options, cl_int * err,
+    gchar ** build_log, gboolean * loaded)
+{
   gchar *disk_key = NULL;
-  cl_program prog;
-  gint64 t0;
+  cl_program prog = NULL;
+  gint64 t0 = g_get_monotonic_time ();
 
-  *err = CL_SUCCESS;
-  g_mutex_lock (&ctx->lock);
-  prog = g_hash_table_lookup (ctx->programs, key);
-  if (prog)
-    goto done;
-
-  t0 = g_get_monotonic_time ();
+  *loaded = FALSE;
   if (ctx->cache_dir) {
     disk_key = gst_cl_program_cache_key (ctx->identity, options, source);
     prog = load_cached (ctx, disk_key, options);
     if (prog) {
-      ctx->programs_loaded++;
+      *loaded = TRUE;
       GST_INFO ("loaded program '%s' for %s from the cache in %.1f ms", options,
           ctx->device_name, (g_get_monotonic_time () - t0) / 1000.0);
-      goto keep;
+      goto done;
     }
   }
 
@@ -503,32 +604,101 @@ gst_cl_context_get_program (GstClContext * ctx, const gchar * source, const gcha
       *build_log = g_malloc0 (len + 1);
       clGetProgramBuildInfo (prog, ctx->device, CL_PROGRAM_BUILD_LOG, len, *build_log, NULL);
     }
-    clReleaseProgram (prog);
-    prog = NULL;
+    g_clear_pointer (&prog, clReleaseProgram);
     goto done;
   }
-  ctx->programs_built++;
   GST_INFO ("built program '%s' for %s in %.1f ms", options, ctx->device_name,
       (g_get_monotonic_time () - t0) / 1000.0);
   if (disk_key)
     store_cached (ctx, disk_key, prog);
 
-keep:
-  g_hash_table_insert (ctx->programs, key, prog);
-  key = NULL;
-
 done:
-  g_mutex_unlock (&ctx->lock);
-  g_free (key);
   g_free (disk_key);
   return prog;
 }
 
+cl_program
+gst_cl_context_get_program (GstClContext * ctx, const gchar * source, const gchar * options,
+    cl_int * err, gchar ** build_log)
+{
+  gchar *key = g_strdup_printf ("%08x %s", g_str_hash (source), options);
+  ProgramEntry *e;
+  cl_program prog;
+  gboolean loaded;
+
+  *err = CL_SUCCESS;
+  g_mutex_lock (&ctx->lock);
+  /* another thread building the same program: wait for it rather than build it twice */
+  while ((e = g_hash_table_lookup (ctx->programs, key)) && !e->program)
+    g_cond_wait (&ctx->built, &ctx->lock);
+  if (e) {
+    e->users++;
+    e->last_use = ++ctx->clock;
+    g_mutex_unlock (&ctx->lock);
+    g_free (key);
+    return e->program;
+  }
+  /* a placeholder while it builds, so that nobody else builds it meanwhile */
+  e = g_new0 (ProgramEntry, 1);
+  g_hash_table_insert (ctx->programs, g_strdup (key), e);
+  g_mutex_unlock (&ctx->lock);
+
+  prog = make_program (ctx, source, options, err, build_log, &loaded);
+
+  g_mutex_lock (&ctx->lock);
+  if (prog) {
+    e->program = prog;
+    e->users = 1;
+    e->last_use = ++ctx->clock;
+    if (loaded)
+      ctx->programs_loaded++;
+    else
+      ctx->programs_built++;
+    evict_idle (ctx);
+  } else {
+    g_hash_table_remove (ctx->programs, key);
+  }
+  g_cond_broadcast (&ctx->built);
+  g_mutex_unlock (&ctx->lock);
+  g_free (key);
+  return prog;
+}
+
 void
-gst_cl_context_program_counts (GstClContext * ctx, guint * built, guint * loaded)
+gst_cl_context_unuse_program (GstClContext * ctx, cl_program prog, gboolean discard)
+{
+  GHashTableIter it;
+  gpointer key, value;
+
+  if (!prog)
+    return;
+  g_mutex_lock (&ctx->lock);
+  g_hash_table_iter_init (&it, ctx->programs);
+  while (g_hash_table_iter_next (&it, &key, &value)) {
+    ProgramEntry *e = value;
+
+    if (e->program != prog)
+      continue;
+    if (e->users == 0) {
+      g_critical ("program given back more often than it was handed out");
+      break;
+    }
+    e->users--;
+    e->last_use = ++ctx->clock;
+    if (discard && !e->users)
+      g_hash_table_iter_remove (&it);
+    break;
+  }
+  evict_idle (ctx);
+  g_mutex_unlock (&ctx->lock);
+}
+
+void
+gst_cl_context_program_counts (GstClContext * ctx, guint * built, guint * loaded, guint * held)
 {
   g_mutex_lock (&ctx->lock);
   *built = ctx->programs_built;
   *loaded = ctx->programs_loaded;
+  *held = g_hash_table_size (ctx->programs);
   g_mutex_unlock (&ctx->lock);
 }

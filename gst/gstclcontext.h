@@ -23,8 +23,12 @@ typedef struct _GstClContext
 {
   /*< private >*/
   gint refcount;
-  GMutex lock;                  /* protects programs and the counts */
-  GHashTable *programs;         /* "hash options" -> cl_program */
+  GMutex lock;                  /* protects programs, the clock and the counts; never held
+                                 * over a build or file I/O */
+  GCond built;                  /* signalled when a program being built is ready or failed */
+  GHashTable *programs;         /* "hash options" -> ProgramEntry */
+  guint64 clock;                /* ticks at every use: the programs' recency */
+  guint max_idle;               /* programs no kernel uses that are kept (LRU) */
   gchar *cache_dir;             /* on-disk program binaries, NULL: none */
   gchar *identity;              /* device, driver and platform versions: part of the cache key */
   guint programs_built, programs_loaded;        /* from source / from the disk cache */
@@ -47,20 +51,40 @@ typedef struct _GstClContext
  * a case-insensitive substring of the device or platform name. On failure returns NULL and sets
  * a GST_RESOURCE_ERROR_NOT_FOUND error whose message says how to get a device. */
 GstClContext *gst_cl_context_acquire (const gchar * spec, GError ** error);
+/* FALSE, with *why set (free it), for a device spec that can never match: indices that are
+ * not exactly "P:D" (e.g. "0:0:0", "1"). The property setter refuses those. */
+gboolean gst_cl_device_spec_check (const gchar * spec, gchar ** why);
+
 /* Another reference to a context already held (memories and allocators keep their context). */
 GstClContext *gst_cl_context_ref (GstClContext * ctx);
 void gst_cl_context_release (GstClContext * ctx);
 
-/* Returns the program built from source with options, building it on first use (cached for the
- * context's lifetime; the caller must not release it). A program built once is also kept on
- * disk (gstclprogramcache.h) and loaded from there by later contexts, i.e. later runs. On a
- * build failure returns NULL, sets *err and, if the compiler said anything, *build_log (free
- * with g_free). */
+/* Programs no kernel uses that a context keeps for a later request, the least recently used
+ * released first; GST_CLCONVOLVE_IDLE_PROGRAMS (read when the context is created) changes it.
+ * A program takes about 2 MB of host memory on PoCL. */
+#define GST_CL_CONTEXT_MAX_IDLE_PROGRAMS 16
+#define GST_CL_CONTEXT_IDLE_PROGRAMS_ENV "GST_CLCONVOLVE_IDLE_PROGRAMS"
+
+/* Returns the program built from source with options, building it on first use, and counts
+ * one use of it: the caller owns no reference (a kernel made from it keeps the program alive)
+ * and gives the use back with gst_cl_context_unuse_program () when its kernels are gone. A
+ * program in use is never released; the others are kept up to the context's idle bound. A
+ * program built once is also kept on disk (gstclprogramcache.h) and loaded from there by later
+ * contexts, i.e. later runs. Builds and file I/O run without the context's lock (a request for
+ * the same program waits for the build in progress). On a build failure returns NULL, sets
+ * *err and, if the compiler said anything, *build_log (free with g_free). */
 cl_program gst_cl_context_get_program (GstClContext * ctx, const gchar * source,
     const gchar * options, cl_int * err, gchar ** build_log);
 
-/* Programs this context built from source and loaded from the disk cache so far. */
-void gst_cl_context_program_counts (GstClContext * ctx, guint * built, guint * loaded);
+/* Gives back one use of prog. With discard, the program is released at once if nothing else
+ * uses it (auto-tuning's candidates that lost); otherwise it is kept as the most recently used
+ * idle program. */
+void gst_cl_context_unuse_program (GstClContext * ctx, cl_program prog, gboolean discard);
+
+/* Programs this context built from source and loaded from the disk cache so far, and the
+ * programs it holds now (in use and idle). */
+void gst_cl_context_program_counts (GstClContext * ctx, guint * built, guint * loaded,
+    guint * held);
 
 const gchar *gst_cl_error_to_string (cl_int err);
 

@@ -231,6 +231,7 @@ typedef struct
   Variant variant;
   cl_kernel kernel;             /* dense, or the column pass of method=separable */
   cl_kernel rows;               /* the row pass of method=separable, else NULL */
+  cl_program program;           /* one use of the context's program they come from */
   gchar *options;               /* its build options (what identifies its program) */
   gsize local[2];
   gint px, py;                  /* pixels per work-item along x and rows along y */
@@ -258,6 +259,7 @@ struct _GstClConvolve
   guint64 host_copies;          /* frames the host copied, each way (memcpy or pageable DMA) */
   MemPath path_in, path_out;    /* the last frame's */
   guint programs_built, programs_loaded;        /* the device context's, at the last build */
+  guint programs_held;          /* the programs it kept then (in use and idle) */
   guint tunings, tunings_loaded;        /* keys this element timed / read from the disk */
   Variant variant;              /* the last variant made current (first shape) */
 
@@ -567,14 +569,22 @@ gst_cl_convolve_set_property (GObject * object, guint prop_id, const GValue * va
       self->cookie++;
       GST_OBJECT_UNLOCK (self);
       break;
-    case PROP_DEVICE:
+    case PROP_DEVICE:{
+      const gchar *spec = g_value_get_string (value);
+      gchar *why = NULL;
+
+      if (!gst_cl_device_spec_check (spec, &why)) {
+        g_warning ("%s: %s; keeping device=\"%s\"", GST_OBJECT_NAME (self), why,
+            self->device);
+        g_free (why);
+        break;
+      }
       GST_OBJECT_LOCK (self);
       g_free (self->device);
-      self->device = g_value_dup_string (value);
-      if (!self->device)
-        self->device = g_strdup (DEFAULT_DEVICE);
+      self->device = g_strdup (spec ? spec : DEFAULT_DEVICE);
       GST_OBJECT_UNLOCK (self);
       break;
+    }
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -605,6 +615,7 @@ stats_structure (GstClConvolve * self)
       "output-path", G_TYPE_STRING, path_names[self->path_out],
       "programs-built", G_TYPE_UINT, self->programs_built,
       "programs-from-cache", G_TYPE_UINT, self->programs_loaded,
+      "programs-held", G_TYPE_UINT, self->programs_held,
       "tunings", G_TYPE_UINT, self->tunings,
       "tunings-from-cache", G_TYPE_UINT, self->tunings_loaded,
       "variant", G_TYPE_STRING, variant, NULL);
@@ -1074,11 +1085,16 @@ fixed_variant (GstClConvolve * self, const KernelRequest * r)
   }
 }
 
+/* Releases b's kernels and gives its program back to the context (discard: at once, unless
+ * another element uses it). */
 static void
-built_clear (Built * b)
+built_clear (GstClConvolve * self, Built * b, gboolean discard)
 {
   g_clear_pointer (&b->kernel, clReleaseKernel);
   g_clear_pointer (&b->rows, clReleaseKernel);
+  if (b->program)
+    gst_cl_context_unuse_program (self->ctx, b->program, discard);
+  b->program = NULL;
   g_clear_pointer (&b->options, g_free);
 }
 
@@ -1136,9 +1152,10 @@ build_variant (GstClConvolve * self, const KernelRequest * r, const Variant * v,
   *what = "program build";
   prog = gst_cl_context_get_program (self->ctx, self->source, b->options, &err, log);
   if (!prog) {
-    built_clear (b);
+    built_clear (self, b, FALSE);
     return err != CL_SUCCESS ? err : CL_BUILD_PROGRAM_FAILURE;
   }
+  b->program = prog;
   *what = "clCreateKernel";
   b->kernel = clCreateKernel (prog, entry, &err);
   if (b->kernel && separable && !one_pass)
@@ -1149,7 +1166,7 @@ build_variant (GstClConvolve * self, const KernelRequest * r, const Variant * v,
   if (err == CL_SUCCESS && tiled && wg < (gsize) g.w * g.h)
     err = CL_INVALID_WORK_GROUP_SIZE;
   if (err != CL_SUCCESS) {
-    built_clear (b);
+    built_clear (self, b, FALSE);
     return err;
   }
   if (tiled) {
@@ -1453,13 +1470,14 @@ time_candidates (GstClConvolve * self, const KernelRequest * r, const Variant * 
         fixed_t = t_min[c];
     }
   }
-  for (gint c = 0; c < n; c++)
-    built_clear (&built[c]);
   if (err != CL_SUCCESS)
     GST_WARNING_OBJECT (self, "auto-tuning could not set up its buffers: %s",
         gst_cl_error_to_string (err));
   if (fixed_t != G_MAXINT64 && best_t >= fixed_t * (1.0 - TUNE_MARGIN))
     best = fixed;
+  /* the candidates that lost are released now; the choice is kept for ensure_kernel */
+  for (gint c = 0; c < n; c++)
+    built_clear (self, &built[c], memcmp (&cand[c], &best, sizeof (best)) != 0);
   GST_INFO_OBJECT (self, "auto-tuned %dx%d, %d channels of %d bits, %dx%d rows %d..%d:%s "
       "chose %s", r->size, r->size, r->channels, r->depth, r->width, rows, radius,
       radius + rows - 1, log->str, variant_text (&best, text, sizeof (text)));
@@ -1573,10 +1591,11 @@ ensure_kernel (GstClConvolve * self, gint slot, const Shape * shape, const Layou
     g_free (log);
     return FALSE;
   }
-  built_clear (&self->built[slot]);
+  built_clear (self, &self->built[slot], FALSE);
   self->built[slot] = b;
   g_mutex_lock (&self->stats_lock);
-  gst_cl_context_program_counts (self->ctx, &self->programs_built, &self->programs_loaded);
+  gst_cl_context_program_counts (self->ctx, &self->programs_built, &self->programs_loaded,
+      &self->programs_held);
   if (slot == 0)
     self->variant = v;
   g_mutex_unlock (&self->stats_lock);
@@ -1660,6 +1679,36 @@ frame_planes (GstClConvolve * self, GstVideoFrame * frame, const Layout * L, Pla
     for (gint i = 0; i < L->n_planes; i++)
       p[i].mem = NULL;
   return pinned;
+}
+
+/* Whether every plane of frame holds L's rows inside the memory the frame mapped for it
+ * (the whole buffer, or with a GstVideoMeta the memory holding the plane's offset): offset +
+ * stride x (rows - 1) + row bytes, with stride >= row bytes. A meta may say anything; nothing
+ * outside the mapped memory may be read or written. On failure *why says which plane and how
+ * (free it). */
+static gboolean
+frame_in_bounds (const GstVideoFrame * frame, const Layout * L, gchar ** why)
+{
+  for (gint p = 0; p < L->n_planes; p++) {
+    const GstMapInfo *map = &frame->map[frame->meta ? p : 0];
+    const guint8 *data = GST_VIDEO_FRAME_PLANE_DATA (frame, p);
+    gint stride = GST_VIDEO_FRAME_PLANE_STRIDE (frame, p);
+    gsize start = data - map->data;
+    gsize extent = (gsize) L->row[p] + (gsize) MAX (stride, 0) * (L->height[p] - 1);
+
+    if (stride < L->row[p]) {
+      *why = g_strdup_printf ("plane %d's stride (%d bytes) is shorter than its rows (%d "
+          "bytes)", p, stride, L->row[p]);
+      return FALSE;
+    }
+    if (data < map->data || start > map->size || extent > map->size - start) {
+      *why = g_strdup_printf ("plane %d (offset %" G_GSIZE_FORMAT ", stride %d, %d rows of %d "
+          "bytes: %" G_GSIZE_FORMAT " bytes) runs past the end of its memory (%" G_GSIZE_FORMAT
+          " bytes)", p, start, stride, L->height[p], L->row[p], extent, map->size);
+      return FALSE;
+    }
+  }
+  return TRUE;
 }
 
 /* The planes packed one after the other (L's layout) in pinned staging memory. */
@@ -2121,6 +2170,7 @@ gst_cl_convolve_transform_frame (GstVideoFilter * vf, GstVideoFrame * in, GstVid
   Plane src[MAX_PLANES], dst[MAX_PLANES];
   Layout L;
   const gchar *what = "";
+  gchar *why = NULL;
   cl_int err;
 
   GST_OBJECT_LOCK (self);
@@ -2147,7 +2197,20 @@ gst_cl_convolve_transform_frame (GstVideoFilter * vf, GstVideoFrame * in, GstVid
       goto cl_failed;
   }
 
-  plan_layout (&in->info, self->cur.planes, &L);
+  /* the negotiated size, not a GstVideoMeta's (which may be larger, or lie) */
+  plan_layout (&vf->in_info, self->cur.planes, &L);
+  if (!frame_in_bounds (in, &L, &why)) {
+    GST_ELEMENT_WARNING (self, STREAM, FORMAT, ("Dropped an invalid input frame: %s.", why),
+        ("%" GST_PTR_FORMAT, in->buffer));
+    g_free (why);
+    return GST_BASE_TRANSFORM_FLOW_DROPPED;
+  }
+  if (!frame_in_bounds (out, &L, &why)) {
+    GST_ELEMENT_ERROR (self, STREAM, FAILED, ("The output buffer is not a valid frame: %s.",
+            why), ("%" GST_PTR_FORMAT, out->buffer));
+    g_free (why);
+    return GST_FLOW_ERROR;
+  }
   for (gint i = 0; i < L.n_shapes; i++)
     if (!ensure_kernel (self, i, &L.shapes[i], &L))
       return GST_FLOW_ERROR;
@@ -2211,6 +2274,71 @@ cl_failed:
     FLOW_FAILED (what, err);
     return GST_FLOW_ERROR;
   }
+}
+
+/* Why buffer cannot be mapped as a frame of info (NULL when it can): GstVideoFilter's own
+ * transform pushes the output buffer unfilled, with a warning, when a map fails, and
+ * gst_video_frame_map () is critical about a GstVideoMeta that contradicts the caps. Free with
+ * g_free. */
+static gchar *
+frame_map_problem (const GstVideoInfo * info, GstBuffer * buffer)
+{
+  GstVideoMeta *meta = gst_buffer_get_video_meta (buffer);
+
+  if (!meta) {
+    if (gst_buffer_get_size (buffer) < GST_VIDEO_INFO_SIZE (info))
+      return g_strdup_printf ("the buffer holds %" G_GSIZE_FORMAT " bytes where a %dx%d %s "
+          "frame needs %" G_GSIZE_FORMAT, gst_buffer_get_size (buffer),
+          GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info), GST_VIDEO_INFO_NAME (info),
+          GST_VIDEO_INFO_SIZE (info));
+    return NULL;
+  }
+  if (meta->format != GST_VIDEO_INFO_FORMAT (info) ||
+      meta->n_planes != GST_VIDEO_INFO_N_PLANES (info) ||
+      meta->width < GST_VIDEO_INFO_WIDTH (info) || meta->height < GST_VIDEO_INFO_HEIGHT (info))
+    return g_strdup_printf ("its GstVideoMeta (%ux%u %s, %u planes) contradicts the caps (%dx%d "
+        "%s)", meta->width, meta->height, gst_video_format_to_string (meta->format),
+        meta->n_planes, GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info),
+        GST_VIDEO_INFO_NAME (info));
+  return NULL;
+}
+
+/* GstVideoFilter's transform, except that an input buffer that is not a valid frame is dropped
+ * with a warning (no unfilled output frame goes downstream) and an output buffer that is not
+ * one is an error. The planes' bounds are checked in transform_frame. */
+static GstFlowReturn
+gst_cl_convolve_transform (GstBaseTransform * bt, GstBuffer * inbuf, GstBuffer * outbuf)
+{
+  GstVideoFilter *vf = GST_VIDEO_FILTER (bt);
+  GstVideoFrame in, out;
+  GstFlowReturn ret;
+  gchar *why;
+
+  if (!vf->negotiated) {
+    GST_ELEMENT_ERROR (bt, CORE, NEGOTIATION, (NULL), ("no format negotiated"));
+    return GST_FLOW_NOT_NEGOTIATED;
+  }
+  why = frame_map_problem (&vf->in_info, inbuf);
+  if (why || !gst_video_frame_map (&in, &vf->in_info, inbuf,
+          GST_MAP_READ | GST_VIDEO_FRAME_MAP_FLAG_NO_REF)) {
+    GST_ELEMENT_WARNING (bt, STREAM, FORMAT, ("Dropped an invalid input frame: %s.",
+            why ? why : "it could not be mapped"), ("%" GST_PTR_FORMAT, inbuf));
+    g_free (why);
+    return GST_BASE_TRANSFORM_FLOW_DROPPED;
+  }
+  why = frame_map_problem (&vf->out_info, outbuf);
+  if (why || !gst_video_frame_map (&out, &vf->out_info, outbuf,
+          GST_MAP_WRITE | GST_VIDEO_FRAME_MAP_FLAG_NO_REF)) {
+    GST_ELEMENT_ERROR (bt, STREAM, FAILED, ("The output buffer is not a valid frame: %s.",
+            why ? why : "it could not be mapped"), ("%" GST_PTR_FORMAT, outbuf));
+    g_free (why);
+    gst_video_frame_unmap (&in);
+    return GST_FLOW_ERROR;
+  }
+  ret = gst_cl_convolve_transform_frame (vf, &in, &out);
+  gst_video_frame_unmap (&out);
+  gst_video_frame_unmap (&in);
+  return ret;
 }
 
 static gboolean
@@ -2312,7 +2440,7 @@ static void
 release_cl (GstClConvolve * self)
 {
   for (gint i = 0; i < MAX_SHAPES; i++) {
-    built_clear (&self->built[i]);
+    built_clear (self, &self->built[i], FALSE);
   }
   g_clear_pointer (&self->sep_mem, clReleaseMemObject);
   g_clear_pointer (&self->tmp_mem, clReleaseMemObject);
@@ -2531,7 +2659,8 @@ gst_cl_convolve_class_init (GstClConvolveClass * klass)
       g_param_spec_boxed ("stats", "Statistics", "Since the element started: frames, "
           "host-copies, input-path and output-path (how frames reach the device), "
           "programs-built and programs-from-cache (the device's programs compiled and loaded "
-          "from the disk cache, see GST_CLCONVOLVE_CACHE_DIR), tunings and tunings-from-cache "
+          "from the disk cache, see GST_CLCONVOLVE_CACHE_DIR), programs-held (the programs the "
+          "device keeps: those in use and up to 16 idle ones), tunings and tunings-from-cache "
           "(method=auto choices this element timed or read from the disk, see autotune), "
           "variant (the kernel variant running), and with profiling=true the "
           "device time of upload-ns, kernel-ns, download-ns, busy-ns (any command running), "
@@ -2573,7 +2702,9 @@ gst_cl_convolve_class_init (GstClConvolveClass * klass)
   bt_class->propose_allocation = GST_DEBUG_FUNCPTR (gst_cl_convolve_propose_allocation);
   bt_class->decide_allocation = GST_DEBUG_FUNCPTR (gst_cl_convolve_decide_allocation);
   vf_class->set_info = GST_DEBUG_FUNCPTR (gst_cl_convolve_set_info);
+  /* set although transform below calls it: GstVideoFilter works in place without it */
   vf_class->transform_frame = GST_DEBUG_FUNCPTR (gst_cl_convolve_transform_frame);
+  bt_class->transform = GST_DEBUG_FUNCPTR (gst_cl_convolve_transform);
 
   gst_type_mark_as_plugin_api (GST_TYPE_CL_CONVOLVE_KERNEL, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CL_CONVOLVE_BORDER, 0);

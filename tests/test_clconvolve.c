@@ -1063,6 +1063,244 @@ GST_START_TEST (test_pipeline)
 
 GST_END_TEST;
 
+/* ---------------------------------------------------------------- bad input and bounded memory */
+
+/* A harness for c on the unified or the discrete path, its element on a bus of its own. */
+static GstHarness *
+harness_with_bus (const Case * c, gboolean discrete, GstBus ** bus)
+{
+  GstElement *e = gst_element_factory_make ("clconvolve", NULL);
+  GstHarness *h;
+  gchar *caps = caps_string (c);
+
+  apply_case (e, c);
+  h = harness_on_path (e, discrete);
+  gst_object_unref (e);
+  *bus = gst_bus_new ();
+  gst_element_set_bus (h->element, *bus);
+  gst_harness_set_src_caps_str (h, caps);
+  gst_harness_set_sink_caps_str (h, caps);
+  g_free (caps);
+  return h;
+}
+
+/* Pushes buf, which the element must drop: no output, one warning on bus naming the problem
+ * (needle), and the stream goes on. */
+static void
+push_dropped (GstHarness * h, GstBus * bus, GstBuffer * buf, const gchar * needle,
+    const gchar * what)
+{
+  GstMessage *msg;
+  GError *err = NULL;
+  GstBuffer *out;
+
+  fail_unless_equals_int (gst_harness_push (h, buf), GST_FLOW_OK);
+  out = gst_harness_try_pull (h);
+  fail_unless (out == NULL, "%s: a frame came out", what);
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_WARNING | GST_MESSAGE_ERROR);
+  fail_unless (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_WARNING, "%s: no warning", what);
+  gst_message_parse_warning (msg, &err, NULL);
+  fail_unless (strstr (err->message, "invalid input frame") && strstr (err->message, needle),
+      "%s: warning '%s' lacks '%s'", what, err->message, needle);
+  g_clear_error (&err);
+  gst_message_unref (msg);
+  fail_unless (gst_bus_pop_filtered (bus, GST_MESSAGE_WARNING | GST_MESSAGE_ERROR) == NULL,
+      "%s: more than one message", what);
+}
+
+/* An RGBA frame of c's caps size (no padding) with a GstVideoMeta of the given offset,
+ * stride and format. */
+static GstBuffer *
+meta_buffer (const Case * c, gsize size, gsize offset, gint stride, GstVideoFormat format)
+{
+  GstBuffer *buf = gst_buffer_new_allocate (NULL, size, NULL);
+  gsize offsets[GST_VIDEO_MAX_PLANES] = { offset };
+  gint strides[GST_VIDEO_MAX_PLANES] = { stride };
+
+  fill_garbage (buf);
+  gst_buffer_add_video_meta_full (buf, GST_VIDEO_FRAME_FLAG_NONE, format, c->width, c->height,
+      1, offsets, strides);
+  return buf;
+}
+
+/* Input buffers that are not the frame their caps say (truncated, or with a GstVideoMeta whose
+ * planes leave the memory or contradict the caps) are dropped with a warning on either path:
+ * nothing is read past their memory and no unfilled frame goes downstream; the frames around
+ * them match the reference. */
+GST_START_TEST (test_invalid_input_frames)
+{
+  gboolean discrete = __i__;
+  Case c = { CASE_DEFAULTS, .width = 67, .height = 35, .kernel = "sharpen", .size = 3,
+    .method = "float4"
+  };
+  gsize row = 67 * 4, size = row * 35;
+  GstBus *bus;
+  GstHarness *h = harness_with_bus (&c, discrete, &bus);
+
+  check_frame (h, &c, 1);
+  push_dropped (h, bus, meta_buffer (&c, size, 0, 4 * row, GST_VIDEO_FORMAT_RGBA),
+      "runs past the end", "a meta with four times the stride");
+  check_frame (h, &c, 2);
+  push_dropped (h, bus, meta_buffer (&c, size, size - row, row, GST_VIDEO_FORMAT_RGBA),
+      "runs past the end", "a meta whose plane starts at the last row");
+  push_dropped (h, bus, meta_buffer (&c, size, 2 * size, row, GST_VIDEO_FORMAT_RGBA),
+      "could not be mapped", "a meta whose plane starts past the memory");
+  push_dropped (h, bus, meta_buffer (&c, size, 0, row - 4, GST_VIDEO_FORMAT_RGBA),
+      "shorter than its rows", "a meta whose stride is shorter than a row");
+  push_dropped (h, bus, meta_buffer (&c, size, 0, row, GST_VIDEO_FORMAT_BGRA),
+      "contradicts the caps", "a meta of another format");
+  check_frame (h, &c, 3);
+  {
+    GstBuffer *half = gst_buffer_new_allocate (NULL, size / 2, NULL);
+
+    fill_garbage (half);
+    push_dropped (h, bus, half, "holds 4690 bytes", "a buffer of half the frame");
+    push_dropped (h, bus, gst_buffer_new (), "holds 0 bytes", "an empty buffer");
+  }
+  check_frame (h, &c, 4);
+  gst_element_set_bus (h->element, NULL);
+  gst_object_unref (bus);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* The same for a plane of a planar format: I420 whose V plane's offset in the meta lies in the
+ * last bytes of the buffer. A correct frame before and after it comes out. */
+GST_START_TEST (test_invalid_planar_frame)
+{
+  gboolean discrete = __i__;
+  GstVideoInfo info;
+  GstElement *e = gst_element_factory_make ("clconvolve", NULL);
+  GstHarness *h = harness_on_path (e, discrete);
+  GstBus *bus = gst_bus_new ();
+  const gchar *caps = "video/x-raw,format=I420,width=64,height=48,framerate=30/1";
+  GstBuffer *buf, *out;
+  gsize offsets[GST_VIDEO_MAX_PLANES];
+  gint strides[GST_VIDEO_MAX_PLANES];
+
+  gst_object_unref (e);
+  gst_element_set_bus (h->element, bus);
+  gst_harness_set_src_caps_str (h, caps);
+  gst_harness_set_sink_caps_str (h, caps);
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_I420, 64, 48);
+  for (gint p = 0; p < 3; p++) {
+    offsets[p] = GST_VIDEO_INFO_PLANE_OFFSET (&info, p);
+    strides[p] = GST_VIDEO_INFO_PLANE_STRIDE (&info, p);
+  }
+  for (gint i = 0; i < 3; i++) {
+    buf = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info), NULL);
+    fill_garbage (buf);
+    if (i == 1)
+      offsets[2] = GST_VIDEO_INFO_SIZE (&info) - 10;
+    gst_buffer_add_video_meta_full (buf, GST_VIDEO_FRAME_FLAG_NONE, GST_VIDEO_FORMAT_I420, 64,
+        48, 3, offsets, strides);
+    offsets[2] = GST_VIDEO_INFO_PLANE_OFFSET (&info, 2);
+    if (i == 1) {
+      push_dropped (h, bus, buf, "plane 2", "I420 with its V plane in the last bytes");
+      continue;
+    }
+    out = gst_harness_push_and_pull (h, buf);
+    fail_unless (out != NULL, "no output for a correct I420 frame");
+    gst_buffer_unref (out);
+  }
+  fail_unless (gst_bus_pop_filtered (bus, GST_MESSAGE_WARNING | GST_MESSAGE_ERROR) == NULL);
+  gst_element_set_bus (h->element, NULL);
+  gst_object_unref (bus);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+static guint
+stats_uint (GstHarness * h, const gchar * field)
+{
+  GstStructure *st = NULL;
+  guint v = 0;
+
+  g_object_get (h->element, "stats", &st, NULL);
+  fail_unless (st && gst_structure_get_uint (st, field, &v), "%s", struct_text (st));
+  gst_structure_free (st);
+  return v;
+}
+
+/* The device's programs stay bounded however the settings change: with at most 2 idle
+ * programs, 16 settings that each need a program of their own (every size 1-7 and border of
+ * float4) leave at most the one in use and 2 idle, and every frame matches the reference
+ * (the kernel in use is never released). */
+GST_START_TEST (test_programs_bounded)
+{
+  Case c = { CASE_DEFAULTS, .width = 23, .height = 17, .kernel = "box", .method = "float4" };
+  GstHarness *h;
+  guint built0;
+
+  /* read when the device's context is created: no other element holds it in this suite */
+  g_setenv ("GST_CLCONVOLVE_IDLE_PROGRAMS", "2", TRUE);
+  h = harness_for (&c);
+  check_frame (h, &c, 0);
+  g_unsetenv ("GST_CLCONVOLVE_IDLE_PROGRAMS");
+  built0 = stats_uint (h, "programs-built");
+  for (gint i = 0; i < 16; i++) {
+    c.size = 1 + 2 * (i / 4);
+    c.border = border_names[i % 4];
+    apply_case (h->element, &c);
+    check_frame (h, &c, 10 + i);
+    fail_unless (stats_uint (h, "programs-held") <= 3, "%d settings: %u programs held", i + 1,
+        stats_uint (h, "programs-held"));
+  }
+  fail_unless (stats_uint (h, "programs-built") >= built0 + 15, "only %u programs built",
+      stats_uint (h, "programs-built"));
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* method=auto keeps only the program it chose: the candidates it timed and dropped are
+ * released as soon as it has chosen */
+GST_START_TEST (test_tuning_releases_candidates)
+{
+  Case c = { CASE_DEFAULTS, .format = "GRAY8", .width = 64, .height = 48, .kernel = "gaussian",
+    .size = 7
+  };
+  GstHarness *h = harness_for (&c);
+
+  g_object_set (h->element, "autotune", TRUE, NULL);
+  check_frame (h, &c, 1);
+  fail_unless_equals_int (stats_uint (h, "tunings"), 1);
+  fail_unless (stats_uint (h, "programs-built") >= 3, "%u programs built",
+      stats_uint (h, "programs-built"));
+  fail_unless_equals_int (stats_uint (h, "programs-held"), 1);
+  check_frame (h, &c, 2);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* device strings that can never match are refused when set: indices other than "P:D" */
+GST_START_TEST (test_device_spec_refused)
+{
+  GstElement *e = gst_element_factory_make ("clconvolve", NULL);
+  guint handler = g_log_set_handler ("clconvolve", G_LOG_LEVEL_WARNING, count_warning, NULL);
+  const gchar *refused[] = { "0:0:0", "1", "0:", ":0", "::", "0::1" };
+  gchar *device;
+
+  g_object_set (e, "device", "0:0", NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (refused); i++) {
+    ASSERT_OUR_WARNING (g_object_set (e, "device", refused[i], NULL), "P:D");
+    g_object_get (e, "device", &device, NULL);
+    fail_unless_equals_string (device, "0:0");
+    g_free (device);
+  }
+  g_object_set (e, "device", "cpu", NULL);
+  g_object_get (e, "device", &device, NULL);
+  fail_unless_equals_string (device, "cpu");
+  g_free (device);
+  g_log_remove_handler ("clconvolve", handler);
+  gst_object_unref (e);
+}
+
+GST_END_TEST;
+
 static Suite *
 clconvolve_suite (void)
 {
@@ -1100,6 +1338,15 @@ clconvolve_suite (void)
   tcase_add_test (tc, test_controller);
   tcase_add_test (tc, test_stats);
   tcase_add_test (tc, test_stress_properties);
+  tcase_add_test (tc, test_device_spec_refused);
+
+  /* the reliability checks, also run under the sanitizers (scripts/test) */
+  tc = tcase_create ("reliability");
+  suite_add_tcase (s, tc);
+  tcase_add_loop_test (tc, test_invalid_input_frames, 0, 2);
+  tcase_add_loop_test (tc, test_invalid_planar_frame, 0, 2);
+  tcase_add_test (tc, test_programs_bounded);
+  tcase_add_test (tc, test_tuning_releases_candidates);
 
   return s;
 }
