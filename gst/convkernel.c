@@ -9,6 +9,7 @@
 
 #include "convkernel.h"
 
+#include <float.h>
 #include <glib.h>
 #include <math.h>
 #include <stdio.h>
@@ -188,11 +189,106 @@ is_separator (char ch)
   return ch == ',' || ch == ';' || g_ascii_isspace (ch);
 }
 
+/* Words for the decimal-comma rule: cut at spaces and semicolons, not at commas. */
+static gboolean
+is_word_break (char ch)
+{
+  return ch == ';' || g_ascii_isspace (ch);
+}
+
+static const char *
+skip_digits (const char *p, const char *end)
+{
+  while (p < end && g_ascii_isdigit (*p))
+    p++;
+  return p;
+}
+
+/* TRUE when [p, end) is a sign, digits, one comma, digits and an optional exponent: a number
+ * written with a decimal comma ("0,04", "-1,5", "1,5e-3"). */
+static gboolean
+is_decimal_comma (const char *p, const char *end)
+{
+  const char *q;
+
+  if (p < end && (*p == '+' || *p == '-'))
+    p++;
+  q = skip_digits (p, end);
+  if (q == p || q == end || *q != ',')
+    return FALSE;
+  p = q + 1;
+  q = skip_digits (p, end);
+  if (q == p)
+    return FALSE;
+  if (q < end && (*q == 'e' || *q == 'E')) {
+    p = q + 1;
+    if (p < end && (*p == '+' || *p == '-'))
+      p++;
+    q = skip_digits (p, end);
+    if (q == p)
+      return FALSE;
+  }
+  return q == end;
+}
+
+/* The first word of text that reads as a decimal comma (commas at the word's ends left out),
+ * or NULL; *len is its length. */
+static const char *
+find_decimal_comma (const char *text, int *len)
+{
+  const char *p = text;
+
+  while (*p) {
+    const char *start, *end;
+
+    while (*p && is_word_break (*p))
+      p++;
+    start = p;
+    while (*p && !is_word_break (*p))
+      p++;
+    end = p;
+    while (start < end && *start == ',')
+      start++;
+    while (end > start && end[-1] == ',')
+      end--;
+    if (end > start && is_decimal_comma (start, end)) {
+      *len = (int) (end - start);
+      return start;
+    }
+  }
+  return NULL;
+}
+
+/* TRUE when a comma stands between two digits ("1,5"): then a reader may have meant a decimal. */
+static gboolean
+has_tight_comma (const char *text)
+{
+  for (const char *p = text; *p; p++)
+    if (*p == ',' && p > text && g_ascii_isdigit (p[-1]) && g_ascii_isdigit (p[1]))
+      return TRUE;
+  return FALSE;
+}
+
 int
 conv_matrix_parse (const char *text, double *out, char *err, size_t errlen)
 {
-  const char *p = text ? text : "";
-  int count = 0, n;
+  const char *src = text ? text : "", *p = src;
+  const char *dec;
+  int count = 0, n, len;
+
+  /* before reading numbers: "0,04 0,04 ..." reads as 0s and 4s, a valid matrix */
+  dec = find_decimal_comma (p, &len);
+  if (dec) {
+    char fixed[41];
+    int shown = MIN (len, (int) sizeof (fixed) - 1);
+
+    for (int i = 0; i < shown; i++)
+      fixed[i] = dec[i] == ',' ? '.' : dec[i];
+    fixed[shown] = '\0';
+    snprintf (err, errlen, "'%.*s' looks like a decimal comma: write decimals with a point (%s) "
+        "and separate coefficients with commas, semicolons or spaces", shown, dec, fixed);
+    return 0;
+  }
 
   for (;;) {
     const char *start;
@@ -231,8 +327,12 @@ conv_matrix_parse (const char *text, double *out, char *err, size_t errlen)
   }
   n = (int) lround (sqrt ((double) count));
   if (n * n != count || n % 2 == 0) {
-    snprintf (err, errlen, "%d coefficients: the count must be an odd square (1, 9, 25, ... %d)",
-        count, CONV_MAX_SIZE * CONV_MAX_SIZE);
+    /* "1,5,2,5": the writer may have meant two decimals */
+    const char *hint = has_tight_comma (src) ?
+        "; commas separate coefficients (decimals take a point: 1.5, not 1,5)" : "";
+
+    snprintf (err, errlen, "%d coefficients: the count must be an odd square (1, 9, 25, ... %d)%s",
+        count, CONV_MAX_SIZE * CONV_MAX_SIZE, hint);
     return 0;
   }
   return n;
@@ -267,6 +367,74 @@ conv_auto_divisor (const double *k, int n)
   for (int i = 0; i < n * n; i++)
     sum += k[i];
   return fabs (sum) < 1e-9 ? 1.0 : sum;
+}
+
+/* %g in the C locale, like the matrix syntax (the reasons must not show "0,5") */
+static const char *
+ascii_g (char *buf, double v)
+{
+  return g_ascii_formatd (buf, G_ASCII_DTOSTR_BUF_SIZE, "%g", v);
+}
+
+int
+conv_normalise (const double *k, int n, double divisor, float *out, char *err, size_t errlen)
+{
+  gboolean automatic = divisor == 0.0;
+  double d = automatic ? conv_auto_divisor (k, n) : divisor;
+  double sum = 0.0, largest = 0.0;
+  gboolean any_nonzero = FALSE, any_float = FALSE;
+  char what[64], b1[G_ASCII_DTOSTR_BUF_SIZE], b2[G_ASCII_DTOSTR_BUF_SIZE];
+  char b3[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (!isfinite (d)) {
+    if (automatic)
+      snprintf (err, errlen, "the sum of the coefficients (the automatic divisor) overflows; "
+          "set divisor or use smaller coefficients");
+    else
+      snprintf (err, errlen, "the divisor %s is not finite; set a finite divisor",
+          ascii_g (b1, d));
+    return 0;
+  }
+  /* named in the reasons below */
+  snprintf (what, sizeof (what), "%s %s", automatic ? "automatic divisor" : "divisor",
+      ascii_g (b1, d));
+
+  for (int i = 0; i < n * n; i++) {
+    /* the element's arithmetic: the quotient in double, then rounded to float */
+    double q = k[i] / d;
+
+    /* checked before the conversion: a double beyond the float range has no float value */
+    if (!isfinite (q) || fabs (q) > FLT_MAX) {
+      snprintf (err, errlen, "coefficient %d (%s) / %s = %s overflows float (largest %s); "
+          "use a larger divisor or smaller coefficients", i + 1, ascii_g (b1, k[i]), what,
+          ascii_g (b2, q), ascii_g (b3, FLT_MAX));
+      return 0;
+    }
+    out[i] = (float) q;
+    sum += fabs ((double) out[i]);
+    if (q != 0.0) {
+      any_nonzero = TRUE;
+      largest = MAX (largest, fabs (q));
+    }
+    if (out[i] != 0.0f)
+      any_float = TRUE;
+  }
+
+  /* every float coefficient times the largest sample: the worst weighted sum */
+  if (sum * CONV_MAX_SAMPLE > FLT_MAX) {
+    snprintf (err, errlen, "the coefficients / %s sum to %s in magnitude: a weighted sum of "
+        "samples up to %s overflows float (largest %s); use a larger divisor or smaller "
+        "coefficients", what, ascii_g (b1, sum), ascii_g (b2, CONV_MAX_SAMPLE),
+        ascii_g (b3, FLT_MAX));
+    return 0;
+  }
+  if (any_nonzero && !any_float) {
+    snprintf (err, errlen, "every coefficient / %s underflows to 0 in float (the largest is "
+        "%s): the output would be constant; use a smaller divisor or larger coefficients",
+        what, ascii_g (b1, largest));
+    return 0;
+  }
+  return 1;
 }
 
 /* One-sided Jacobi SVD of the n x n matrix a (row-major): a = sum_j s[j] u_j v_j^T with u_j the

@@ -48,7 +48,17 @@ void conv_preset_generate (ConvPreset preset, int size, double sigma, double ang
 /* Parses a custom matrix: numbers (C locale) separated by commas, spaces, tabs, newlines or
  * semicolons. On success returns the side n (count = n * n, n odd, n <= CONV_MAX_SIZE) and
  * fills out[n * n] (out holds CONV_MAX_SIZE^2 doubles). On failure returns 0, leaves out
- * unspecified and writes a one-line reason naming the problem into err[errlen]. */
+ * unspecified and writes a one-line reason naming the problem into err[errlen].
+ *
+ * Decimal commas are refused, never guessed ("0,04 0,04 ..." would otherwise read as 0s and
+ * 4s). Cut the text into words at spaces, tabs, newlines and semicolons (not at commas) and
+ * drop the commas at each word's ends: a word that is then an optional sign, digits, one
+ * comma and digits (an exponent may follow), such as "0,04", "-1,5" or "1,5e-3", is a decimal
+ * comma, and the matrix is refused with a reason that says so. Text that uses commas as
+ * separators consistently never has such a word: "0,-1,0; -1,5,-1; 0,-1,0", "1,2,1,2,4,2,1,2,1",
+ * "1,2,1\n2,4,2\n1,2,1", "1, 2, 1; 2, 4, 2" and "1 2 1 2 4 2" are read as before; "1 2,1"
+ * (a space, then a tight comma) is refused. A count that is not an odd square, in a text with a
+ * comma between two digits ("1,5,2,5"), gets the hint that commas separate coefficients. */
 int conv_matrix_parse (const char *text, double *out, char *err, size_t errlen);
 
 /* Formats k[n * n] back into the matrix syntax (rows separated by "; "), for the property getter.
@@ -57,6 +67,24 @@ char *conv_matrix_format (const double *k, int n);
 
 /* The automatic divisor: the sum of the coefficients, or 1 where |sum| < 1e-9. */
 double conv_auto_divisor (const double *k, int n);
+
+/* The largest sample the element convolves (16-bit formats): the bound of conv_normalise. */
+#define CONV_MAX_SAMPLE 65535.0
+
+/* Divides k[n * n] by divisor (0: conv_auto_divisor (k, n)) and converts the result to float
+ * into out[n * n], the coefficients the device uses: out[i] = (float) (k[i] / divisor). Returns
+ * 1 when they are usable; otherwise 0 with a one-line reason naming the problem in err[errlen]
+ * (out unspecified). Refused, checked in this order:
+ * - a divisor that is not finite (given, or the automatic one: the sum of the coefficients
+ *   overflows double);
+ * - a quotient k[i] / divisor that is not finite or beyond FLT_MAX in magnitude (the first such
+ *   coefficient is named);
+ * - quotients whose magnitudes (as floats) sum to more than FLT_MAX / CONV_MAX_SAMPLE: the
+ *   weighted sum of the largest samples would overflow float;
+ * - quotients not all zero that all become 0 as floats (every coefficient underflows: the
+ *   output would be constant). A matrix of zeros alone is accepted. */
+int conv_normalise (const double *k, int n, double divisor, float *out, char *err,
+    size_t errlen);
 
 /* Splits the n x n matrix k into r pairs of a vertical and a horizontal vector,
  *   k[y*n+x] ~= sum_{i<r} vert[i*n+y] * horiz[i*n+x],

@@ -424,19 +424,58 @@ enum_nick (GType type, gint value)
  * Properties: setters change self->set under the object lock and bump the cookie; the streaming
  * thread picks the change up at its next frame. No OpenCL here. */
 
-/* Stores a double property (GObject has already refused NaN and out-of-range values). A
- * controller syncs every frame: only a real change makes the streaming thread re-upload. */
-static void
-set_double (GstClConvolve * self, gdouble * field, const GValue * value)
+/* The matrix s describes (before the divisor) into k; returns its side. */
+static gint
+settings_matrix (const Settings * s, gdouble * k)
 {
-  gdouble v = g_value_get_double (value);
+  if (s->kernel == CONV_PRESET_CUSTOM && s->custom_size) {
+    memcpy (k, s->custom, sizeof (gdouble) * s->custom_size * s->custom_size);
+    return s->custom_size;
+  }
+  conv_preset_generate (s->kernel, s->size, s->sigma, s->angle, k);
+  return s->size;
+}
+
+/* Whether the device coefficients of s (divided, as floats) are usable; err gets the reason
+ * when they are not. The setters call it under the object lock on the settings they are about
+ * to make current (generating a matrix takes microseconds), so self->set is always usable. */
+static gboolean
+settings_usable (const Settings * s, gchar * err, gsize errlen)
+{
+  gdouble *k = g_new (gdouble, NCOEF);
+  gfloat *f = g_new (gfloat, NCOEF);
+  gint n = settings_matrix (s, k);
+  gboolean ok = conv_normalise (k, n, s->divisor, f, err, errlen);
+
+  g_free (f);
+  g_free (k);
+  return ok;
+}
+
+/* Stores a double property (GObject has already refused NaN and out-of-range values), unless
+ * the coefficients it leads to are unusable (then a warning names the problem and the value
+ * stays). A controller syncs every frame: only a real change makes the streaming thread
+ * re-upload. */
+static void
+set_double (GstClConvolve * self, gdouble * field, const GValue * value, const gchar * name)
+{
+  gdouble v = g_value_get_double (value), old;
+  gboolean ok = TRUE;
+  gchar err[256];
 
   GST_OBJECT_LOCK (self);
-  if (*field != v) {
+  old = *field;
+  if (old != v) {
     *field = v;
-    self->cookie++;
+    ok = settings_usable (&self->set, err, sizeof (err));
+    if (ok)
+      self->cookie++;
+    else
+      *field = old;
   }
   GST_OBJECT_UNLOCK (self);
+  if (!ok)
+    g_warning ("%s: %s=%g refused: %s; keeping %g", GST_OBJECT_NAME (self), name, v, err, old);
 }
 
 static void
@@ -453,8 +492,21 @@ set_matrix (GstClConvolve * self, const gchar * text)
     g_free (k);
     return;
   }
-  formatted = conv_matrix_format (k, n);
   GST_OBJECT_LOCK (self);
+  {
+    gfloat *f = g_new (gfloat, n * n);
+    gboolean ok = conv_normalise (k, n, self->set.divisor, f, err, sizeof (err));
+
+    g_free (f);
+    if (!ok) {
+      GST_OBJECT_UNLOCK (self);
+      g_warning ("%s: matrix refused: %s; keeping the previous kernel", GST_OBJECT_NAME (self),
+          err);
+      g_free (k);
+      return;
+    }
+  }
+  formatted = conv_matrix_format (k, n);
   memcpy (self->set.custom, k, sizeof (gdouble) * n * n);
   self->set.custom_size = n;
   self->set.kernel = CONV_PRESET_CUSTOM;
@@ -473,6 +525,8 @@ static void
 set_size (GstClConvolve * self, gint v)
 {
   gint old, custom;
+  gboolean usable = TRUE;
+  gchar err[256];
 
   GST_OBJECT_LOCK (self);
   old = self->set.size;
@@ -480,12 +534,18 @@ set_size (GstClConvolve * self, gint v)
   if (v % 2 == 1 && (custom == 0 || custom == v)) {
     if (v != old) {
       self->set.size = v;
-      self->cookie++;
+      usable = settings_usable (&self->set, err, sizeof (err));
+      if (usable)
+        self->cookie++;
+      else
+        self->set.size = old;
     }
     custom = -1;
   }
   GST_OBJECT_UNLOCK (self);
 
+  if (!usable)
+    g_warning ("%s: size %d refused: %s; keeping %d", GST_OBJECT_NAME (self), v, err, old);
   if (custom == -1)
     return;
   if (v % 2 == 0)
@@ -504,19 +564,38 @@ gst_cl_convolve_set_property (GObject * object, guint prop_id, const GValue * va
   gboolean size_changed = FALSE;
 
   switch (prop_id) {
-    case PROP_KERNEL:
+    case PROP_KERNEL:{
+      ConvPreset old_kernel;
+      gint old_size;
+      gboolean usable;
+      gchar err[256];
+
       GST_OBJECT_LOCK (self);
+      old_kernel = self->set.kernel;
+      old_size = self->set.size;
       self->set.kernel = g_value_get_enum (value);
       if (self->set.kernel == CONV_PRESET_CUSTOM && self->set.custom_size &&
           self->set.size != self->set.custom_size) {
         self->set.size = self->set.custom_size;
         size_changed = TRUE;
       }
-      self->cookie++;
+      usable = settings_usable (&self->set, err, sizeof (err));
+      if (usable) {
+        self->cookie++;
+      } else {
+        self->set.kernel = old_kernel;
+        self->set.size = old_size;
+        size_changed = FALSE;
+      }
       GST_OBJECT_UNLOCK (self);
+      if (!usable)
+        g_warning ("%s: kernel=%s refused: %s; keeping kernel=%s", GST_OBJECT_NAME (self),
+            enum_nick (GST_TYPE_CL_CONVOLVE_KERNEL, g_value_get_enum (value)), err,
+            enum_nick (GST_TYPE_CL_CONVOLVE_KERNEL, old_kernel));
       if (size_changed)
         g_object_notify (object, "size");
       break;
+    }
     case PROP_SIZE:
       set_size (self, g_value_get_int (value));
       break;
@@ -524,16 +603,16 @@ gst_cl_convolve_set_property (GObject * object, guint prop_id, const GValue * va
       set_matrix (self, g_value_get_string (value));
       break;
     case PROP_DIVISOR:
-      set_double (self, &self->set.divisor, value);
+      set_double (self, &self->set.divisor, value, "divisor");
       break;
     case PROP_BIAS:
-      set_double (self, &self->set.bias, value);
+      set_double (self, &self->set.bias, value, "bias");
       break;
     case PROP_ANGLE:
-      set_double (self, &self->set.angle, value);
+      set_double (self, &self->set.angle, value, "angle");
       break;
     case PROP_SIGMA:
-      set_double (self, &self->set.sigma, value);
+      set_double (self, &self->set.sigma, value, "sigma");
       break;
     case PROP_BORDER:
       GST_OBJECT_LOCK (self);
@@ -698,20 +777,15 @@ static gint
 compute_coefficients (const Settings * s, gfloat * out, gfloat * sep)
 {
   gdouble k[NCOEF];
-  gint n = s->size;
-  gdouble divisor;
+  gint n = settings_matrix (s, k);
+  gdouble divisor = s->divisor != 0.0 ? s->divisor : conv_auto_divisor (k, n);
+  gchar err[256];
 
-  if (s->kernel == CONV_PRESET_CUSTOM && s->custom_size) {
-    n = s->custom_size;
-    memcpy (k, s->custom, sizeof (gdouble) * n * n);
-  } else {
-    conv_preset_generate (s->kernel, n, s->sigma, s->angle, k);
-  }
-  divisor = s->divisor != 0.0 ? s->divisor : conv_auto_divisor (k, n);
+  /* the setters only let usable settings through */
+  if (!conv_normalise (k, n, s->divisor, out, err, sizeof (err)))
+    g_critical ("unusable coefficients passed the setters: %s", err);
   for (gint i = 0; i < n * n; i++)
     k[i] /= divisor;
-  for (gint i = 0; i < n * n; i++)
-    out[i] = (gfloat) k[i];
   if (sep) {
     gdouble *vert = g_new (gdouble, n * n), *horiz = g_new (gdouble, n * n);
     gint r = conv_low_rank (k, n, SEP_LIMIT / 65535.0, vert, horiz);

@@ -614,7 +614,7 @@ GST_START_TEST (test_refused_matrix_midstream)
   guint handler = g_log_set_handler ("clconvolve", G_LOG_LEVEL_WARNING, count_warning, NULL);
 
   check_frame (h, &c, 1);
-  ASSERT_OUR_WARNING (g_object_set (h->element, "matrix", "1,2", NULL), "odd square");
+  ASSERT_OUR_WARNING (g_object_set (h->element, "matrix", "1,2,3", NULL), "odd square");
   check_frame (h, &c, 2);
   g_log_remove_handler ("clconvolve", handler);
   gst_harness_teardown (h);
@@ -1276,6 +1276,79 @@ GST_START_TEST (test_tuning_releases_candidates)
 
 GST_END_TEST;
 
+/* Coefficients that are not finite floats once divided (or whose weighted sums would overflow
+ * float) are refused with a warning naming the problem, whichever property leads to them, and
+ * the stream goes on with the previous kernel: nine 1e308 (the automatic divisor overflows),
+ * box with divisor 1e-300, and a size that makes a tiny divisor's sums overflow. */
+GST_START_TEST (test_unusable_coefficients)
+{
+  Case c = { CASE_DEFAULTS, .kernel = "box", .size = 3, .method = "float4" };
+  GstHarness *h = harness_for (&c);
+  guint handler = g_log_set_handler ("clconvolve", G_LOG_LEVEL_WARNING, count_warning, NULL);
+  gdouble divisor;
+  gint size;
+
+  check_frame (h, &c, 1);
+  ASSERT_OUR_WARNING (g_object_set (h->element, "matrix", "1e308 1e308 1e308; 1e308 1e308 "
+          "1e308; 1e308 1e308 1e308", NULL), "automatic divisor) overflows");
+  check_frame (h, &c, 2);
+  ASSERT_OUR_WARNING (g_object_set (h->element, "divisor", 1e-300, NULL), "overflows float");
+  g_object_get (h->element, "divisor", &divisor, NULL);
+  fail_unless (divisor == 0.0, "divisor %g", divisor);
+  check_frame (h, &c, 3);
+  ASSERT_OUR_WARNING (g_object_set (h->element, "divisor", 1e300, NULL), "underflows");
+  check_frame (h, &c, 4);
+
+  /* a divisor with which sharpen 1's weighted sums fit in float and sharpen 3's do not */
+  {
+    gdouble k1[1], k3[9];
+
+    conv_preset_generate (CONV_PRESET_SHARPEN, 1, 0.0, 0.0, k1);
+    conv_preset_generate (CONV_PRESET_SHARPEN, 3, 0.0, 0.0, k3);
+    fail_unless (abs_sum (k3, 3) > 2.0 * abs_sum (k1, 1));
+    c.kernel = "sharpen";
+    c.size = 1;
+    c.divisor = (abs_sum (k1, 1) + abs_sum (k3, 3)) / 2.0 * CONV_MAX_SAMPLE / G_MAXFLOAT;
+  }
+  apply_case (h->element, &c);
+  check_frame (h, &c, 5);
+  ASSERT_OUR_WARNING (g_object_set (h->element, "size", 3, NULL), "size 3 refused");
+  g_object_get (h->element, "size", &size, NULL);
+  fail_unless_equals_int (size, 1);
+  check_frame (h, &c, 6);
+  g_log_remove_handler ("clconvolve", handler);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* A matrix written with decimal commas is refused with a warning that says so (read as
+ * separators it would be 49 coefficients, a 7x7 matrix of 0s and 4s), and the previous kernel
+ * stays. */
+GST_START_TEST (test_decimal_comma_matrix)
+{
+  Case c = { CASE_DEFAULTS, .kernel = "sharpen", .size = 3, .method = "float4" };
+  GstHarness *h = harness_for (&c);
+  guint handler = g_log_set_handler ("clconvolve", G_LOG_LEVEL_WARNING, count_warning, NULL);
+  GString *m = g_string_new (NULL);
+  gint kernel;
+
+  for (gint i = 0; i < 25; i++)
+    g_string_append (m, i == 12 ? "0.04 " : "0,04 ");
+  check_frame (h, &c, 1);
+  ASSERT_OUR_WARNING (g_object_set (h->element, "matrix", m->str, NULL), "decimal comma");
+  ASSERT_OUR_WARNING (g_object_set (h->element, "matrix", "1,5 2,5 1,5", NULL),
+      "decimal comma");
+  g_object_get (h->element, "kernel", &kernel, NULL);
+  fail_unless_equals_int (kernel, CONV_PRESET_SHARPEN);
+  check_frame (h, &c, 2);
+  g_string_free (m, TRUE);
+  g_log_remove_handler ("clconvolve", handler);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 /* device strings that can never match are refused when set: indices other than "P:D" */
 GST_START_TEST (test_device_spec_refused)
 {
@@ -1347,6 +1420,8 @@ clconvolve_suite (void)
   tcase_add_loop_test (tc, test_invalid_planar_frame, 0, 2);
   tcase_add_test (tc, test_programs_bounded);
   tcase_add_test (tc, test_tuning_releases_candidates);
+  tcase_add_test (tc, test_unusable_coefficients);
+  tcase_add_test (tc, test_decimal_comma_matrix);
 
   return s;
 }

@@ -22,6 +22,7 @@
 #include <float.h>
 #include <locale.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1078,6 +1079,161 @@ test_parse_reject_glued (void)
   expect_reject ("1e5e5 glued", "1e5e5", NULL);
 }
 
+/* --- decimal commas: refused with a reason that says so, never read as two numbers --- */
+
+/* The reason conv_matrix_parse gives for text, g_strdup'ed; NULL (and a failure) if accepted. */
+static gchar *
+parse_reason (const char *label, const char *text)
+{
+  double *out = g_new (double, MAX_CELLS);
+  char err[256] = "";
+  int n = conv_matrix_parse (text, out, err, sizeof err);
+
+  g_free (out);
+  if (n != 0) {
+    g_test_message ("parse %s: accepted as %dx%d, want rejection", label, n, n);
+    g_test_fail ();
+    return NULL;
+  }
+  g_test_message ("parse %s: rejected: \"%s\"", label, err);
+  return g_strdup (err);
+}
+
+/* Rejected, and the reason names a decimal comma, quotes word and suggests fix. */
+static void
+expect_decimal_comma (const char *label, const char *text, const char *word, const char *fix)
+{
+  gchar *err = parse_reason (label, text);
+  gchar *quoted = g_strdup_printf ("'%s'", word);
+  gchar *fixed = g_strdup_printf ("(%s)", fix);
+
+  if (err != NULL && (strstr (err, "decimal comma") == NULL || strstr (err, quoted) == NULL
+          || strstr (err, fixed) == NULL || strchr (err, '\n') != NULL)) {
+    g_test_message ("parse %s: want a one-line reason naming a decimal comma, %s and %s",
+        label, quoted, fixed);
+    g_test_fail ();
+  }
+  g_free (err);
+  g_free (quoted);
+  g_free (fixed);
+}
+
+/* Rejected for its count; hint: whether the reason must (or must not) say commas separate. */
+static void
+expect_count_reject (const char *label, const char *text, int count, gboolean hint)
+{
+  gchar *err = parse_reason (label, text);
+  gchar *counted = g_strdup_printf ("%d coefficients", count);
+
+  if (err != NULL) {
+    if (strstr (err, counted) == NULL || strstr (err, "decimal comma") != NULL) {
+      g_test_message ("parse %s: want the count reason (\"%s\")", label, counted);
+      g_test_fail ();
+    }
+    if ((strstr (err, "commas separate coefficients") != NULL) != hint
+        || (hint && strstr (err, "1.5") == NULL)) {
+      g_test_message ("parse %s: the comma hint is %s", label, hint ? "missing" : "out of place");
+      g_test_fail ();
+    }
+  }
+  g_free (err);
+  g_free (counted);
+}
+
+/* Text that uses commas as separators consistently: read as before. */
+static void
+decimal_comma_accepted (void)
+{
+  static const double sharpen[9] = { 0, -1, 0, -1, 5, -1, 0, -1, 0 };
+  static const double m7[9] = { 1, 2, 1, 2, 4, 2, 1, 2, 0.5 };
+  static const double cells[25] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
+    17, 18, 19, 20, 21, 22, 23, 24, 25
+  };
+
+  /* commas as separators, however the rows are marked: every word has 0 or 2+ commas */
+  expect_parse ("README sharpen", "0,-1,0; -1,5,-1; 0,-1,0", 3, sharpen);
+  expect_parse ("tight commas only", "1,2,1,2,4,2,1,2,1", 3, m121);
+  expect_parse ("tight commas, rows by newlines", "1,2,1\n2,4,2\n1,2,1", 3, m121);
+  expect_parse ("tight commas, rows by spaces", "1,2,1 2,4,2 1,2,1", 3, m121);
+  expect_parse ("tight commas, rows by tabs", "1,2,1\t2,4,2\t1,2,1", 3, m121);
+  expect_parse ("comma-space, rows by semicolons", "1, 2, 1; 2, 4, 2; 1, 2, 1", 3, m121);
+  expect_parse ("space-comma", "1 ,2 ,1 ,2 ,4 ,2 ,1 ,2 ,1", 3, m121);
+  expect_parse ("spaces only", "1 2 1 2 4 2 1 2 1", 3, m121);
+  expect_parse ("spaces and newlines", "1 2 1\n2 4 2\n1 2 1", 3, m121);
+  /* a point next to a tight comma: a decimal comma has digits alone on its sides */
+  expect_parse ("decimal points, tight commas", "1,2,1,2,4,2,1,2,0.5", 3, m7);
+  expect_parse ("point and comma in one word", "1 2 1 2 4 2 1,2,0.5", 3, m7);
+  expect_parse ("rows by tight commas, exponent before", "1 2 3 4 5e0,6 7 8 9 10e0,11 12 13 14 "
+      "15e0,16 17 18 19 20e0,21 22 23 24 25", 5, cells);
+}
+
+/* The issue's matrix: 24 coefficients written 0,04 and one 0.04, separated by sep (25 values
+ * with decimal commas, 49 numbers once the commas separate them). */
+static gchar *
+issue_matrix (const char *sep)
+{
+  GString *s = g_string_new (NULL);
+  int q;
+
+  for (q = 0; q < 25; q++)
+    g_string_append_printf (s, "%s%s", q ? sep : "", q == 12 ? "0.04" : "0,04");
+  return g_string_free (s, FALSE);
+}
+
+static void
+test_parse_decimal_comma (void)
+{
+  gchar *t;
+
+  decimal_comma_accepted ();
+
+  /* the issue: read as a 7x7 of 0s and 4s before */
+  t = issue_matrix (" ");
+  expect_decimal_comma ("issue 7x7 (spaces)", t, "0,04", "0.04");
+  g_free (t);
+  t = issue_matrix ("\n");
+  expect_decimal_comma ("issue 7x7 (newlines)", t, "0,04", "0.04");
+  g_free (t);
+  /* decimal commas separated by ", " or ";": as ambiguous, refused too */
+  t = issue_matrix (", ");
+  expect_decimal_comma ("issue 7x7 (comma-space)", t, "0,04", "0.04");
+  g_free (t);
+  t = issue_matrix (";");
+  expect_decimal_comma ("issue 7x7 (semicolons)", t, "0,04", "0.04");
+  g_free (t);
+
+  /* the issue's second case: refused before with a count that did not mention the comma */
+  expect_decimal_comma ("1,5 2,5 1,5", "1,5 2,5 1,5", "1,5", "1.5");
+  expect_decimal_comma ("1,5;2,5;1,5", "1,5;2,5;1,5", "1,5", "1.5");
+  expect_decimal_comma ("1,5, 2,5, 1,5", "1,5, 2,5, 1,5", "1,5", "1.5");
+  expect_decimal_comma ("single 1,5", "1,5", "1,5", "1.5");
+  expect_decimal_comma ("3x3 with two decimals", "0,5 1 0,5; 1 2 1; 0,5 1 0,5", "0,5", "0.5");
+  expect_decimal_comma ("3x3 with one decimal, 9 numbers otherwise",
+      "1 2 1 2 4 2 1 2 0,5", "0,5", "0.5");
+  expect_decimal_comma ("signed", "1 2 1 2 -4,25 2 1 2 1", "-4,25", "-4.25");
+  expect_decimal_comma ("plus sign", "+4,25", "+4,25", "+4.25");
+  expect_decimal_comma ("exponent", "1,5e-3 2 3 4 5 6 7 8 9", "1,5e-3", "1.5e-3");
+  expect_decimal_comma ("thousands-like", "1,000 2 3 4 5 6 7 8 9", "1,000", "1.000");
+  expect_decimal_comma ("tab separated", "0,25\t0,5\t0,25", "0,25", "0.25");
+  /* a space, then a tight comma: which was meant cannot be told, so refused (documented) */
+  expect_decimal_comma ("inconsistent spacing", "1, 2,1; 2, 4,2; 1, 2,1", "2,1", "2.1");
+  /* the first such word is named */
+  expect_decimal_comma ("first named", "7 8 9 0,75 1,25", "0,75", "0.75");
+}
+
+static void
+test_parse_decimal_comma_hint (void)
+{
+  /* a count error where a comma stands between digits: the reason says commas separate */
+  expect_count_reject ("1,5,2,5,1,5", "1,5,2,5,1,5", 6, TRUE);
+  expect_count_reject ("1,2,3,4", "1,2,3,4", 4, TRUE);
+  expect_count_reject ("0,5,1,0,5 (rows of 3 decimals?)", "0,5,1,0,5; 1,2,1; 0,5,1,0,5", 13, TRUE);
+  /* none there: no hint */
+  expect_count_reject ("1 2 3 4", "1 2 3 4", 4, FALSE);
+  expect_count_reject ("1, 2, 3, 4", "1, 2, 3, 4", 4, FALSE);
+  expect_count_reject ("1.5,-2", "1.5,-2", 2, FALSE);
+}
+
 static void
 test_parse_err_buffer (void)
 {
@@ -1104,6 +1260,10 @@ test_parse_err_buffer (void)
   g_assert_cmpint (buf[1], ==, 'Z');
   g_free (out);
 }
+
+/* conv_normalise's checks (below), used here for its reasons under a comma locale */
+static void expect_normalised (const char *label, const double *k, int n, double divisor);
+static void expect_refused (const char *label, const double *k, int n, double divisor, ...);
 
 static void
 test_parse_locale (void)
@@ -1146,6 +1306,17 @@ test_parse_locale (void)
       "0.25 0.5 0.25; 0.5 1.5 0.5; 0.25 0.5 0.25", 3, m);
   /* "1,5" is two numbers whatever the locale */
   expect_reject ("\"1,5\" under a comma locale", "1,5", NULL);
+
+  /* "1,5" is refused as a decimal comma whatever the locale, the reasons use points */
+  expect_decimal_comma ("\"0,5 1 0,5\" under a comma locale", "0,5 1 0,5", "0,5", "0.5");
+  {
+    double *box = generate (CONV_PRESET_BOX, 3, 0.0, 0.0);
+
+    expect_refused ("box 3 / 1e-300 under a comma locale", box, 3, 1e-300, "(0.111111)",
+        "1.11111e+299", NULL);
+    expect_normalised ("box 3 under a comma locale", box, 3, 0.0);
+    g_free (box);
+  }
 
   /* format must not use the locale's decimal point either */
   {
@@ -1261,6 +1432,284 @@ test_format_roundtrip (void)
     g_free (p);
   }
   g_free (k);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* normalised float coefficients */
+
+#define FLOAT_GUARD 1.25e-7f
+
+/* conv_normalise into a buffer with guard cells; returns its result, the reason in err[256]
+ * (checked to be one non-empty line when refused) and the floats in out. */
+static int
+normalise (const char *label, const double *k, int n, double divisor, float *out, char *err)
+{
+  int ret, q;
+
+  for (q = 0; q < n * n + GUARD_CELLS; q++)
+    out[q] = FLOAT_GUARD;
+  err[0] = '\0';
+  ret = conv_normalise (k, n, divisor, out, err, 256);
+  for (q = n * n; q < n * n + GUARD_CELLS; q++)
+    if (out[q] != FLOAT_GUARD) {
+      g_test_message ("normalise %s: wrote past out[n*n] (index %d)", label, q);
+      g_test_fail ();
+      break;
+    }
+  if (ret == 0 && (err[0] == '\0' || strchr (err, '\n') != NULL)) {
+    g_test_message ("normalise %s: refused with an empty or multi-line reason \"%s\"", label,
+        err);
+    g_test_fail ();
+  }
+  return ret;
+}
+
+/* Accepted, each out[i] exactly (float) (k[i] / divisor), the element's old arithmetic. */
+static void
+expect_normalised (const char *label, const double *k, int n, double divisor)
+{
+  float *out = g_new (float, MAX_CELLS + GUARD_CELLS);
+  char err[256];
+  double d = divisor != 0.0 ? divisor : conv_auto_divisor (k, n);
+  int q, bad = 0;
+
+  if (normalise (label, k, n, divisor, out, err) != 1) {
+    g_test_message ("normalise %s (n=%d, divisor %g): refused: \"%s\"", label, n, divisor, err);
+    g_test_fail ();
+    g_free (out);
+    return;
+  }
+  for (q = 0; q < n * n; q++) {
+    float want = (float) (k[q] / d);
+
+    if (memcmp (&out[q], &want, sizeof (float)) != 0) {
+      if (bad < MAX_REPORTED)
+        g_test_message ("normalise %s n=%d: out[%d] = %.9g, want %.9g", label, n, q, out[q],
+            want);
+      bad++;
+    }
+  }
+  if (bad > 0)
+    g_test_fail ();
+  g_free (out);
+}
+
+/* Refused, and the reason holds each of the NULL-terminated words. */
+static void
+expect_refused (const char *label, const double *k, int n, double divisor, ...)
+{
+  float *out = g_new (float, MAX_CELLS + GUARD_CELLS);
+  char err[256];
+  const char *word;
+  va_list ap;
+
+  if (normalise (label, k, n, divisor, out, err) != 0) {
+    g_test_message ("normalise %s: accepted, want refusal", label);
+    g_test_fail ();
+    g_free (out);
+    return;
+  }
+  g_test_message ("normalise %s: refused: \"%s\"", label, err);
+  va_start (ap, divisor);
+  while ((word = va_arg (ap, const char *)) != NULL)
+    if (strstr (err, word) == NULL) {
+      g_test_message ("normalise %s: the reason does not say \"%s\"", label, word);
+      g_test_fail ();
+    }
+  va_end (ap);
+  g_free (out);
+}
+
+static void
+fill_cells (double *k, int count, double v)
+{
+  int q;
+
+  for (q = 0; q < count; q++)
+    k[q] = v;
+}
+
+/* Every preset, every size, a few sigmas, angles and divisors: accepted, the same floats as the
+ * element computed before. */
+static void
+test_normalise_presets (void)
+{
+  static const double sigmas[] = { 0.0, 0.05, 0.7, 3.0, 100.0 };
+  static const double angles[] = { 0.0, 30.0, 45.0, 137.5 };
+  static const double divisors[] = { 0.0, 1.0, -3.0, 0.5, 255.0, 1e-3 };
+  ConvPreset p;
+  guint vi, di;
+  int n;
+
+  for (p = CONV_PRESET_IDENTITY; p <= CONV_PRESET_CUSTOM; p++) {
+    guint nvar = p == CONV_PRESET_GAUSSIAN ? G_N_ELEMENTS (sigmas)
+        : p == CONV_PRESET_MOTIONBLUR ? G_N_ELEMENTS (angles) : 1;
+
+    for (vi = 0; vi < nvar; vi++)
+      for (n = 1; n <= CONV_MAX_SIZE; n += 2) {
+        double *k = generate (p, n, p == CONV_PRESET_GAUSSIAN ? sigmas[vi] : 0.0,
+            p == CONV_PRESET_MOTIONBLUR ? angles[vi] : 0.0);
+        gchar *label = g_strdup_printf ("%s variant %u", preset_name (p), vi);
+
+        for (di = 0; di < G_N_ELEMENTS (divisors); di++)
+          expect_normalised (label, k, n, divisors[di]);
+        g_free (label);
+        g_free (k);
+      }
+  }
+}
+
+/* Custom matrices of ordinary values, and the extremes that still fit. */
+static void
+test_normalise_custom (void)
+{
+  static const double zeros[9] = { 0 };
+  static const double cancel[9] = { 1e30, -1e30, 0, 0, 1, 0, 0, 0, 0 };
+  static const double partial[9] = { 1, 1e-300, 0, 0, 1, 0, 0, 0, -1e-60 };
+  static const double denormal[1] = { 1e-45 };
+  double *k = g_new (double, MAX_CELLS);
+  float *out = g_new (float, MAX_CELLS + GUARD_CELLS);
+  char err[256];
+  int rep, q;
+
+  expect_normalised ("m121 auto", m121, 3, 0.0);
+  expect_normalised ("m121 / 7", m121, 3, 7.0);
+  for (rep = 0; rep < 20; rep++) {
+    int n = 2 * g_test_rand_int_range (0, 32) + 1;
+
+    for (q = 0; q < n * n; q++)
+      k[q] = g_test_rand_double_range (-1000.0, 1000.0);
+    expect_normalised ("random", k, n, 0.0);
+    expect_normalised ("random / 3.5", k, n, 3.5);
+  }
+  /* all zeros: a constant (black) output is what was asked for */
+  expect_normalised ("zeros auto", zeros, 3, 0.0);
+  expect_normalised ("zeros / 1e-300", zeros, 3, 1e-300);
+  g_assert_cmpint (normalise ("zeros", zeros, 3, 0.0, out, err), ==, 1);
+  for (q = 0; q < 9; q++)
+    g_assert_cmpfloat (out[q], ==, 0.0f);
+  /* large coefficients that cancel (divisor 1), small ones that underflow beside others */
+  expect_normalised ("cancelling 1e30", cancel, 3, 0.0);
+  expect_normalised ("some underflow", partial, 3, 0.0);
+  /* a float denormal is not 0 */
+  expect_normalised ("1e-45 (float denormal)", denormal, 1, 0.0);
+  /* the largest magnitudes allowed: 63x63 of 1e30 / 1e-3 */
+  fill_cells (k, MAX_CELLS, 1e30);
+  expect_normalised ("63x63 of 1e30", k, CONV_MAX_SIZE, 1e3);
+  g_free (k);
+  g_free (out);
+}
+
+/* The issue's cases: the automatic divisor overflows; a tiny divisor overflows float. */
+static void
+test_normalise_issue (void)
+{
+  double k[9], *box;
+
+  fill_cells (k, 9, 1e308);
+  expect_refused ("nine 1e308, automatic divisor", k, 3, 0.0, "sum of the coefficients",
+      "automatic divisor", "overflows", "set divisor", NULL);
+  fill_cells (k, 9, -1e308);
+  expect_refused ("nine -1e308, automatic divisor", k, 3, 0.0, "automatic divisor",
+      "overflows", NULL);
+  /* with a divisor given the sum is not used; 1e308 / 1e300 = 1e8 is fine */
+  fill_cells (k, 9, 1e308);
+  expect_normalised ("nine 1e308 / 1e300", k, 3, 1e300);
+  expect_refused ("nine 1e308 / 1", k, 3, 1.0, "coefficient 1 (1e+308)", "divisor 1",
+      "overflows float", NULL);
+
+  box = generate (CONV_PRESET_BOX, 3, 0.0, 0.0);
+  expect_refused ("box 3, divisor 1e-300", box, 3, 1e-300, "coefficient 1 (0.111111)",
+      "divisor 1e-300", "1.11111e+299", "overflows float", "larger divisor", NULL);
+  g_free (box);
+}
+
+static void
+test_normalise_boundaries (void)
+{
+  /* the largest sum of |coefficients| whose weighted sum of 65535s stays a float */
+  const double limit = FLT_MAX / CONV_MAX_SAMPLE;
+  double k[9], one[1];
+  int q;
+
+  /* a quotient up to FLT_MAX is a float, but the sum rule refuses it */
+  one[0] = FLT_MAX;
+  expect_refused ("FLT_MAX", one, 1, 1.0, "sum to", "overflows float", NULL);
+  one[0] = -FLT_MAX;
+  expect_refused ("-FLT_MAX", one, 1, 1.0, "sum to", "overflows float", NULL);
+  /* just over: no float at all */
+  one[0] = nextafter (FLT_MAX, INFINITY);
+  expect_refused ("just over FLT_MAX", one, 1, 1.0, "coefficient 1", "overflows float", NULL);
+  one[0] = 1.0;
+  expect_refused ("1 / 1e-39", one, 1, 1e-39, "coefficient 1", "overflows float", NULL);
+  expect_refused ("1 / -1e-39", one, 1, -1e-39, "coefficient 1", "overflows float", NULL);
+
+  /* the sum rule (divisor 1: the automatic one would be the coefficient itself): one
+   * coefficient just under and just over the limit */
+  one[0] = limit * (1.0 - 1e-6);
+  expect_normalised ("one coefficient just under the limit", one, 1, 1.0);
+  one[0] = limit * (1.0 + 1e-6);
+  expect_refused ("one coefficient just over the limit", one, 1, 1.0, "sum to",
+      "samples up to 65535", "overflows float", NULL);
+  /* nine that share it, the same with a divisor */
+  fill_cells (k, 9, limit / 9.0 * (1.0 - 1e-6));
+  expect_normalised ("nine just under the limit", k, 3, 1.0);
+  fill_cells (k, 9, limit / 9.0 * (1.0 + 1e-6));
+  expect_refused ("nine just over the limit", k, 3, 1.0, "sum to", "overflows float", NULL);
+  fill_cells (k, 9, limit * 2.0 / 9.0 * (1.0 + 1e-6));
+  expect_refused ("nine over the limit, divisor 2", k, 3, 2.0, "divisor 2", "sum to", NULL);
+  /* magnitudes count, not the signed sum (0 here, so the automatic divisor is 1) */
+  for (q = 0; q < 9; q++)
+    k[q] = q == 4 ? 0.0 : (q % 2 ? 1.0 : -1.0) * limit / 8.0 * (1.0 + 1e-6);
+  expect_refused ("signs cancel, magnitudes over", k, 3, 0.0, "sum to", NULL);
+  for (q = 0; q < 9; q++)
+    k[q] = q == 4 ? 0.0 : (q % 2 ? 1.0 : -1.0) * limit / 8.0 * (1.0 - 1e-6);
+  expect_normalised ("signs cancel, magnitudes under", k, 3, 0.0);
+
+  /* every coefficient underflows: refused; 1e-45 rounds to the smallest float denormal, 5e-46
+   * below half of it to 0 */
+  fill_cells (k, 9, 1e-300);
+  expect_refused ("nine 1e-300", k, 3, 1.0, "underflows", "constant", NULL);
+  fill_cells (k, 9, 5e-46);
+  expect_refused ("nine 5e-46", k, 3, 1.0, "underflows", NULL);
+  fill_cells (k, 9, 1.0);
+  expect_refused ("nine 1 / 1e300", k, 3, 1e300, "underflows", "divisor 1e+300",
+      "smaller divisor", NULL);
+  fill_cells (k, 9, 1e-45);
+  expect_normalised ("nine 1e-45", k, 3, 1.0);
+
+  /* a divisor that is not finite */
+  fill_cells (k, 9, 1.0);
+  expect_refused ("divisor inf", k, 3, INFINITY, "divisor inf", "not finite", NULL);
+  expect_refused ("divisor -inf", k, 3, -INFINITY, "not finite", NULL);
+  expect_refused ("divisor nan", k, 3, NAN, "not finite", NULL);
+}
+
+static void
+test_normalise_err_buffer (void)
+{
+  double k[9];
+  float out[9];
+  char buf[64];
+  int q;
+
+  /* the reason fits into errlen bytes, NUL-terminated, and nothing after them is touched */
+  fill_cells (k, 9, 1e308);
+  memset (buf, 'Z', sizeof buf);
+  g_assert_cmpint (conv_normalise (k, 3, 0.0, out, buf, 8), ==, 0);
+  g_assert_nonnull (memchr (buf, '\0', 8));
+  /* the reason, cut to the 7 characters that fit */
+  g_assert_cmpint (strlen (buf), ==, 7);
+  for (q = 8; q < (int) sizeof buf; q++)
+    if (buf[q] != 'Z') {
+      g_test_message ("conv_normalise wrote err[%d] with errlen 8", q);
+      g_test_fail ();
+      break;
+    }
+  memset (buf, 'Z', sizeof buf);
+  g_assert_cmpint (conv_normalise (k, 3, 1.0, out, buf, 1), ==, 0);
+  g_assert_cmpint (buf[0], ==, '\0');
+  g_assert_cmpint (buf[1], ==, 'Z');
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -1420,9 +1869,16 @@ main (int argc, char **argv)
   g_test_add_func ("/convkernel/parse/exact-values", test_parse_exact_values);
   g_test_add_func ("/convkernel/parse/reject", test_parse_reject);
   g_test_add_func ("/convkernel/parse/reject-glued-numbers", test_parse_reject_glued);
+  g_test_add_func ("/convkernel/parse/decimal-comma", test_parse_decimal_comma);
+  g_test_add_func ("/convkernel/parse/decimal-comma/count-hint", test_parse_decimal_comma_hint);
   g_test_add_func ("/convkernel/parse/err-buffer", test_parse_err_buffer);
   g_test_add_func ("/convkernel/parse/locale", test_parse_locale);
   g_test_add_func ("/convkernel/format/roundtrip", test_format_roundtrip);
+  g_test_add_func ("/convkernel/normalise/presets", test_normalise_presets);
+  g_test_add_func ("/convkernel/normalise/custom", test_normalise_custom);
+  g_test_add_func ("/convkernel/normalise/issue", test_normalise_issue);
+  g_test_add_func ("/convkernel/normalise/boundaries", test_normalise_boundaries);
+  g_test_add_func ("/convkernel/normalise/err-buffer", test_normalise_err_buffer);
   g_test_add_func ("/convkernel/low-rank/separable-presets", test_low_rank_separable_presets);
   g_test_add_func ("/convkernel/low-rank/constructed", test_low_rank_constructed);
   g_test_add_func ("/convkernel/low-rank/presets-contract", test_low_rank_presets_contract);
