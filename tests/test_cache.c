@@ -20,6 +20,10 @@
  *     valid file of a junk binary that the driver refuses) is rebuilt from source: the same
  *     frames, exactly one program built, no bus error, and a valid file left behind that the
  *     next run loads;
+ *   - a FIFO, or a symbolic link to /dev/zero, in place of every program file is neither
+ *     waited on nor read: the run builds every program, gets the same frames, stops, and
+ *     leaves valid files in their places (a watchdog releases a run blocked on a FIFO and
+ *     fails the test, and the bytes the process read during the run are counted);
  *   - GST_CLCONVOLVE_CACHE_DIR="" writes nothing anywhere and loads nothing;
  *   - a directory that cannot be created (under or at a regular file) costs only the cache;
  *   - without the variable the files go to <XDG cache>/clconvolve/programs (meson points
@@ -35,8 +39,11 @@
 #include <gst/check/gstcheck.h>
 #include <gst/video/video.h>
 #include <glib/gstdio.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "common.h"
 #include "convkernel.h"
@@ -366,6 +373,7 @@ static void
 teardown (void)
 {
   stop_leftover_pipelines ();
+  test_watchdog_stop ();
   test_env_dir_end (&cache);
 }
 
@@ -592,6 +600,78 @@ GST_START_TEST (test_damaged_files)
 
 GST_END_TEST;
 
+/* b2. every program file replaced by a FIFO or a link to /dev/zero, for each configuration
+ * (loop index: configuration * TEST_N_SPECIALS + special): the run neither waits on them nor reads
+ * them, builds every program, gives the same frames, stops, and stores valid files in their
+ * places (the link replaced, not written through), which the run after loads */
+GST_START_TEST (test_special_files)
+{
+  const Config *c = &configs[__i__ / TEST_N_SPECIALS];
+  TestSpecial s = (TestSpecial) (__i__ % TEST_N_SPECIALS);
+  Run input, cold, r;
+  gchar **keys = cold_run (c, &input, &cold), **now;
+  guint n = g_strv_length (keys);
+  GPtrArray *fifos = g_ptr_array_new_with_free_func (g_free);
+  gchar *what = g_strdup_printf ("%s: every program file %s", c->format, test_special_names[s]);
+  gchar *again = g_strdup_printf ("%s, the run after", what);
+  gint64 before, after;
+  gboolean blocked;
+
+  for (guint i = 0; keys[i]; i++) {
+    gchar *path = gst_cl_program_cache_file (cache.dir, keys[i]);
+
+    fail_unless (g_remove (path) == 0);
+    if (s == TEST_SPECIAL_FIFO) {
+      fail_unless (mkfifo (path, 0600) == 0, "mkfifo %s failed", path);
+      g_ptr_array_add (fifos, g_strdup (path));
+    } else {
+      fail_unless (symlink ("/dev/zero", path) == 0, "symlink %s failed", path);
+    }
+    g_free (path);
+  }
+  g_ptr_array_add (fifos, NULL);
+
+  test_watchdog_start ((gchar **) fifos->pdata, what);
+  before = test_bytes_read ();
+  run_config (c, TRUE, what, &r);
+  after = test_bytes_read ();
+  blocked = test_watchdog_stop ();
+  fail_if (blocked, "%s: the run waited on a FIFO for %d s", what, TEST_WATCHDOG_UNBLOCK_S);
+  GST_INFO ("%s: the process read %" G_GINT64_FORMAT " bytes", what, after - before);
+  fail_unless (before < 0 || after - before < TEST_WATCHDOG_READ_LIMIT, "%s: the process read %"
+      G_GINT64_FORMAT " bytes during the run", what, after - before);
+  fail_unless (r.built == n && r.loaded == 0, "%s: built %u, loaded %u; expected all %u "
+      "built", what, r.built, r.loaded, n);
+  check_reference (c, &input, &r, what);
+  check_same_frames (c, &cold, &r, what);
+  run_clear (&r);
+
+  /* regular files again (program_keys fails on anything else), valid, loaded next time */
+  now = program_keys (cache.dir, what);
+  fail_unless (g_strv_equal ((const gchar * const *) keys, (const gchar * const *) now),
+      "%s: the set of program files changed", what);
+  for (guint i = 0; keys[i]; i++) {
+    gchar *path = gst_cl_program_cache_file (cache.dir, keys[i]);
+    GStatBuf st;
+
+    fail_unless (g_lstat (path, &st) == 0 && S_ISREG (st.st_mode), "%s: %s is no regular "
+        "file", what, path);
+    check_valid_file (cache.dir, keys[i], what);
+    g_free (path);
+  }
+  warm_run (c, &cold, n, again);
+
+  g_strfreev (now);
+  g_free (again);
+  g_free (what);
+  g_ptr_array_unref (fifos);
+  g_strfreev (keys);
+  run_clear (&cold);
+  run_clear (&input);
+}
+
+GST_END_TEST;
+
 /* c. GST_CLCONVOLVE_CACHE_DIR="": nothing loaded, nothing written, not even to the default
  * directory, twice in a row */
 GST_START_TEST (test_disabled)
@@ -720,6 +800,7 @@ cache_suite (void)
   tcase_add_checked_fixture (tc, setup, teardown);
   tcase_add_loop_test (tc, test_cold_warm, 0, n);
   tcase_add_loop_test (tc, test_damaged_files, 0, n);
+  tcase_add_loop_test (tc, test_special_files, 0, TEST_N_SPECIALS * n);
   tcase_add_loop_test (tc, test_disabled, 0, n);
   tcase_add_loop_test (tc, test_unwritable, 0, 2 * n);
   tcase_add_loop_test (tc, test_default_dir, 0, n);

@@ -9,12 +9,18 @@
 
 /* Plain GLib against gst/gstclprogramcache.h, no OpenCL. The file layout is restated here
  * (not taken from the implementation) so that a change of the format shows:
- *   8 bytes "CLCVPRG1", 64 bytes the key (hex), 8 bytes payload length (little-endian),
- *   32 bytes SHA-256 of the payload, the payload. */
+ *   8 bytes "CLCVPRG2", 64 bytes the key (hex), 8 bytes payload length (little-endian),
+ *   32 bytes SHA-256 of the magic, key, length and payload, the payload.
+ * ("CLCVPRG1" files, whose checksum covered the payload only, are refused.) */
 
 #include <glib.h>
 #include <glib/gstdio.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "gstclprogramcache.h"
 #include "testfs.h"
@@ -23,6 +29,15 @@
 #define OFF_KEY 8
 #define OFF_LEN 72
 #define OFF_SUM 80
+#define MAGIC "CLCVPRG2"
+
+/* a load that takes longer than this did not return promptly (it waited or read a device) */
+#define PROMPT_S 2.0
+/* the alarm that ends a test whose load blocks for good (a FIFO waiting for a writer) */
+#define ALARM_S 10
+/* what a refusal may read at most: the files refused by their contents are small, the others
+ * are not read at all */
+#define READ_LIMIT (1 << 20)
 
 /* ------------------------------------------------------------------------------ helpers */
 
@@ -108,6 +123,88 @@ assert_refused (const gchar * dir, const gchar * key, const gchar * what)
   g_test_message ("%s: refused (%s)", what, why);
 }
 
+/* The checksum a file must carry: SHA-256 of everything in it but the checksum itself. */
+static void
+file_digest (const gchar * contents, gsize len, guint8 out[32])
+{
+  GChecksum *sum = g_checksum_new (G_CHECKSUM_SHA256);
+  gsize n = 32;
+
+  g_checksum_update (sum, (const guchar *) contents, OFF_SUM);
+  g_checksum_update (sum, (const guchar *) contents + HEADER, len - HEADER);
+  g_checksum_get_digest (sum, out, &n);
+  g_checksum_free (sum);
+}
+
+/* Bytes this process has read so far (rchar of /proc/self/io), or -1 where that is unknown. */
+static gint64
+bytes_read (void)
+{
+  gchar *text = NULL, *p;
+  gint64 n = -1;
+
+  if (g_file_get_contents ("/proc/self/io", &text, NULL, NULL) &&
+      (p = strstr (text, "rchar: ")))
+    n = g_ascii_strtoll (p + 7, NULL, 10);
+  g_free (text);
+  return n;
+}
+
+/* The case a test is on, for the alarm's message. */
+static const gchar *alarm_what = "";
+
+static void
+on_alarm (int sig)
+{
+  static const gchar msg[] = "Bail out! no answer within the alarm: the cache blocked on ";
+
+  /* only async-signal-safe calls: the test thread is stuck in the call under test */
+  if (write (STDERR_FILENO, msg, sizeof (msg) - 1) < 0 ||
+      write (STDERR_FILENO, alarm_what, strlen (alarm_what)) < 0 ||
+      write (STDERR_FILENO, "\n", 1) < 0)
+    _exit (2);
+  _exit (1);
+}
+
+/* Arms (what: the case) or, with NULL, disarms the alarm that fails a test that hangs. */
+static void
+guard (const gchar * what)
+{
+  alarm_what = what ? what : "";
+  signal (SIGALRM, on_alarm);
+  alarm (what ? ALARM_S : 0);
+}
+
+/* Loads key and checks that it is refused promptly and for the reason expect; what names the
+ * case. */
+static void
+assert_refused_why (const gchar * dir, const gchar * key, const gchar * what,
+    const gchar * expect)
+{
+  const gchar *why = NULL;
+  gsize got = 12345;
+  gint64 before = bytes_read (), after;
+  GTimer *timer = g_timer_new ();
+  guint8 *b;
+  gdouble s;
+
+  guard (what);
+  b = gst_cl_program_cache_load (dir, key, &got, &why);
+  guard (NULL);
+  s = g_timer_elapsed (timer, NULL);
+  g_timer_destroy (timer);
+  after = bytes_read ();
+  if (b)
+    g_error ("%s: the loader accepted the file (%" G_GSIZE_FORMAT " bytes)", what, got);
+  if (g_strcmp0 (why, expect))
+    g_error ("%s: refused as '%s', expected '%s'", what, why ? why : "(no reason)", expect);
+  if (s > PROMPT_S)
+    g_error ("%s: the refusal took %.1f s", what, s);
+  if (before >= 0 && after - before > READ_LIMIT)
+    g_error ("%s: the refusal read %" G_GINT64_FORMAT " bytes", what, after - before);
+  g_test_message ("%s: refused (%s) in %.3f s", what, why, s);
+}
+
 /* ------------------------------------------------------------------------------- tests */
 
 /* store then load gives back the same bytes, for payloads of 1 byte to about 1 MB; the file
@@ -127,15 +224,19 @@ test_round_trip (void)
     GError *error = NULL;
     gsize len = 0;
     guint64 le;
+    guint8 sum[32];
 
     g_assert_true (gst_cl_program_cache_store (dir, key, payload, sizes[i], &error));
     g_assert_no_error (error);
     contents = read_all (path, &len);
     g_assert_cmpuint (len, ==, HEADER + sizes[i]);
-    g_assert_true (memcmp (contents, "CLCVPRG1", 8) == 0);
+    g_assert_true (memcmp (contents, MAGIC, 8) == 0);
     g_assert_true (memcmp (contents + OFF_KEY, key, 64) == 0);
     memcpy (&le, contents + OFF_LEN, 8);
     g_assert_cmpuint (GUINT64_FROM_LE (le), ==, sizes[i]);
+    /* the checksum covers magic, key, length and payload */
+    file_digest (contents, len, sum);
+    g_assert_true (memcmp (contents + OFF_SUM, sum, 32) == 0);
     g_assert_true (memcmp (contents + HEADER, payload, sizes[i]) == 0);
     g_free (contents);
     assert_loads (dir, key, payload, sizes[i]);
@@ -243,7 +344,7 @@ typedef enum
 } Break;
 
 static const gchar *const break_names[N_BREAKS] = {
-  "empty file", "first magic byte changed", "magic of another version (CLCVPRG2)",
+  "empty file", "first magic byte changed", "magic of another version (CLCVPRG3)",
   "half a header", "truncated by 1 byte", "truncated to the header", "1 extra byte",
   "first payload byte flipped", "middle payload byte flipped", "last payload byte flipped",
   "first checksum byte flipped", "last checksum byte flipped", "a key byte changed",
@@ -299,7 +400,7 @@ test_refused (void)
         c[0] ^= 0x20;
         break;
       case BREAK_MAGIC_VERSION:
-        c[7] = '2';
+        c[7] = '3';
         break;
       case BREAK_HEADER_ONLY_PART:
         len = HEADER / 2;
@@ -360,7 +461,7 @@ test_refused (void)
 
     write_all (path, (const gchar *) junk, good_len);
     assert_refused (dir, key, "random bytes");
-    memcpy (junk, "CLCVPRG1", 8);
+    memcpy (junk, MAGIC, 8);
     write_all (path, (const gchar *) junk, good_len);
     assert_refused (dir, key, "random bytes after the magic");
     g_free (junk);
@@ -496,6 +597,283 @@ test_cache_dir (void)
   g_free (saved);
 }
 
+/* Things in a cache directory that are no file store wrote and that the loader must not wait
+ * on or read: each refused at once for its reason, then replaced by store (never opened by
+ * it), except a directory, which store cannot replace and leaves alone. */
+typedef enum
+{
+  SPECIAL_FIFO,                 /* opened for reading, it would wait for a writer forever */
+  SPECIAL_LINK_ZERO,            /* a symbolic link to /dev/zero: endless */
+  SPECIAL_LINK_NULL,            /* a symbolic link to /dev/null */
+  SPECIAL_LINK_FIFO,            /* a symbolic link to a FIFO elsewhere */
+  SPECIAL_DIRECTORY,
+  SPECIAL_SPARSE,               /* a sparse regular file one byte over the cap */
+  N_SPECIALS
+} Special;
+
+static const gchar *const special_names[N_SPECIALS] = {
+  "fifo", "link-to-dev-zero", "link-to-dev-null", "link-to-fifo", "directory",
+  "sparse-over-cap",
+};
+
+/* Puts s at path; other is a free path in the same directory, for a link's target. */
+static void
+make_special (Special s, const gchar * path, const gchar * other)
+{
+  gint fd;
+
+  switch (s) {
+    case SPECIAL_FIFO:
+      g_assert_cmpint (mkfifo (path, 0600), ==, 0);
+      break;
+    case SPECIAL_LINK_ZERO:
+      g_assert_cmpint (symlink ("/dev/zero", path), ==, 0);
+      break;
+    case SPECIAL_LINK_NULL:
+      g_assert_cmpint (symlink ("/dev/null", path), ==, 0);
+      break;
+    case SPECIAL_LINK_FIFO:
+      g_assert_cmpint (mkfifo (other, 0600), ==, 0);
+      g_assert_cmpint (symlink (other, path), ==, 0);
+      break;
+    case SPECIAL_DIRECTORY:
+      g_assert_cmpint (g_mkdir (path, 0700), ==, 0);
+      break;
+    case SPECIAL_SPARSE:
+      /* (no need to write it: the size alone must refuse it) */
+      fd = open (path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+      g_assert_cmpint (fd, >=, 0);
+      g_assert_cmpint (ftruncate (fd, GST_CL_PROGRAM_CACHE_MAX_FILE + 1), ==, 0);
+      close (fd);
+      break;
+    case N_SPECIALS:
+      g_assert_not_reached ();
+  }
+}
+
+static guint
+count_entries (const gchar * dir)
+{
+  GDir *d = g_dir_open (dir, 0, NULL);
+  guint n = 0;
+
+  while (d && g_dir_read_name (d))
+    n++;
+  if (d)
+    g_dir_close (d);
+  return n;
+}
+
+static void
+test_special (gconstpointer data)
+{
+  Special s = (Special) GPOINTER_TO_INT (data);
+  gchar *dir = tmp_dir ();
+  gchar *key = key_of ("dev", "-DKSIZE=3", special_names[s]);
+  gchar *path = gst_cl_program_cache_file (dir, key);
+  gchar *other = g_build_filename (dir, "elsewhere", NULL);
+  gchar *cap = g_strdup_printf ("larger than the %d MiB cap", GST_CL_PROGRAM_CACHE_MAX_MIB);
+  const gchar *expect = s == SPECIAL_SPARSE ? cap : "not a regular file";
+  static const guint8 payload[] = "a program binary";
+  GError *error = NULL;
+  GStatBuf st;
+  gboolean stored;
+
+  make_special (s, path, other);
+  assert_refused_why (dir, key, special_names[s], expect);
+  /* the refusal changed nothing: the same again */
+  assert_refused_why (dir, key, special_names[s], expect);
+
+  if (s == SPECIAL_DIRECTORY) {
+    /* store cannot rename over it: FALSE, the directory untouched, no temporary file left */
+    g_assert_false (gst_cl_program_cache_store (dir, key, payload, sizeof (payload), &error));
+    g_assert_nonnull (error);
+    g_test_message ("store over a directory: %s", error->message);
+    g_clear_error (&error);
+    g_assert_true (g_file_test (path, G_FILE_TEST_IS_DIR));
+    g_assert_cmpuint (count_entries (path), ==, 0);
+    g_assert_cmpuint (count_entries (dir), ==, 1);
+    g_assert_cmpint (g_rmdir (path), ==, 0);
+  }
+
+  /* store replaces the thing itself (a link, not its target) with a regular file */
+  guard ("store");
+  stored = gst_cl_program_cache_store (dir, key, payload, sizeof (payload), &error);
+  guard (NULL);
+  g_assert_no_error (error);
+  g_assert_true (stored);
+  assert_loads (dir, key, payload, sizeof (payload));
+  g_assert_cmpint (g_lstat (path, &st), ==, 0);
+  g_assert_true (S_ISREG (st.st_mode));
+  g_assert_cmpuint (st.st_size, ==, HEADER + sizeof (payload));
+  if (s == SPECIAL_LINK_FIFO) {
+    g_assert_cmpint (g_lstat (other, &st), ==, 0);
+    g_assert_true (S_ISFIFO (st.st_mode));
+  }
+  g_assert_cmpuint (count_entries (dir), ==, s == SPECIAL_LINK_FIFO ? 2 : 1);
+
+  g_free (cap);
+  g_free (other);
+  g_free (path);
+  g_free (key);
+  remove_tree (dir);
+  g_free (dir);
+}
+
+/* a valid file of key A whose header key was rewritten to B, put under B's name: the checksum
+ * covers the key, so the loader refuses another program's binary under B */
+static void
+test_key_rewritten (void)
+{
+  gchar *dir = tmp_dir ();
+  GRand *rand = g_rand_new_with_seed (11);
+  const gsize size = 4099;
+  guint8 *payload = random_bytes (rand, size);
+  gchar *a = key_of ("dev", "-DKSIZE=3", "source"), *b = key_of ("dev", "-DKSIZE=5", "source");
+  gchar *path_a = gst_cl_program_cache_file (dir, a), *path_b = gst_cl_program_cache_file (dir, b);
+  gchar *contents;
+  gsize len = 0;
+  GError *error = NULL;
+
+  g_assert_true (gst_cl_program_cache_store (dir, a, payload, size, &error));
+  g_assert_no_error (error);
+  contents = read_all (path_a, &len);
+  memcpy (contents + OFF_KEY, b, 64);
+  write_all (path_b, contents, len);
+  assert_refused_why (dir, b, "A's file with B's key in its header, under B's name",
+      "checksum mismatch");
+  /* A's own file is fine, and so is the same payload stored under B */
+  assert_loads (dir, a, payload, size);
+  g_assert_true (gst_cl_program_cache_store (dir, b, payload, size, &error));
+  g_assert_no_error (error);
+  assert_loads (dir, b, payload, size);
+
+  g_free (contents);
+  g_free (path_b);
+  g_free (path_a);
+  g_free (b);
+  g_free (a);
+  g_free (payload);
+  g_rand_free (rand);
+  remove_tree (dir);
+  g_free (dir);
+}
+
+/* a file of the previous format ("CLCVPRG1", the checksum of the payload only), otherwise
+ * valid, is refused; store writes the current format over it */
+static void
+test_old_format (void)
+{
+  gchar *dir = tmp_dir ();
+  GRand *rand = g_rand_new_with_seed (12);
+  const gsize size = 777;
+  guint8 *payload = random_bytes (rand, size);
+  gchar *key = key_of ("dev", "", "old");
+  gchar *path = gst_cl_program_cache_file (dir, key);
+  gchar *c = g_malloc (HEADER + size), *now;
+  guint64 le = GUINT64_TO_LE ((guint64) size);
+  GChecksum *sum = g_checksum_new (G_CHECKSUM_SHA256);
+  gsize n = 32, len = 0;
+  GError *error = NULL;
+
+  memcpy (c, "CLCVPRG1", 8);
+  memcpy (c + OFF_KEY, key, 64);
+  memcpy (c + OFF_LEN, &le, 8);
+  g_checksum_update (sum, payload, size);
+  g_checksum_get_digest (sum, (guint8 *) c + OFF_SUM, &n);
+  memcpy (c + HEADER, payload, size);
+  write_all (path, c, HEADER + size);
+  assert_refused_why (dir, key, "a CLCVPRG1 file", "not a clconvolve program file");
+
+  g_assert_true (gst_cl_program_cache_store (dir, key, payload, size, &error));
+  g_assert_no_error (error);
+  assert_loads (dir, key, payload, size);
+  now = read_all (path, &len);
+  g_assert_true (memcmp (now, MAGIC, 8) == 0);
+
+  g_free (now);
+  g_checksum_free (sum);
+  g_free (c);
+  g_free (path);
+  g_free (key);
+  g_free (payload);
+  g_rand_free (rand);
+  remove_tree (dir);
+  g_free (dir);
+}
+
+/* a symbolic link to a valid file is followed; store replaces the link, not its target */
+static void
+test_link_to_file (void)
+{
+  gchar *dir = tmp_dir ();
+  gchar *key = key_of ("dev", "", "linked");
+  gchar *path = gst_cl_program_cache_file (dir, key);
+  gchar *target = g_build_filename (dir, "elsewhere", NULL);
+  static const guint8 first[] = "the first binary", second[] = "the second binary, longer";
+  gchar *before, *after;
+  gsize len = 0, len2 = 0;
+  GError *error = NULL;
+  GStatBuf st;
+
+  g_assert_true (gst_cl_program_cache_store (dir, key, first, sizeof (first), &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (g_rename (path, target), ==, 0);
+  g_assert_cmpint (symlink (target, path), ==, 0);
+  assert_loads (dir, key, first, sizeof (first));
+
+  before = read_all (target, &len);
+  g_assert_true (gst_cl_program_cache_store (dir, key, second, sizeof (second), &error));
+  g_assert_no_error (error);
+  assert_loads (dir, key, second, sizeof (second));
+  g_assert_cmpint (g_lstat (path, &st), ==, 0);
+  g_assert_true (S_ISREG (st.st_mode));
+  after = read_all (target, &len2);
+  g_assert_true (len == len2 && memcmp (before, after, len) == 0);
+
+  g_free (after);
+  g_free (before);
+  g_free (target);
+  g_free (path);
+  g_free (key);
+  remove_tree (dir);
+  g_free (dir);
+}
+
+/* the cap: a binary that makes a file of exactly the cap is stored and loads; one byte more is
+ * not stored (load would refuse it), and nothing is written */
+static void
+test_cap (void)
+{
+  gchar *dir = tmp_dir ();
+  gchar *key = key_of ("dev", "", "big");
+  gchar *path = gst_cl_program_cache_file (dir, key);
+  gsize max = GST_CL_PROGRAM_CACHE_MAX_FILE - HEADER;
+  guint8 *big = g_malloc0 (max + 1);
+  GError *error = NULL;
+
+  g_assert_cmpint (GST_CL_PROGRAM_CACHE_MAX_FILE, ==,
+      (gint64) GST_CL_PROGRAM_CACHE_MAX_MIB * 1024 * 1024);
+  big[0] = 1;
+  big[max - 1] = 2;
+  big[max] = 3;
+  g_assert_false (gst_cl_program_cache_store (dir, key, big, max + 1, &error));
+  g_assert_nonnull (error);
+  g_test_message ("store over the cap: %s", error->message);
+  g_clear_error (&error);
+  g_assert_cmpuint (count_entries (dir), ==, 0);
+
+  g_assert_true (gst_cl_program_cache_store (dir, key, big, max, &error));
+  g_assert_no_error (error);
+  assert_loads (dir, key, big, max);
+
+  g_free (big);
+  g_free (path);
+  g_free (key);
+  remove_tree (dir);
+  g_free (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -505,5 +883,15 @@ main (int argc, char **argv)
   g_test_add_func ("/programcache/refused", test_refused);
   g_test_add_func ("/programcache/nested-dir", test_nested_dir);
   g_test_add_func ("/programcache/cache-dir", test_cache_dir);
+  for (gint s = 0; s < N_SPECIALS; s++) {
+    gchar *name = g_strdup_printf ("/programcache/special/%s", special_names[s]);
+
+    g_test_add_data_func (name, GINT_TO_POINTER (s), test_special);
+    g_free (name);
+  }
+  g_test_add_func ("/programcache/key-rewritten", test_key_rewritten);
+  g_test_add_func ("/programcache/old-format", test_old_format);
+  g_test_add_func ("/programcache/link-to-file", test_link_to_file);
+  g_test_add_func ("/programcache/cap", test_cap);
   return g_test_run ();
 }

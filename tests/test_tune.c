@@ -18,6 +18,9 @@
  *   - a damaged file (truncated, a payload byte flipped, garbage, empty, another key's valid
  *     file, a directory in its place) is ignored: timed again and, where it can be, rewritten
  *     so that it loads again;
+ *   - a FIFO, or a symbolic link to /dev/zero, in place of the file is neither waited on nor
+ *     read: timed again, and a regular file stored in its place (a watchdog releases a run
+ *     blocked on the FIFO and fails the test, and the bytes the process read are counted);
  *   - a valid file (key, length, checksum) whose payload names no candidate of this request
  *     (another format version, bx 99, tiled on a CPU, separable for a matrix that does not
  *     split, split planes on float4, with a flag of 2, at a blocking never offered or on a
@@ -43,9 +46,12 @@
 #include <gst/check/gstharness.h>
 #include <gst/video/video.h>
 #include <glib/gstdio.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "common.h"
 #include "convkernel.h"
@@ -659,6 +665,7 @@ setup (void)
 static void
 teardown (void)
 {
+  test_watchdog_stop ();
   gst_debug_remove_log_function (capture_warnings);
   if (raised)
     gst_debug_add_log_function (gst_debug_log_default, NULL, NULL);
@@ -903,6 +910,68 @@ GST_START_TEST (test_damaged_file)
   g_free (path);
   g_free (key);
   g_rand_free (rand);
+}
+
+GST_END_TEST;
+
+/* 3b. the file replaced by a FIFO or a link to /dev/zero (loop index): the run neither waits
+ * on it nor reads it, times again with the output right, warns of nothing, and stores a
+ * regular file in its place (the link replaced, not written through), which the run after
+ * reads */
+GST_START_TEST (test_special_file)
+{
+  TestSpecial sp = (TestSpecial) __i__;
+  Choice choices[MAX_CHOICES];
+  gint n;
+  Outcome first, o;
+  gchar *key = first_run (&f_gauss, choices, &n, &first);
+  gchar *path = gst_cl_program_cache_file (tune.dir, key);
+  gchar *what = g_strdup_printf ("the tuning file %s", test_special_names[sp]);
+  gchar *again = g_strdup_printf ("%s, the run after", what);
+  gchar *fifos[2] = { NULL, NULL }, **keys;
+  gint64 before, after;
+  GStatBuf st;
+
+  fail_unless (g_remove (path) == 0);
+  if (sp == TEST_SPECIAL_FIFO) {
+    fail_unless (mkfifo (path, 0600) == 0, "mkfifo %s failed", path);
+    fifos[0] = path;
+  } else {
+    fail_unless (symlink ("/dev/zero", path) == 0, "symlink %s failed", path);
+  }
+
+  g_string_truncate (tune_warnings, 0);
+  test_watchdog_start (fifos, what);
+  before = test_bytes_read ();
+  run (&f_gauss, TRUE, what, &o);
+  after = test_bytes_read ();
+  fail_if (test_watchdog_stop (), "%s: the run waited on the FIFO for %d s", what, TEST_WATCHDOG_UNBLOCK_S);
+  GST_INFO ("%s: the process read %" G_GINT64_FORMAT " bytes", what, after - before);
+  fail_unless (before < 0 || after - before < TEST_WATCHDOG_READ_LIMIT, "%s: the process read %"
+      G_GINT64_FORMAT " bytes during the run", what, after - before);
+  check_counts (&o, 1, 0, what);
+  find_choice (choices, n, o.variant, what);
+  fail_unless (tune_warnings->len == 0, "%s: the element warned:\n%s", what,
+      tune_warnings->str);
+
+  /* a regular file again (tune_keys fails on anything else), naming the variant run */
+  fail_unless (g_lstat (path, &st) == 0 && S_ISREG (st.st_mode), "%s: %s is no regular file",
+      what, path);
+  keys = tune_keys (tune.dir, what);
+  fail_unless (g_strv_length (keys) == 1 && !strcmp (keys[0], key), "%s: the set of files "
+      "changed", what);
+  check_file_names (tune.dir, key, choices, n, o.variant, what);
+  outcome_clear (&o);
+  run (&f_gauss, TRUE, again, &o);
+  check_counts (&o, 0, 1, again);
+
+  outcome_clear (&o);
+  outcome_clear (&first);
+  g_strfreev (keys);
+  g_free (again);
+  g_free (what);
+  g_free (path);
+  g_free (key);
 }
 
 GST_END_TEST;
@@ -1212,6 +1281,7 @@ tune_suite (void)
   tcase_add_test (tc, test_first_run);
   tcase_add_loop_test (tc, test_second_run, 0, 2);
   tcase_add_loop_test (tc, test_damaged_file, 0, N_DAMAGES);
+  tcase_add_loop_test (tc, test_special_file, 0, TEST_N_SPECIALS);
   tcase_add_loop_test (tc, test_foreign_choice, 0, 2);
   tcase_add_loop_test (tc, test_choice_obeyed, 0, 2);
   tcase_add_test (tc, test_autotune_off);

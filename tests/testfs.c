@@ -11,7 +11,11 @@
 
 #include <gst/check/gstcheck.h>
 #include <glib/gstdio.h>
+#include <fcntl.h>
 #include <string.h>
+#include <unistd.h>
+
+const gchar *const test_special_names[TEST_N_SPECIALS] = { "a FIFO", "a link to /dev/zero" };
 
 void
 remove_tree (const gchar * path)
@@ -128,4 +132,98 @@ test_env_dir_end (TestEnvDir * e)
   remove_tree (e->tmp_dir);
   g_clear_pointer (&e->tmp_dir, g_free);
   g_clear_pointer (&e->dir, g_free);
+}
+
+gint64
+test_bytes_read (void)
+{
+  gchar *text = NULL, *p;
+  gint64 n = -1;
+
+  if (g_file_get_contents ("/proc/self/io", &text, NULL, NULL) &&
+      (p = strstr (text, "rchar: ")))
+    n = g_ascii_strtoll (p + 7, NULL, 10);
+  g_free (text);
+  return n;
+}
+
+typedef struct
+{
+  GMutex lock;
+  GCond cond;
+  gboolean done, blocked;
+  gchar **fifos;                /* the paths that are FIFOs */
+  gchar *what;
+  GThread *thread;              /* NULL: not running */
+} Watchdog;
+
+/* one, outside any test's frame: a failed check leaves the test at once, and teardown stops
+ * the watchdog after the pipelines (which it may have to release) */
+static Watchdog watchdog;
+
+/* Opening a FIFO for writing without blocking succeeds only while it has a reader: a loader
+ * waiting in open () for a writer. The open lets it go on; the close gives it end of file. */
+static gpointer
+watchdog_main (gpointer data)
+{
+  Watchdog *w = data;
+  gint64 start = g_get_monotonic_time (), read0 = test_bytes_read ();
+
+  g_mutex_lock (&w->lock);
+  while (!w->done) {
+    gint64 now = g_get_monotonic_time (), got = test_bytes_read ();
+
+    if (now - start > TEST_WATCHDOG_ABORT_S * G_TIME_SPAN_SECOND)
+      g_error ("%s: still running after %d s", w->what, TEST_WATCHDOG_ABORT_S);
+    if (read0 >= 0 && got - read0 >= TEST_WATCHDOG_READ_LIMIT)
+      g_error ("%s: the process has read %" G_GINT64_FORMAT " bytes since the run started",
+          w->what, got - read0);
+    if (now - start > TEST_WATCHDOG_UNBLOCK_S * G_TIME_SPAN_SECOND) {
+      for (guint i = 0; w->fifos[i]; i++) {
+        gint fd = open (w->fifos[i], O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+
+        if (fd >= 0) {
+          w->blocked = TRUE;
+          close (fd);
+        }
+      }
+    }
+    g_cond_wait_until (&w->cond, &w->lock, now + G_TIME_SPAN_SECOND / 5);
+  }
+  g_mutex_unlock (&w->lock);
+  return NULL;
+}
+
+void
+test_watchdog_start (gchar ** fifos, const gchar * what)
+{
+  Watchdog *w = &watchdog;
+
+  fail_unless (w->thread == NULL);
+  memset (w, 0, sizeof (*w));
+  g_mutex_init (&w->lock);
+  g_cond_init (&w->cond);
+  w->fifos = g_strdupv (fifos);
+  w->what = g_strdup (what);
+  w->thread = g_thread_new ("watchdog", watchdog_main, w);
+}
+
+gboolean
+test_watchdog_stop (void)
+{
+  Watchdog *w = &watchdog;
+
+  if (!w->thread)
+    return FALSE;
+  g_mutex_lock (&w->lock);
+  w->done = TRUE;
+  g_cond_signal (&w->cond);
+  g_mutex_unlock (&w->lock);
+  g_thread_join (w->thread);
+  w->thread = NULL;
+  g_cond_clear (&w->cond);
+  g_mutex_clear (&w->lock);
+  g_strfreev (w->fifos);
+  g_free (w->what);
+  return w->blocked;
 }

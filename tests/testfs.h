@@ -51,4 +51,34 @@ void test_env_dir_begin (TestEnvDir * e, const gchar * var, const gchar * tmp_te
  * e's paths. */
 void test_env_dir_end (TestEnvDir * e);
 
+/* Files that a cache loader must neither wait on nor read. */
+typedef enum
+{
+  TEST_SPECIAL_FIFO,            /* opened for reading, it would wait for a writer forever */
+  TEST_SPECIAL_LINK_ZERO,       /* a symbolic link to /dev/zero: endless */
+  TEST_N_SPECIALS
+} TestSpecial;
+
+extern const gchar *const test_special_names[TEST_N_SPECIALS];
+
+/* A watchdog over a run that may meet such files. After TEST_WATCHDOG_UNBLOCK_S seconds it
+ * releases a reader blocked on one of its FIFOs (and marks the run blocked: the test then fails
+ * instead of hanging). It ends the process once the process has read TEST_WATCHDOG_READ_LIMIT
+ * bytes since the run started (an endless file: the reader cannot be stopped otherwise, and
+ * would fill the memory), or after TEST_WATCHDOG_ABORT_S seconds (a run stuck otherwise, a
+ * set_state (NULL) that does not return). One at a time. */
+#define TEST_WATCHDOG_UNBLOCK_S 20
+#define TEST_WATCHDOG_ABORT_S 120
+/* more than a run reads (frames, PoCL's kernel cache) and far less than an endless file */
+#define TEST_WATCHDOG_READ_LIMIT (256 << 20)
+
+/* Starts the watchdog over a run named what; fifos: the FIFOs it may release (NULL-ended). */
+void test_watchdog_start (gchar ** fifos, const gchar * what);
+
+/* Stops the watchdog, if it runs; returns whether it released a reader blocked on a FIFO. */
+gboolean test_watchdog_stop (void);
+
+/* Bytes this process has read so far (rchar of /proc/self/io), or -1 where that is unknown. */
+gint64 test_bytes_read (void);
+
 #endif
