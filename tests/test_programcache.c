@@ -136,20 +136,6 @@ file_digest (const gchar * contents, gsize len, guint8 out[32])
   g_checksum_free (sum);
 }
 
-/* Bytes this process has read so far (rchar of /proc/self/io), or -1 where that is unknown. */
-static gint64
-bytes_read (void)
-{
-  gchar *text = NULL, *p;
-  gint64 n = -1;
-
-  if (g_file_get_contents ("/proc/self/io", &text, NULL, NULL) &&
-      (p = strstr (text, "rchar: ")))
-    n = g_ascii_strtoll (p + 7, NULL, 10);
-  g_free (text);
-  return n;
-}
-
 /* The case a test is on, for the alarm's message. */
 static const gchar *alarm_what = "";
 
@@ -183,7 +169,7 @@ assert_refused_why (const gchar * dir, const gchar * key, const gchar * what,
 {
   const gchar *why = NULL;
   gsize got = 12345;
-  gint64 before = bytes_read (), after;
+  gint64 before = test_bytes_read (), after;
   GTimer *timer = g_timer_new ();
   guint8 *b;
   gdouble s;
@@ -193,7 +179,7 @@ assert_refused_why (const gchar * dir, const gchar * key, const gchar * what,
   guard (NULL);
   s = g_timer_elapsed (timer, NULL);
   g_timer_destroy (timer);
-  after = bytes_read ();
+  after = test_bytes_read ();
   if (b)
     g_error ("%s: the loader accepted the file (%" G_GSIZE_FORMAT " bytes)", what, got);
   if (g_strcmp0 (why, expect))
