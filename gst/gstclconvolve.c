@@ -30,6 +30,7 @@
 #endif
 
 #include "gstclconvolve.h"
+#include "framelayout.h"
 #include "gstclcontext.h"
 #include "gstclbufferpool.h"
 #include "gstclmemory.h"
@@ -63,14 +64,9 @@ extern const char gst_cl_source_convolve[];
 #define TUNE_ENV "GST_CLCONVOLVE_TUNE_DIR"
 
 #define MAX_BANDS 64
-#define MAX_PLANES 3
-/* views of a frame: one per convolved plane, two for packed 4:2:2 (luma and chroma) */
-#define MAX_VIEWS 3
-/* distinct pixel shapes (and so kernels) in one frame: NV12 and YUY2 with chroma have two */
-#define MAX_SHAPES 2
 /* events of one frame per stage: bands of every plane, four kernels per band at most (two
  * views, each a row and a column pass with method=separable) */
-#define MAX_EVENTS (MAX_PLANES * MAX_BANDS * 4)
+#define MAX_EVENTS (CL_MAX_PLANES * MAX_BANDS * 4)
 /* bands=0 on a discrete device: about 8 bands, none under this many rows */
 #define AUTO_BANDS 8
 #define AUTO_MIN_BAND_ROWS 128
@@ -153,43 +149,6 @@ typedef struct
   guint planes;                 /* GstClConvolvePlanes */
   gboolean autotune;
 } Settings;
-
-/* Pixels a kernel handles: samples per pixel, bits per sample, samples it never writes, the
- * one sample it computes when it computes a single one of several (-1: as passmask says), and
- * the samples copied from the centre pixel (the same for every view of the shape, so that a
- * kernel may be built for them: method=vector's split planes). */
-typedef struct
-{
-  gint channels, depth;
-  guint skipmask;
-  gint only;
-  guint passmask;
-} Shape;
-
-/* What one kernel launch convolves: a view of one plane of the frame. */
-typedef struct
-{
-  gint plane;
-  gint width, height;           /* in the view's pixels; the borders are these */
-  gint span;                    /* pixels written per row (>= width; the rest copied) */
-  gint shape;                   /* index in Layout.shapes and in the element's kernels */
-  guint passmask;               /* samples copied from the centre pixel */
-  gint tmp_offset;              /* method=separable: its rows in tmp_mem, in row-pass values */
-} View;
-
-/* A frame of the negotiated format with the selected planes: each plane's image bytes per row
- * and rows, its place when the planes are packed one after the other (staging and device
- * buffers), and what convolves it; planes no view covers are copied unchanged. */
-typedef struct
-{
-  gint n_planes, depth;
-  gint row[MAX_PLANES], height[MAX_PLANES];
-  gsize base[MAX_PLANES], size;
-  gboolean convolved[MAX_PLANES];
-  gint n_views, n_shapes;
-  View views[MAX_VIEWS];
-  Shape shapes[MAX_SHAPES];
-} Layout;
 
 /* What a kernel was asked for: compared every frame; a change resolves the variant again (and
  * builds only when the variant changes). */
@@ -281,8 +240,8 @@ struct _GstClConvolve
   cl_mem tmp_mem;               /* method=separable: the row pass's output */
   gsize tmp_bytes;
   gsize src_bytes, dst_bytes;
-  Built built[MAX_SHAPES];
-  KernelRequest requests[MAX_SHAPES];
+  Built built[CL_MAX_SHAPES];
+  KernelRequest requests[CL_MAX_SHAPES];
   GHashTable *tuned;            /* tuning key -> Variant (this element's, from timing or disk) */
   gchar *tune_dir;              /* where tuning choices are kept; NULL: memory only */
   struct Events *events;        /* one frame's profiling events (large: kept off the stack) */
@@ -802,140 +761,6 @@ compute_coefficients (const Settings * s, gfloat * out, gfloat * sep)
   return -1;
 }
 
-/* ---------------------------------------------------------------------------------------------
- * What a frame of a format is made of: planes, and the views of them the kernels convolve */
-
-static gint
-add_shape (Layout * L, const Shape * shape)
-{
-  for (gint i = 0; i < L->n_shapes; i++)
-    if (!memcmp (&L->shapes[i], shape, sizeof (Shape)))
-      return i;
-  g_assert (L->n_shapes < MAX_SHAPES);
-  L->shapes[L->n_shapes] = *shape;
-  return L->n_shapes++;
-}
-
-/* A view of plane convolving the samples of its pixels that are in neither skipmask nor
- * passmask. */
-static void
-add_view (Layout * L, gint plane, gint width, gint height, gint span, gint channels,
-    guint skipmask, guint passmask)
-{
-  View *v = &L->views[L->n_views++];
-  guint computed = ((1u << channels) - 1) & ~skipmask & ~passmask;
-  Shape shape = { channels, L->depth, skipmask, -1, passmask };
-
-  g_assert (L->n_views <= MAX_VIEWS);
-  /* one sample of several: a kernel that sums that one alone (a CPU pays per sample summed) */
-  if (channels > 1 && computed && !(computed & (computed - 1)))
-    shape.only = g_bit_nth_lsf (computed, -1);
-  v->plane = plane;
-  v->width = width;
-  v->height = height;
-  v->span = span;
-  v->shape = add_shape (L, &shape);
-  v->passmask = passmask;
-  L->convolved[plane] = TRUE;
-}
-
-/* The planes of a frame of info and the views that convolve what planes selects (AUTO: luma
- * of YUV and gray, R, G and B of RGB). A plane with no view is copied unchanged. */
-static void
-plan_layout (const GstVideoInfo * info, guint planes, Layout * L)
-{
-  const GstVideoFormatInfo *f = info->finfo;
-  gint w = GST_VIDEO_INFO_WIDTH (info), h = GST_VIDEO_INFO_HEIGHT (info);
-  gint cw = GST_VIDEO_INFO_COMP_WIDTH (info, 1), ch = GST_VIDEO_INFO_COMP_HEIGHT (info, 1);
-  gboolean sel_y, sel_u, sel_v;
-  gsize base = 0;
-
-  memset (L, 0, sizeof (*L));
-  L->n_planes = GST_VIDEO_INFO_N_PLANES (info);
-  L->depth = GST_VIDEO_FORMAT_INFO_DEPTH (f, 0) > 8 ? 16 : 8;
-  if (planes == GST_CL_CONVOLVE_PLANES_AUTO)
-    planes = GST_VIDEO_FORMAT_INFO_IS_RGB (f) ? GST_CL_CONVOLVE_PLANES_RGB :
-        GST_CL_CONVOLVE_PLANES_Y;
-  sel_y = planes & GST_CL_CONVOLVE_PLANES_Y;
-  sel_u = planes & GST_CL_CONVOLVE_PLANES_U;
-  sel_v = planes & GST_CL_CONVOLVE_PLANES_V;
-
-  switch (GST_VIDEO_INFO_FORMAT (info)) {
-    case GST_VIDEO_FORMAT_YUY2:
-    case GST_VIDEO_FORMAT_UYVY:{
-      /* one plane of macropixels (Y0 U Y1 V or U Y0 V Y1): luma as 2-byte pixels (its Y and
-       * the chroma byte beside it), chroma as 4-byte macropixels at half width */
-      guint ybyte = GST_VIDEO_FORMAT_INFO_POFFSET (f, 0);
-      guint ubyte = GST_VIDEO_FORMAT_INFO_POFFSET (f, 1);
-      guint vbyte = GST_VIDEO_FORMAT_INFO_POFFSET (f, 2);
-      guint luma4 = (1u << ybyte) | (1u << (ybyte + 2)), cbyte = 1u << (1 - ybyte);
-      guint cpass = (sel_u ? 0 : 1u << ubyte) | (sel_v ? 0 : 1u << vbyte);
-
-      L->row[0] = 4 * cw;
-      L->height[0] = h;
-      if (sel_u || sel_v)
-        add_view (L, 0, cw, h, cw, 4, sel_y ? luma4 : 0, sel_y ? cpass : cpass | luma4);
-      if (sel_y)
-        add_view (L, 0, w, h, 2 * cw, 2, sel_u || sel_v ? cbyte : 0, cbyte);
-      break;
-    }
-    case GST_VIDEO_FORMAT_NV12:
-    case GST_VIDEO_FORMAT_NV21:{
-      guint pass = (sel_u ? 0 : 1u << GST_VIDEO_FORMAT_INFO_POFFSET (f, 1)) |
-          (sel_v ? 0 : 1u << GST_VIDEO_FORMAT_INFO_POFFSET (f, 2));
-
-      L->row[0] = w;
-      L->height[0] = h;
-      L->row[1] = 2 * cw;
-      L->height[1] = ch;
-      if (sel_y)
-        add_view (L, 0, w, h, w, 1, 0, 0);
-      if (sel_u || sel_v)
-        add_view (L, 1, cw, ch, cw, 2, 0, pass);
-      break;
-    }
-    case GST_VIDEO_FORMAT_I420:
-    case GST_VIDEO_FORMAT_YV12:
-    case GST_VIDEO_FORMAT_Y42B:
-    case GST_VIDEO_FORMAT_Y444:
-      for (gint c = 0; c < 3; c++) {
-        gint p = GST_VIDEO_FORMAT_INFO_PLANE (f, c);
-        gint pw = GST_VIDEO_INFO_COMP_WIDTH (info, c), ph = GST_VIDEO_INFO_COMP_HEIGHT (info, c);
-
-        L->row[p] = pw;
-        L->height[p] = ph;
-        if (c == 0 ? sel_y : c == 1 ? sel_u : sel_v)
-          add_view (L, p, pw, ph, pw, 1, 0, 0);
-      }
-      break;
-    case GST_VIDEO_FORMAT_GRAY8:
-    case GST_VIDEO_FORMAT_GRAY16_LE:
-      L->row[0] = w * (L->depth / 8);
-      L->height[0] = h;
-      if (sel_y)
-        add_view (L, 0, w, h, w, 1, 0, 0);
-      break;
-    default:{
-      /* 4-byte RGB: every byte that is not a selected colour (or alpha) is copied */
-      guint conv = 0;
-
-      L->row[0] = 4 * w;
-      L->height[0] = h;
-      for (gint c = 0; c < GST_VIDEO_FORMAT_INFO_N_COMPONENTS (f); c++)
-        if (planes & (GST_CL_CONVOLVE_PLANES_R << c))
-          conv |= 1u << GST_VIDEO_FORMAT_INFO_POFFSET (f, c);
-      if (conv)
-        add_view (L, 0, w, h, w, 4, 0, 0xfu & ~conv);
-      break;
-    }
-  }
-  for (gint p = 0; p < L->n_planes; p++) {
-    L->base[p] = base;
-    base += (gsize) L->row[p] * L->height[p];
-  }
-  L->size = base;
-}
-
 #define FLOW_FAILED(what, err) G_STMT_START { \
     GST_ELEMENT_ERROR (self, LIBRARY, FAILED, \
         ("OpenCL %s failed on %s: %s", what, self->ctx->device_name, \
@@ -1265,11 +1090,11 @@ build_variant (GstClConvolve * self, const KernelRequest * r, const Variant * v,
 /* ---------------------------------------------------------------------------------------------
  * Measured choice of method=auto */
 
-static cl_int set_args (GstClConvolve * self, const Built * b, const View * v,
+static cl_int set_args (GstClConvolve * self, const Built * b, const ClView * v,
     const Plane * src, const Plane * dst, cl_mem tmp, gint depth);
-static cl_int enqueue_built (GstClConvolve * self, const Built * b, const View * v, gint y0,
+static cl_int enqueue_built (GstClConvolve * self, const Built * b, const ClView * v, gint y0,
     gint rows, cl_uint n_wait, const cl_event * wait, cl_event * ev);
-static cl_int enqueue_built_rows (GstClConvolve * self, const Built * b, const View * v,
+static cl_int enqueue_built_rows (GstClConvolve * self, const Built * b, const ClView * v,
     gint y0, gint rows, cl_uint n_wait, const cl_event * wait, cl_event * ev);
 
 /* The variants auto times for a request: on a device with on-chip local memory the tiled
@@ -1411,7 +1236,7 @@ tune_store (GstClConvolve * self, const gchar * key, const Variant * v)
  * the host clock from the first enqueue to the end of clFinish, kept in *t_min if shorter (no
  * timing when t_min is NULL). */
 static cl_int
-tune_run (GstClConvolve * self, const Built * b, const View * v, gint y0, gint rows,
+tune_run (GstClConvolve * self, const Built * b, const ClView * v, gint y0, gint rows,
     gint64 * t_min)
 {
   gint64 t = g_get_monotonic_time ();
@@ -1453,7 +1278,7 @@ time_candidates (GstClConvolve * self, const KernelRequest * r, const Variant * 
   gint64 best_t = G_MAXINT64, fixed_t = G_MAXINT64, t_min[MAX_CANDIDATES];
   Built built[MAX_CANDIDATES];
   cl_int e[MAX_CANDIDATES];
-  View v;
+  ClView v;
   Plane ps, pd;
   gint timed = 0;
   cl_int err = CL_SUCCESS;
@@ -1497,7 +1322,7 @@ time_candidates (GstClConvolve * self, const KernelRequest * r, const Variant * 
   }
 
   /* the view's passmask: tiled leaves out the sums of a copied alpha */
-  v = (View) { 0, r->width, height, r->width, 0, r->passmask, 0 };
+  v = (ClView) { 0, r->width, height, r->width, 0, r->passmask, 0 };
   ps = (Plane) { in, 0, pitch, NULL };
   pd = (Plane) { out, 0, pitch, NULL };
   memset (built, 0, sizeof (built));
@@ -1610,7 +1435,7 @@ tuned_variant (GstClConvolve * self, const KernelRequest * r)
  * of L that have it), building on first use (the context keeps programs; coefficients are data,
  * so they never cause a build). */
 static gboolean
-ensure_kernel (GstClConvolve * self, gint slot, const Shape * shape, const Layout * L)
+ensure_kernel (GstClConvolve * self, gint slot, const ClShape * shape, const ClLayout * L)
 {
   const Settings *s = &self->cur;
   KernelRequest request = { s->method,
@@ -1717,7 +1542,7 @@ static const gchar *const stage_names[GST_CL_N_STAGES] = { "upload", "kernel", "
 /* The frame's planes; TRUE (and each plane's mem set) when all of them lie in one pinned memory
  * of our device. */
 static gboolean
-frame_planes (GstClConvolve * self, GstVideoFrame * frame, const Layout * L, Plane * p)
+frame_planes (GstClConvolve * self, GstVideoFrame * frame, const ClLayout * L, Plane * p)
 {
   GstMemory *mem = NULL;
   GstClMemory *m = NULL;
@@ -1761,7 +1586,7 @@ frame_planes (GstClConvolve * self, GstVideoFrame * frame, const Layout * L, Pla
  * outside the mapped memory may be read or written. On failure *why says which plane and how
  * (free it). */
 static gboolean
-frame_in_bounds (const GstVideoFrame * frame, const Layout * L, gchar ** why)
+frame_in_bounds (const GstVideoFrame * frame, const ClLayout * L, gchar ** why)
 {
   for (gint p = 0; p < L->n_planes; p++) {
     const GstMapInfo *map = &frame->map[frame->meta ? p : 0];
@@ -1787,7 +1612,7 @@ frame_in_bounds (const GstVideoFrame * frame, const Layout * L, gchar ** why)
 
 /* The planes packed one after the other (L's layout) in pinned staging memory. */
 static gboolean
-staging_planes (GstClConvolve * self, GstMemory ** stage, const Layout * L, Plane * p)
+staging_planes (GstClConvolve * self, GstMemory ** stage, const ClLayout * L, Plane * p)
 {
   GstClMemory *m;
 
@@ -1850,7 +1675,7 @@ enqueue_rows (cl_command_queue q, gboolean upload, cl_mem mem, gsize base, gsize
 /* The arguments of built kernel(s) b for view v, from src to dst (its plane in each); tmp:
  * method=separable's row-pass buffer. */
 static cl_int
-set_args (GstClConvolve * self, const Built * b, const View * v, const Plane * src,
+set_args (GstClConvolve * self, const Built * b, const ClView * v, const Plane * src,
     const Plane * dst, cl_mem tmp, gint depth)
 {
   cl_kernel k = b->kernel, rows = b->rows;
@@ -1899,7 +1724,7 @@ set_args (GstClConvolve * self, const Built * b, const View * v, const Plane * s
 }
 
 static cl_int
-set_view_args (GstClConvolve * self, const Layout * L, const View * v, const Plane * src,
+set_view_args (GstClConvolve * self, const ClLayout * L, const ClView * v, const Plane * src,
     const Plane * dst)
 {
   return set_args (self, &self->built[v->shape], v, src, dst, self->tmp_mem, L->depth);
@@ -1907,7 +1732,7 @@ set_view_args (GstClConvolve * self, const Layout * L, const View * v, const Pla
 
 /* method=separable: the row pass of view v over rows [y0, y0 + rows), into the tmp buffer. */
 static cl_int
-enqueue_built_rows (GstClConvolve * self, const Built * b, const View * v, gint y0, gint rows,
+enqueue_built_rows (GstClConvolve * self, const Built * b, const ClView * v, gint y0, gint rows,
     cl_uint n_wait, const cl_event * wait, cl_event * ev)
 {
   const size_t offset[2] = { 0, y0 };
@@ -1920,7 +1745,7 @@ enqueue_built_rows (GstClConvolve * self, const Built * b, const View * v, gint 
 }
 
 static cl_int
-enqueue_view_rows (GstClConvolve * self, const View * v, gint y0, gint rows, cl_uint n_wait,
+enqueue_view_rows (GstClConvolve * self, const ClView * v, gint y0, gint rows, cl_uint n_wait,
     const cl_event * wait, cl_event * ev)
 {
   return enqueue_built_rows (self, &self->built[v->shape], v, y0, rows, n_wait, wait, ev);
@@ -1929,13 +1754,13 @@ enqueue_view_rows (GstClConvolve * self, const View * v, gint y0, gint rows, cl_
 /* method=separable: gives each separable view its region of tmp_mem (one float value per
  * computed sample, pixel and pair), growing the buffer when the frame needs more. */
 static gboolean
-ensure_tmp (GstClConvolve * self, Layout * L)
+ensure_tmp (GstClConvolve * self, ClLayout * L)
 {
   gsize bytes = 0;
 
   for (gint i = 0; i < L->n_views; i++) {
-    View *v = &L->views[i];
-    const Shape *sh = &L->shapes[v->shape];
+    ClView *v = &L->views[i];
+    const ClShape *sh = &L->shapes[v->shape];
     gsize value = sizeof (gfloat) * (sh->only >= 0 ? 1 : sh->channels);
 
     if (!self->built[v->shape].rows)
@@ -1952,7 +1777,7 @@ ensure_tmp (GstClConvolve * self, Layout * L)
 /* Built kernel b of view v over rows [y0, y0 + rows) (a band, or the whole plane): each
  * work-item covers b->px pixels and b->py rows, the band's first row being the work offset. */
 static cl_int
-enqueue_built (GstClConvolve * self, const Built * b, const View * v, gint y0, gint rows,
+enqueue_built (GstClConvolve * self, const Built * b, const ClView * v, gint y0, gint rows,
     cl_uint n_wait, const cl_event * wait, cl_event * ev)
 {
   const size_t offset[2] = { 0, y0 };
@@ -1967,7 +1792,7 @@ enqueue_built (GstClConvolve * self, const Built * b, const View * v, gint y0, g
 }
 
 static cl_int
-enqueue_view (GstClConvolve * self, const View * v, gint y0, gint rows, cl_uint n_wait,
+enqueue_view (GstClConvolve * self, const ClView * v, gint y0, gint rows, cl_uint n_wait,
     const cl_event * wait, cl_event * ev)
 {
   return enqueue_built (self, &self->built[v->shape], v, y0, rows, n_wait, wait, ev);
@@ -1990,13 +1815,13 @@ next_event (Events * e, gint stage)
 /* Host-unified device: the kernels read and write pinned host memory in place; planes no view
  * convolves are copied by the device. */
 static cl_int
-run_unified (GstClConvolve * self, const Layout * L, const Plane * src, const Plane * dst,
+run_unified (GstClConvolve * self, const ClLayout * L, const Plane * src, const Plane * dst,
     Events * e, const gchar ** what)
 {
   cl_int err;
 
   for (gint i = 0; i < L->n_views; i++) {
-    const View *v = &L->views[i];
+    const ClView *v = &L->views[i];
 
     *what = "clSetKernelArg";
     err = set_view_args (self, L, v, &src[v->plane], &dst[v->plane]);
@@ -2033,7 +1858,7 @@ run_unified (GstClConvolve * self, const Layout * L, const Plane * src, const Pl
 /* Rows per band of a plane: a multiple of the work-group height of every view on it, so that
  * bands never share a work-group. */
 static gint
-band_rows (GstClConvolve * self, const Layout * L, gint p, gint bands)
+band_rows (GstClConvolve * self, const ClLayout * L, gint p, gint bands)
 {
   gint h = L->height[p], ly = 1;
   gint rows = bands > 0 ? (h + bands - 1) / bands :
@@ -2069,7 +1894,7 @@ typedef struct
  * their halo reaches (all of them when wrap reaches across the plane); its download needs its
  * kernels. A plane no view convolves is downloaded from the input copy as it arrives. */
 static cl_int
-enqueue_ready_bands (GstClConvolve * self, const Layout * L, PlaneRun * r, const Plane * dst,
+enqueue_ready_bands (GstClConvolve * self, const ClLayout * L, PlaneRun * r, const Plane * dst,
     gint b, Events * e, const gchar ** what)
 {
   gint p = r->p, h = L->height[p], radius = self->requests[0].size / 2;
@@ -2117,7 +1942,7 @@ enqueue_ready_bands (GstClConvolve * self, const Layout * L, PlaneRun * r, const
  * NULL, each band of the input frame is copied into src (pinned staging) just before its upload.
  * Returns when the last download is done, so every frame leaves complete and in order. */
 static cl_int
-run_discrete (GstClConvolve * self, const Layout * L, const Plane * src, const Plane * dst,
+run_discrete (GstClConvolve * self, const ClLayout * L, const Plane * src, const Plane * dst,
     GstVideoFrame * in, gint bands, Events * e, const gchar ** what)
 {
   cl_int err;
@@ -2241,8 +2066,8 @@ gst_cl_convolve_transform_frame (GstVideoFilter * vf, GstVideoFrame * in, GstVid
   MemPath path_in, path_out;
   guint copies = 0;
   gint bands;
-  Plane src[MAX_PLANES], dst[MAX_PLANES];
-  Layout L;
+  Plane src[CL_MAX_PLANES], dst[CL_MAX_PLANES];
+  ClLayout L;
   const gchar *what = "";
   gchar *why = NULL;
   cl_int err;
@@ -2272,7 +2097,7 @@ gst_cl_convolve_transform_frame (GstVideoFilter * vf, GstVideoFrame * in, GstVid
   }
 
   /* the negotiated size, not a GstVideoMeta's (which may be larger, or lie) */
-  plan_layout (&vf->in_info, self->cur.planes, &L);
+  cl_layout_plan (&vf->in_info, self->cur.planes, &L);
   if (!frame_in_bounds (in, &L, &why)) {
     GST_ELEMENT_WARNING (self, STREAM, FORMAT, ("Dropped an invalid input frame: %s.", why),
         ("%" GST_PTR_FORMAT, in->buffer));
@@ -2298,7 +2123,7 @@ gst_cl_convolve_transform_frame (GstVideoFilter * vf, GstVideoFrame * in, GstVid
     path_in = in_pinned ? PATH_IN_PLACE : PATH_STAGING_COPY;
     path_out = out_pinned ? PATH_IN_PLACE : PATH_STAGING_COPY;
     if (!in_pinned) {
-      Plane frame[MAX_PLANES];
+      Plane frame[CL_MAX_PLANES];
 
       memcpy (frame, src, sizeof (frame));
       if (!staging_planes (self, &self->stage_in, &L, src))
@@ -2513,7 +2338,7 @@ gst_cl_convolve_decide_allocation (GstBaseTransform * bt, GstQuery * query)
 static void
 release_cl (GstClConvolve * self)
 {
-  for (gint i = 0; i < MAX_SHAPES; i++) {
+  for (gint i = 0; i < CL_MAX_SHAPES; i++) {
     built_clear (self, &self->built[i], FALSE);
   }
   g_clear_pointer (&self->sep_mem, clReleaseMemObject);

@@ -1,0 +1,146 @@
+/* clconvolve: what a frame of a format is made of
+ * Copyright (C) 2026 clconvolve developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "framelayout.h"
+#include "gstclconvolve.h"
+
+#include <string.h>
+
+static gint
+add_shape (ClLayout * L, const ClShape * shape)
+{
+  for (gint i = 0; i < L->n_shapes; i++)
+    if (!memcmp (&L->shapes[i], shape, sizeof (ClShape)))
+      return i;
+  g_assert (L->n_shapes < CL_MAX_SHAPES);
+  L->shapes[L->n_shapes] = *shape;
+  return L->n_shapes++;
+}
+
+/* A view of plane convolving the samples of its pixels that are in neither skipmask nor
+ * passmask. */
+static void
+add_view (ClLayout * L, gint plane, gint width, gint height, gint span, gint channels,
+    guint skipmask, guint passmask)
+{
+  ClView *v = &L->views[L->n_views++];
+  guint computed = ((1u << channels) - 1) & ~skipmask & ~passmask;
+  ClShape shape = { channels, L->depth, skipmask, -1, passmask };
+
+  g_assert (L->n_views <= CL_MAX_VIEWS);
+  /* one sample of several: a kernel that sums that one alone (a CPU pays per sample summed) */
+  if (channels > 1 && computed && !(computed & (computed - 1)))
+    shape.only = g_bit_nth_lsf (computed, -1);
+  v->plane = plane;
+  v->width = width;
+  v->height = height;
+  v->span = span;
+  v->shape = add_shape (L, &shape);
+  v->passmask = passmask;
+  L->convolved[plane] = TRUE;
+}
+
+void
+cl_layout_plan (const GstVideoInfo * info, guint planes, ClLayout * L)
+{
+  const GstVideoFormatInfo *f = info->finfo;
+  gint w = GST_VIDEO_INFO_WIDTH (info), h = GST_VIDEO_INFO_HEIGHT (info);
+  gint cw = GST_VIDEO_INFO_COMP_WIDTH (info, 1), ch = GST_VIDEO_INFO_COMP_HEIGHT (info, 1);
+  gboolean sel_y, sel_u, sel_v;
+  gsize base = 0;
+
+  memset (L, 0, sizeof (*L));
+  L->n_planes = GST_VIDEO_INFO_N_PLANES (info);
+  L->depth = GST_VIDEO_FORMAT_INFO_DEPTH (f, 0) > 8 ? 16 : 8;
+  if (planes == GST_CL_CONVOLVE_PLANES_AUTO)
+    planes = GST_VIDEO_FORMAT_INFO_IS_RGB (f) ? GST_CL_CONVOLVE_PLANES_RGB :
+        GST_CL_CONVOLVE_PLANES_Y;
+  sel_y = planes & GST_CL_CONVOLVE_PLANES_Y;
+  sel_u = planes & GST_CL_CONVOLVE_PLANES_U;
+  sel_v = planes & GST_CL_CONVOLVE_PLANES_V;
+
+  switch (GST_VIDEO_INFO_FORMAT (info)) {
+    case GST_VIDEO_FORMAT_YUY2:
+    case GST_VIDEO_FORMAT_UYVY:{
+      /* one plane of macropixels (Y0 U Y1 V or U Y0 V Y1): luma as 2-byte pixels (its Y and
+       * the chroma byte beside it), chroma as 4-byte macropixels at half width */
+      guint ybyte = GST_VIDEO_FORMAT_INFO_POFFSET (f, 0);
+      guint ubyte = GST_VIDEO_FORMAT_INFO_POFFSET (f, 1);
+      guint vbyte = GST_VIDEO_FORMAT_INFO_POFFSET (f, 2);
+      guint luma4 = (1u << ybyte) | (1u << (ybyte + 2)), cbyte = 1u << (1 - ybyte);
+      guint cpass = (sel_u ? 0 : 1u << ubyte) | (sel_v ? 0 : 1u << vbyte);
+
+      L->row[0] = 4 * cw;
+      L->height[0] = h;
+      if (sel_u || sel_v)
+        add_view (L, 0, cw, h, cw, 4, sel_y ? luma4 : 0, sel_y ? cpass : cpass | luma4);
+      if (sel_y)
+        add_view (L, 0, w, h, 2 * cw, 2, sel_u || sel_v ? cbyte : 0, cbyte);
+      break;
+    }
+    case GST_VIDEO_FORMAT_NV12:
+    case GST_VIDEO_FORMAT_NV21:{
+      guint pass = (sel_u ? 0 : 1u << GST_VIDEO_FORMAT_INFO_POFFSET (f, 1)) |
+          (sel_v ? 0 : 1u << GST_VIDEO_FORMAT_INFO_POFFSET (f, 2));
+
+      L->row[0] = w;
+      L->height[0] = h;
+      L->row[1] = 2 * cw;
+      L->height[1] = ch;
+      if (sel_y)
+        add_view (L, 0, w, h, w, 1, 0, 0);
+      if (sel_u || sel_v)
+        add_view (L, 1, cw, ch, cw, 2, 0, pass);
+      break;
+    }
+    case GST_VIDEO_FORMAT_I420:
+    case GST_VIDEO_FORMAT_YV12:
+    case GST_VIDEO_FORMAT_Y42B:
+    case GST_VIDEO_FORMAT_Y444:
+      for (gint c = 0; c < 3; c++) {
+        gint p = GST_VIDEO_FORMAT_INFO_PLANE (f, c);
+        gint pw = GST_VIDEO_INFO_COMP_WIDTH (info, c), ph = GST_VIDEO_INFO_COMP_HEIGHT (info, c);
+
+        L->row[p] = pw;
+        L->height[p] = ph;
+        if (c == 0 ? sel_y : c == 1 ? sel_u : sel_v)
+          add_view (L, p, pw, ph, pw, 1, 0, 0);
+      }
+      break;
+    case GST_VIDEO_FORMAT_GRAY8:
+    case GST_VIDEO_FORMAT_GRAY16_LE:
+      L->row[0] = w * (L->depth / 8);
+      L->height[0] = h;
+      if (sel_y)
+        add_view (L, 0, w, h, w, 1, 0, 0);
+      break;
+    default:{
+      /* 4-byte RGB: every byte that is not a selected colour (or alpha) is copied */
+      guint conv = 0;
+
+      L->row[0] = 4 * w;
+      L->height[0] = h;
+      for (gint c = 0; c < GST_VIDEO_FORMAT_INFO_N_COMPONENTS (f); c++)
+        if (planes & (GST_CL_CONVOLVE_PLANES_R << c))
+          conv |= 1u << GST_VIDEO_FORMAT_INFO_POFFSET (f, c);
+      if (conv)
+        add_view (L, 0, w, h, w, 4, 0, 0xfu & ~conv);
+      break;
+    }
+  }
+  for (gint p = 0; p < L->n_planes; p++) {
+    L->base[p] = base;
+    base += (gsize) L->row[p] * L->height[p];
+  }
+  L->size = base;
+}

@@ -1,0 +1,219 @@
+/* clconvolve: frame layout planning, without a device
+ * Copyright (C) 2026 clconvolve developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/* The expectations are written from the formats' byte layouts (GStreamer's documentation of
+ * each format), not from the planner: which bytes of a pixel are a sample of which component,
+ * the chroma subsampling, and what the planes property selects. A 7x5 frame makes every
+ * rounded-up chroma size show. */
+
+#include "framelayout.h"
+#include "gstclconvolve.h"
+
+#include <string.h>
+
+enum
+{
+  Y = GST_CL_CONVOLVE_PLANES_Y,
+  U = GST_CL_CONVOLVE_PLANES_U,
+  V = GST_CL_CONVOLVE_PLANES_V,
+  R = GST_CL_CONVOLVE_PLANES_R,
+  G = GST_CL_CONVOLVE_PLANES_G,
+  B = GST_CL_CONVOLVE_PLANES_B,
+  A = GST_CL_CONVOLVE_PLANES_A,
+  AUTO = GST_CL_CONVOLVE_PLANES_AUTO
+};
+
+typedef struct
+{
+  gint plane, width, height, span, channels;
+  guint skipmask, passmask;
+  gint only;                    /* the one computed sample, -1: several */
+} ExpectView;
+
+typedef struct
+{
+  const gchar *format;
+  guint planes;
+  gint depth, n_planes;
+  gint row[3], height[3];       /* of a 7x5 frame */
+  gint n_views, n_shapes;
+  ExpectView views[3];
+} Expect;
+
+/* 7x5: chroma of 4:2:0 is 4x3, of 4:2:2 4x5; YUY2/UYVY rows hold 4 macropixels (16 bytes) */
+static const Expect expects[] = {
+  /* RGBA: R G B A; alpha copied unless selected */
+  {"RGBA", AUTO, 8, 1, {28}, {5}, 1, 1, {{0, 7, 5, 7, 4, 0, 0x8, -1}}},
+  {"RGBA", R, 8, 1, {28}, {5}, 1, 1, {{0, 7, 5, 7, 4, 0, 0xe, 0}}},
+  {"RGBA", G | A, 8, 1, {28}, {5}, 1, 1, {{0, 7, 5, 7, 4, 0, 0x5, -1}}},
+  {"RGBA", A, 8, 1, {28}, {5}, 1, 1, {{0, 7, 5, 7, 4, 0, 0x7, 3}}},
+  {"RGBA", Y, 8, 1, {28}, {5}, 0, 0},
+  /* BGRA: B G R A */
+  {"BGRA", R, 8, 1, {28}, {5}, 1, 1, {{0, 7, 5, 7, 4, 0, 0xb, 2}}},
+  /* ARGB: A R G B; ABGR: A B G R */
+  {"ARGB", AUTO, 8, 1, {28}, {5}, 1, 1, {{0, 7, 5, 7, 4, 0, 0x1, -1}}},
+  {"ABGR", B, 8, 1, {28}, {5}, 1, 1, {{0, 7, 5, 7, 4, 0, 0xd, 1}}},
+  /* RGBx: R G B x, xRGB: x R G B, xBGR: x B G R; the padding byte is always copied */
+  {"RGBx", AUTO, 8, 1, {28}, {5}, 1, 1, {{0, 7, 5, 7, 4, 0, 0x8, -1}}},
+  {"BGRx", R | G, 8, 1, {28}, {5}, 1, 1, {{0, 7, 5, 7, 4, 0, 0x9, -1}}},
+  {"xRGB", AUTO, 8, 1, {28}, {5}, 1, 1, {{0, 7, 5, 7, 4, 0, 0x1, -1}}},
+  {"xBGR", R, 8, 1, {28}, {5}, 1, 1, {{0, 7, 5, 7, 4, 0, 0x7, 3}}},
+  /* gray: the plane is y */
+  {"GRAY8", AUTO, 8, 1, {7}, {5}, 1, 1, {{0, 7, 5, 7, 1, 0, 0, -1}}},
+  {"GRAY8", U | R, 8, 1, {7}, {5}, 0, 0},
+  {"GRAY16_LE", Y, 16, 1, {14}, {5}, 1, 1, {{0, 7, 5, 7, 1, 0, 0, -1}}},
+  /* planar YUV: Y, U, V planes (YV12: Y, V, U) */
+  {"I420", AUTO, 8, 3, {7, 4, 4}, {5, 3, 3}, 1, 1, {{0, 7, 5, 7, 1, 0, 0, -1}}},
+  {"I420", U | V, 8, 3, {7, 4, 4}, {5, 3, 3}, 2, 1,
+      {{1, 4, 3, 4, 1, 0, 0, -1}, {2, 4, 3, 4, 1, 0, 0, -1}}},
+  {"YV12", U, 8, 3, {7, 4, 4}, {5, 3, 3}, 1, 1, {{2, 4, 3, 4, 1, 0, 0, -1}}},
+  {"Y42B", Y | V, 8, 3, {7, 4, 4}, {5, 5, 5}, 2, 1,
+      {{0, 7, 5, 7, 1, 0, 0, -1}, {2, 4, 5, 4, 1, 0, 0, -1}}},
+  {"Y444", U, 8, 3, {7, 7, 7}, {5, 5, 5}, 1, 1, {{1, 7, 5, 7, 1, 0, 0, -1}}},
+  {"I420", R, 8, 3, {7, 4, 4}, {5, 3, 3}, 0, 0},
+  /* semi-planar: Y, then U V pairs (NV21: V U) */
+  {"NV12", AUTO, 8, 2, {7, 8}, {5, 3}, 1, 1, {{0, 7, 5, 7, 1, 0, 0, -1}}},
+  {"NV12", U, 8, 2, {7, 8}, {5, 3}, 1, 1, {{1, 4, 3, 4, 2, 0, 0x2, 0}}},
+  {"NV21", U, 8, 2, {7, 8}, {5, 3}, 1, 1, {{1, 4, 3, 4, 2, 0, 0x1, 1}}},
+  {"NV12", Y | U | V, 8, 2, {7, 8}, {5, 3}, 2, 2,
+      {{0, 7, 5, 7, 1, 0, 0, -1}, {1, 4, 3, 4, 2, 0, 0, -1}}},
+  /* packed 4:2:2, YUY2: Y0 U Y1 V. Luma as 2-byte pixels (its Y and the chroma byte beside
+   * it, copied); chroma as 4-byte macropixels (the luma bytes skipped when luma has a view of
+   * its own, else copied) */
+  {"YUY2", AUTO, 8, 1, {16}, {5}, 1, 1, {{0, 7, 5, 8, 2, 0, 0x2, 0}}},
+  {"YUY2", U, 8, 1, {16}, {5}, 1, 1, {{0, 4, 5, 4, 4, 0, 0xd, 1}}},
+  {"YUY2", U | V, 8, 1, {16}, {5}, 1, 1, {{0, 4, 5, 4, 4, 0, 0x5, -1}}},
+  {"YUY2", Y | U | V, 8, 1, {16}, {5}, 2, 2,
+      {{0, 4, 5, 4, 4, 0x5, 0, -1}, {0, 7, 5, 8, 2, 0x2, 0x2, 0}}},
+  /* UYVY: U Y0 V Y1 */
+  {"UYVY", AUTO, 8, 1, {16}, {5}, 1, 1, {{0, 7, 5, 8, 2, 0, 0x1, 1}}},
+  {"UYVY", Y | V, 8, 1, {16}, {5}, 2, 2,
+      {{0, 4, 5, 4, 4, 0xa, 0x1, 2}, {0, 7, 5, 8, 2, 0x1, 0x1, 1}}},
+};
+
+static gchar *
+describe (const Expect * e)
+{
+  return g_strdup_printf ("%s planes=0x%x", e->format, e->planes);
+}
+
+static void
+plan (const gchar * format, gint w, gint h, guint planes, ClLayout * L)
+{
+  GstVideoInfo info;
+
+  g_assert_true (gst_video_info_set_format (&info, gst_video_format_from_string (format), w, h));
+  memset (L, 0xa5, sizeof (*L));
+  cl_layout_plan (&info, planes, L);
+}
+
+static void
+test_formats (void)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (expects); i++) {
+    const Expect *e = &expects[i];
+    gchar *what = describe (e);
+    gsize base = 0;
+    ClLayout L;
+
+    g_test_message ("%s", what);
+    plan (e->format, 7, 5, e->planes, &L);
+    g_assert_cmpint (L.depth, ==, e->depth);
+    g_assert_cmpint (L.n_planes, ==, e->n_planes);
+    for (gint p = 0; p < e->n_planes; p++) {
+      gboolean viewed = FALSE;
+
+      g_assert_cmpint (L.row[p], ==, e->row[p]);
+      g_assert_cmpint (L.height[p], ==, e->height[p]);
+      /* packed one after the other, tightly */
+      g_assert_cmpuint (L.base[p], ==, base);
+      base += (gsize) e->row[p] * e->height[p];
+      for (gint v = 0; v < e->n_views; v++)
+        viewed |= e->views[v].plane == p;
+      g_assert_cmpint (L.convolved[p], ==, viewed);
+    }
+    g_assert_cmpuint (L.size, ==, base);
+    g_assert_cmpint (L.n_views, ==, e->n_views);
+    g_assert_cmpint (L.n_shapes, ==, e->n_shapes);
+    for (gint v = 0; v < e->n_views; v++) {
+      const ExpectView *x = &e->views[v];
+      const ClView *got = &L.views[v];
+      const ClShape *s;
+
+      g_assert_cmpint (got->plane, ==, x->plane);
+      g_assert_cmpint (got->width, ==, x->width);
+      g_assert_cmpint (got->height, ==, x->height);
+      g_assert_cmpint (got->span, ==, x->span);
+      g_assert_cmpuint (got->passmask, ==, x->passmask);
+      g_assert_cmpint (got->shape, >=, 0);
+      g_assert_cmpint (got->shape, <, L.n_shapes);
+      s = &L.shapes[got->shape];
+      g_assert_cmpint (s->channels, ==, x->channels);
+      g_assert_cmpint (s->depth, ==, e->depth);
+      g_assert_cmpuint (s->skipmask, ==, x->skipmask);
+      g_assert_cmpuint (s->passmask, ==, x->passmask);
+      g_assert_cmpint (s->only, ==, x->only);
+    }
+    /* views of one shape share it; views of different pixels do not */
+    for (gint a = 0; a < e->n_views; a++)
+      for (gint b = a + 1; b < e->n_views; b++) {
+        const ExpectView *x = &e->views[a], *y = &e->views[b];
+        gboolean same = x->channels == y->channels && x->skipmask == y->skipmask &&
+            x->passmask == y->passmask && x->only == y->only;
+
+        g_assert_cmpint (L.views[a].shape == L.views[b].shape, ==, same);
+      }
+    g_free (what);
+  }
+}
+
+/* Plane sizes at the edges: 1x1 (chroma rounds up to one sample), even sizes (exact halves)
+ * and a wide odd frame. */
+static void
+test_sizes (void)
+{
+  static const gint dims[][2] = { {1, 1}, {2, 2}, {64, 48}, {1921, 1081} };
+
+  for (guint d = 0; d < G_N_ELEMENTS (dims); d++) {
+    gint w = dims[d][0], h = dims[d][1], cw = (w + 1) / 2, ch = (h + 1) / 2;
+    ClLayout L;
+
+    plan ("I420", w, h, Y | U | V, &L);
+    g_assert_cmpint (L.row[0], ==, w);
+    g_assert_cmpint (L.row[1], ==, cw);
+    g_assert_cmpint (L.height[2], ==, ch);
+    g_assert_cmpuint (L.size, ==, (gsize) w * h + 2 * (gsize) cw * ch);
+    g_assert_cmpint (L.views[2].width, ==, cw);
+
+    plan ("NV21", w, h, AUTO, &L);
+    g_assert_cmpint (L.row[1], ==, 2 * cw);
+    g_assert_cmpuint (L.size, ==, (gsize) w * h + 2 * (gsize) cw * ch);
+
+    plan ("UYVY", w, h, Y, &L);
+    g_assert_cmpint (L.row[0], ==, 4 * cw);
+    g_assert_cmpint (L.views[0].width, ==, w);
+    g_assert_cmpint (L.views[0].span, ==, 2 * cw);
+
+    plan ("GRAY16_LE", w, h, AUTO, &L);
+    g_assert_cmpint (L.row[0], ==, 2 * w);
+    g_assert_cmpuint (L.size, ==, 2 * (gsize) w * h);
+
+    plan ("xBGR", w, h, AUTO, &L);
+    g_assert_cmpuint (L.size, ==, 4 * (gsize) w * h);
+  }
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/layout/formats", test_formats);
+  g_test_add_func ("/layout/sizes", test_sizes);
+  return g_test_run ();
+}
