@@ -1091,7 +1091,7 @@ build_variant (GstClConvolve * self, const KernelRequest * r, const Variant * v,
  * Measured choice of method=auto */
 
 static cl_int set_args (GstClConvolve * self, const Built * b, const ClView * v,
-    const Plane * src, const Plane * dst, cl_mem tmp, gint depth);
+    const Plane * src, const Plane * dst, cl_mem tmp, gint depth, const gchar ** what);
 static cl_int enqueue_built (GstClConvolve * self, const Built * b, const ClView * v, gint y0,
     gint rows, cl_uint n_wait, const cl_event * wait, cl_event * ev);
 static cl_int enqueue_built_rows (GstClConvolve * self, const Built * b, const ClView * v,
@@ -1337,10 +1337,8 @@ time_candidates (GstClConvolve * self, const KernelRequest * r, const Variant * 
     const gchar *what;
 
     e[c] = build_variant (self, r, &cand[c], &built[c], &blog, &what);
-    if (e[c] == CL_SUCCESS) {
-      what = "clSetKernelArg";
-      e[c] = set_args (self, &built[c], &v, &ps, &pd, tmp, r->depth);
-    }
+    if (e[c] == CL_SUCCESS)
+      e[c] = set_args (self, &built[c], &v, &ps, &pd, tmp, r->depth, &what);
     if (e[c] == CL_SUCCESS) {
       what = "warm-up run";
       e[c] = tune_run (self, &built[c], &v, radius, rows, NULL);
@@ -1674,60 +1672,96 @@ enqueue_rows (cl_command_queue q, gboolean upload, cl_mem mem, gsize base, gsize
 
 /* The arguments of built kernel(s) b for view v, from src to dst (its plane in each); tmp:
  * method=separable's row-pass buffer. */
+/* One argument of a kernel signature: what a failure reports, its size and value. */
+typedef struct
+{
+  const gchar *what;
+  gsize size;
+  const void *value;
+} KernelArg;
+
+/* An argument of kernel signature sig named name, its value the lvalue x: the failure names
+ * both ("clSetKernelArg of dense: bias"). */
+#define KARG(sig, name, x) { "clSetKernelArg of " sig ": " #name, sizeof (x), &(x) }
+
+/* Sets args[i] as argument i of k; on a failure *what names the argument. */
+static cl_int
+set_kernel_args (cl_kernel k, const KernelArg * args, guint n, const gchar ** what)
+{
+  for (guint i = 0; i < n; i++) {
+    cl_int err = clSetKernelArg (k, i, args[i].size, args[i].value);
+
+    if (err != CL_SUCCESS) {
+      *what = args[i].what;
+      return err;
+    }
+  }
+  return CL_SUCCESS;
+}
+
+/* The arguments of b's kernel(s) for view v between src and dst (tmp: the row pass's buffer
+ * of method=separable), one table per signature of kernels/: dense (direct, tiled, vector,
+ * vsplit), one-pass separable (vsep), and the two passes of separable (cols, rows). */
 static cl_int
 set_args (GstClConvolve * self, const Built * b, const ClView * v, const Plane * src,
-    const Plane * dst, cl_mem tmp, gint depth)
+    const Plane * dst, cl_mem tmp, gint depth, const gchar ** what)
 {
-  cl_kernel k = b->kernel, rows = b->rows;
   gfloat bias = (gfloat) (self->cur.bias * (depth == 16 ? 65535.0 / 255.0 : 1.0));
-  cl_int err;
 
-  err = clSetKernelArg (k, 0, sizeof (cl_mem), &src->mem);
-  err |= clSetKernelArg (k, 1, sizeof (gint), &src->offset);
-  err |= clSetKernelArg (k, 2, sizeof (gint), &src->pitch);
-  err |= clSetKernelArg (k, 3, sizeof (cl_mem), &dst->mem);
-  err |= clSetKernelArg (k, 4, sizeof (gint), &dst->offset);
-  err |= clSetKernelArg (k, 5, sizeof (gint), &dst->pitch);
-  err |= clSetKernelArg (k, 6, sizeof (gint), &v->width);
-  err |= clSetKernelArg (k, 7, sizeof (gint), &v->height);
-  err |= clSetKernelArg (k, 8, sizeof (gint), &v->span);
   if (b->one_pass) {
-    err |= clSetKernelArg (k, 9, sizeof (cl_mem), &self->sep_mem);
-    err |= clSetKernelArg (k, 10, sizeof (gint), &self->rank);
-    err |= clSetKernelArg (k, 11, sizeof (gfloat), &bias);
-    err |= clSetKernelArg (k, 12, sizeof (guint), &v->passmask);
-    return err;
+    const KernelArg vsep[] = {
+      KARG ("vsep", src, src->mem), KARG ("vsep", src_offset, src->offset),
+      KARG ("vsep", src_pitch, src->pitch), KARG ("vsep", dst, dst->mem),
+      KARG ("vsep", dst_offset, dst->offset), KARG ("vsep", dst_pitch, dst->pitch),
+      KARG ("vsep", width, v->width), KARG ("vsep", height, v->height),
+      KARG ("vsep", span, v->span), KARG ("vsep", coef, self->sep_mem),
+      KARG ("vsep", rank, self->rank), KARG ("vsep", bias, bias),
+      KARG ("vsep", passmask, v->passmask)
+    };
+
+    return set_kernel_args (b->kernel, vsep, G_N_ELEMENTS (vsep), what);
   }
-  if (!rows) {
-    err |= clSetKernelArg (k, 9, sizeof (cl_mem), &self->coef_mem);
-    err |= clSetKernelArg (k, 10, sizeof (gfloat), &bias);
-    err |= clSetKernelArg (k, 11, sizeof (guint), &v->passmask);
-    return err;
+  if (b->rows) {
+    const KernelArg cols[] = {
+      KARG ("cols", src, src->mem), KARG ("cols", src_offset, src->offset),
+      KARG ("cols", src_pitch, src->pitch), KARG ("cols", dst, dst->mem),
+      KARG ("cols", dst_offset, dst->offset), KARG ("cols", dst_pitch, dst->pitch),
+      KARG ("cols", width, v->width), KARG ("cols", height, v->height),
+      KARG ("cols", span, v->span), KARG ("cols", tmp, tmp),
+      KARG ("cols", tmp_offset, v->tmp_offset), KARG ("cols", coef, self->sep_mem),
+      KARG ("cols", rank, self->rank), KARG ("cols", bias, bias),
+      KARG ("cols", passmask, v->passmask)
+    };
+    const KernelArg rows[] = {
+      KARG ("rows", src, src->mem), KARG ("rows", src_offset, src->offset),
+      KARG ("rows", src_pitch, src->pitch), KARG ("rows", width, v->width),
+      KARG ("rows", height, v->height), KARG ("rows", tmp, tmp),
+      KARG ("rows", tmp_offset, v->tmp_offset), KARG ("rows", coef, self->sep_mem),
+      KARG ("rows", rank, self->rank)
+    };
+    cl_int err = set_kernel_args (b->kernel, cols, G_N_ELEMENTS (cols), what);
+
+    return err != CL_SUCCESS ? err : set_kernel_args (b->rows, rows, G_N_ELEMENTS (rows), what);
   }
-  /* method=separable: the column pass (k) and the row pass */
-  err |= clSetKernelArg (k, 9, sizeof (cl_mem), &tmp);
-  err |= clSetKernelArg (k, 10, sizeof (gint), &v->tmp_offset);
-  err |= clSetKernelArg (k, 11, sizeof (cl_mem), &self->sep_mem);
-  err |= clSetKernelArg (k, 12, sizeof (gint), &self->rank);
-  err |= clSetKernelArg (k, 13, sizeof (gfloat), &bias);
-  err |= clSetKernelArg (k, 14, sizeof (guint), &v->passmask);
-  err |= clSetKernelArg (rows, 0, sizeof (cl_mem), &src->mem);
-  err |= clSetKernelArg (rows, 1, sizeof (gint), &src->offset);
-  err |= clSetKernelArg (rows, 2, sizeof (gint), &src->pitch);
-  err |= clSetKernelArg (rows, 3, sizeof (gint), &v->width);
-  err |= clSetKernelArg (rows, 4, sizeof (gint), &v->height);
-  err |= clSetKernelArg (rows, 5, sizeof (cl_mem), &tmp);
-  err |= clSetKernelArg (rows, 6, sizeof (gint), &v->tmp_offset);
-  err |= clSetKernelArg (rows, 7, sizeof (cl_mem), &self->sep_mem);
-  err |= clSetKernelArg (rows, 8, sizeof (gint), &self->rank);
-  return err;
+  {
+    const KernelArg dense[] = {
+      KARG ("dense", src, src->mem), KARG ("dense", src_offset, src->offset),
+      KARG ("dense", src_pitch, src->pitch), KARG ("dense", dst, dst->mem),
+      KARG ("dense", dst_offset, dst->offset), KARG ("dense", dst_pitch, dst->pitch),
+      KARG ("dense", width, v->width), KARG ("dense", height, v->height),
+      KARG ("dense", span, v->span), KARG ("dense", coef, self->coef_mem),
+      KARG ("dense", bias, bias), KARG ("dense", passmask, v->passmask)
+    };
+
+    return set_kernel_args (b->kernel, dense, G_N_ELEMENTS (dense), what);
+  }
 }
 
 static cl_int
 set_view_args (GstClConvolve * self, const ClLayout * L, const ClView * v, const Plane * src,
-    const Plane * dst)
+    const Plane * dst, const gchar ** what)
 {
-  return set_args (self, &self->built[v->shape], v, src, dst, self->tmp_mem, L->depth);
+  return set_args (self, &self->built[v->shape], v, src, dst, self->tmp_mem, L->depth, what);
 }
 
 /* method=separable: the row pass of view v over rows [y0, y0 + rows), into the tmp buffer. */
@@ -1823,8 +1857,7 @@ run_unified (GstClConvolve * self, const ClLayout * L, const Plane * src, const 
   for (gint i = 0; i < L->n_views; i++) {
     const ClView *v = &L->views[i];
 
-    *what = "clSetKernelArg";
-    err = set_view_args (self, L, v, &src[v->plane], &dst[v->plane]);
+    err = set_view_args (self, L, v, &src[v->plane], &dst[v->plane], what);
     if (err != CL_SUCCESS)
       return err;
     *what = "kernel launch";
@@ -1956,8 +1989,7 @@ run_discrete (GstClConvolve * self, const ClLayout * L, const Plane * src, const
     for (gint i = 0; i < L->n_views; i++) {
       if (L->views[i].plane != p)
         continue;
-      *what = "clSetKernelArg";
-      err = set_view_args (self, L, &L->views[i], &dev_in, &dev_out);
+      err = set_view_args (self, L, &L->views[i], &dev_in, &dev_out, what);
       if (err != CL_SUCCESS)
         return err;
     }
