@@ -30,8 +30,68 @@ GST_DEBUG_CATEGORY_STATIC (gst_cl_context_debug);
 #define CL_PLATFORM_NOT_FOUND_KHR -1001
 #endif
 
+/* The contexts acquire made, one per device, held weakly: the last unref of a context
+ * finalizes it (and removes it here) while acquire may be looking for it. */
+typedef struct
+{
+  cl_device_id device;
+  cl_context wrapped;           /* the application's, NULL for acquire's own */
+  gpointer object;              /* the context, only to find its entry when it goes */
+  GWeakRef ref;
+} RegistryEntry;
+
 static GMutex registry_lock;
-static GList *registry;         /* GstClContext*, one per device in use */
+static GList *registry;         /* RegistryEntry* */
+
+/* The live context of device (and wrapped), a new reference; NULL if none (under
+ * registry_lock). */
+static GstClContext *
+registry_find (cl_device_id device, cl_context wrapped)
+{
+  GstClContext *ctx = NULL;
+
+  for (GList * l = registry; l && !ctx; l = l->next) {
+    RegistryEntry *r = l->data;
+
+    /* NULL while the last reference to it goes: then a new one is made */
+    if (r->device == device && r->wrapped == wrapped)
+      ctx = g_weak_ref_get (&r->ref);
+  }
+  return ctx;
+}
+
+static void
+registry_add (GstClContext * ctx, cl_context wrapped)
+{
+  RegistryEntry *r = g_new0 (RegistryEntry, 1);
+
+  r->device = ctx->device;
+  r->wrapped = wrapped;
+  r->object = ctx;
+  g_weak_ref_init (&r->ref, ctx);
+  registry = g_list_prepend (registry, r);
+}
+
+
+G_DEFINE_TYPE (GstClContext, gst_cl_context, GST_TYPE_OBJECT);
+
+static void
+ensure_debug (void)
+{
+  static gsize debug_once = 0;
+
+  if (g_once_init_enter (&debug_once)) {
+    GST_DEBUG_CATEGORY_INIT (gst_cl_context_debug, "clcontext", 0, "OpenCL context");
+    g_once_init_leave (&debug_once, 1);
+  }
+}
+
+static void
+gst_cl_context_init (GstClContext * ctx)
+{
+  g_mutex_init (&ctx->lock);
+  g_cond_init (&ctx->built);
+}
 
 const gchar *
 gst_cl_error_to_string (cl_int err)
@@ -344,10 +404,12 @@ max_idle_programs (void)
   return (guint) v;
 }
 
+/* A context object on device e: over cl (retained) when it is not NULL, else on a new OpenCL
+ * context. */
 static GstClContext *
-context_new (const DeviceEntry * e, GError ** error)
+context_new (const DeviceEntry * e, cl_context cl, GError ** error)
 {
-  GstClContext *ctx = g_new0 (GstClContext, 1);
+  GstClContext *ctx;
   cl_context_properties props[] = { CL_CONTEXT_PLATFORM, (cl_context_properties) e->platform,
     0
   };
@@ -356,16 +418,21 @@ context_new (const DeviceEntry * e, GError ** error)
   gsize wgs = 1;
   cl_uint fwidth = 0;
   cl_bool unified = CL_FALSE;
-  cl_int err;
+  cl_int err = CL_SUCCESS;
 
-  ctx->context = clCreateContext (props, 1, &e->device, NULL, NULL, &err);
-  if (!ctx->context) {
+  if (cl)
+    err = clRetainContext (cl);
+  else
+    cl = clCreateContext (props, 1, &e->device, NULL, NULL, &err);
+  if (!cl || err != CL_SUCCESS) {
     g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_NOT_FOUND,
-        "Could not create an OpenCL context on %s: %s. " HOW_TO_GET_A_DEVICE, e->label,
-        gst_cl_error_to_string (err));
-    g_free (ctx);
+        "Could not %s an OpenCL context on %s: %s. " HOW_TO_GET_A_DEVICE,
+        cl ? "use the given" : "create", e->label, gst_cl_error_to_string (err));
     return NULL;
   }
+  ctx = g_object_new (GST_TYPE_CL_CONTEXT, NULL);
+  gst_object_ref_sink (ctx);
+  ctx->context = cl;
   clGetDeviceInfo (e->device, CL_DEVICE_LOCAL_MEM_TYPE, sizeof (lmt), &lmt, NULL);
   clGetDeviceInfo (e->device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof (lms), &lms, NULL);
   clGetDeviceInfo (e->device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof (wgs), &wgs, NULL);
@@ -374,9 +441,6 @@ context_new (const DeviceEntry * e, GError ** error)
   /* deprecated in OpenCL 2.0 but answered by every 1.2 driver we target (PoCL CPU: true) */
   clGetDeviceInfo (e->device, CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof (unified), &unified, NULL);
 
-  ctx->refcount = 1;
-  g_mutex_init (&ctx->lock);
-  g_cond_init (&ctx->built);
   ctx->programs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
       (GDestroyNotify) program_entry_free);
   ctx->max_idle = max_idle_programs ();
@@ -407,13 +471,7 @@ gst_cl_context_acquire (const gchar * spec, GError ** error)
   gchar *why = NULL;
   cl_int err;
 
-  static gsize debug_once = 0;
-
-  if (g_once_init_enter (&debug_once)) {
-    GST_DEBUG_CATEGORY_INIT (gst_cl_context_debug, "clcontext", 0, "OpenCL context");
-    g_once_init_leave (&debug_once, 1);
-  }
-
+  ensure_debug ();
   g_mutex_lock (&registry_lock);
   devs = list_devices (&err);
   if (devs->len == 0) {
@@ -443,17 +501,12 @@ gst_cl_context_acquire (const gchar * spec, GError ** error)
     goto done;
   }
 
-  for (GList * l = registry; l; l = l->next) {
-    GstClContext *c = l->data;
-    if (c->device == e->device) {
-      ctx = c;
-      g_atomic_int_inc (&ctx->refcount);
-      goto done;
-    }
-  }
-  ctx = context_new (e, error);
+  ctx = registry_find (e->device, NULL);
   if (ctx)
-    registry = g_list_prepend (registry, ctx);
+    goto done;
+  ctx = context_new (e, NULL, error);
+  if (ctx)
+    registry_add (ctx, NULL);
 
 done:
   free_devices (devs);
@@ -464,32 +517,331 @@ done:
 GstClContext *
 gst_cl_context_ref (GstClContext * ctx)
 {
-  g_atomic_int_inc (&ctx->refcount);
-  return ctx;
+  return gst_object_ref (ctx);
 }
 
 void
 gst_cl_context_release (GstClContext * ctx)
 {
-  if (!ctx)
-    return;
+  if (ctx)
+    gst_object_unref (ctx);
+}
+
+static void
+gst_cl_context_finalize (GObject * object)
+{
+  GstClContext *ctx = GST_CL_CONTEXT (object);
+
   g_mutex_lock (&registry_lock);
-  if (!g_atomic_int_dec_and_test (&ctx->refcount)) {
-    g_mutex_unlock (&registry_lock);
-    return;
+  for (GList * l = registry; l; l = l->next) {
+    RegistryEntry *r = l->data;
+
+    if (r->object == ctx) {
+      g_weak_ref_clear (&r->ref);
+      g_free (r);
+      registry = g_list_delete_link (registry, l);
+      break;
+    }
   }
-  registry = g_list_remove (registry, ctx);
   g_mutex_unlock (&registry_lock);
 
-  GST_DEBUG ("destroying the context on %s", ctx->device_name);
-  g_hash_table_destroy (ctx->programs);
+  GST_DEBUG ("destroying the context on %s", GST_STR_NULL (ctx->device_name));
+  g_clear_pointer (&ctx->programs, g_hash_table_destroy);
   g_cond_clear (&ctx->built);
-  clReleaseContext (ctx->context);
+  g_clear_pointer (&ctx->context, clReleaseContext);
   g_free (ctx->cache_dir);
   g_free (ctx->identity);
   g_mutex_clear (&ctx->lock);
   g_free (ctx->device_name);
-  g_free (ctx);
+  G_OBJECT_CLASS (gst_cl_context_parent_class)->finalize (object);
+}
+
+enum
+{
+  CTX_PROP_0,
+  CTX_PROP_DEVICE_NAME,
+  CTX_PROP_CL_CONTEXT,
+  CTX_PROP_CL_DEVICE
+};
+
+static void
+gst_cl_context_get_property (GObject * object, guint prop_id, GValue * value,
+    GParamSpec * pspec)
+{
+  GstClContext *ctx = GST_CL_CONTEXT (object);
+
+  switch (prop_id) {
+    case CTX_PROP_DEVICE_NAME:
+      g_value_set_string (value, ctx->device_name);
+      break;
+    case CTX_PROP_CL_CONTEXT:
+      g_value_set_pointer (value, ctx->context);
+      break;
+    case CTX_PROP_CL_DEVICE:
+      g_value_set_pointer (value, ctx->device);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+}
+
+static void
+gst_cl_context_class_init (GstClContextClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  const GParamFlags ro = G_PARAM_READABLE | G_PARAM_STATIC_STRINGS;
+
+  gobject_class->finalize = gst_cl_context_finalize;
+  gobject_class->get_property = gst_cl_context_get_property;
+  g_object_class_install_property (gobject_class, CTX_PROP_DEVICE_NAME,
+      g_param_spec_string ("device-name", "Device name", "The OpenCL device, as 'device "
+          "(platform)'", NULL, ro));
+  g_object_class_install_property (gobject_class, CTX_PROP_CL_CONTEXT,
+      g_param_spec_pointer ("cl-context", "OpenCL context", "The cl_context", ro));
+  g_object_class_install_property (gobject_class, CTX_PROP_CL_DEVICE,
+      g_param_spec_pointer ("cl-device", "OpenCL device", "The cl_device_id", ro));
+}
+
+/* The device entry of device d (its platform, type and label) for a context over it. */
+static gboolean
+device_entry (cl_device_id d, DeviceEntry * e)
+{
+  cl_platform_id platform = NULL;
+  gchar *dname, *pname;
+
+  if (clGetDeviceInfo (d, CL_DEVICE_PLATFORM, sizeof (platform), &platform, NULL) !=
+      CL_SUCCESS || !platform)
+    return FALSE;
+  memset (e, 0, sizeof (*e));
+  e->platform = platform;
+  e->device = d;
+  clGetDeviceInfo (d, CL_DEVICE_TYPE, sizeof (e->type), &e->type, NULL);
+  dname = device_string (d, CL_DEVICE_NAME);
+  pname = platform_string (platform, CL_PLATFORM_NAME);
+  e->label = g_strdup_printf ("%s (%s)", dname, pname);
+  g_free (dname);
+  g_free (pname);
+  return TRUE;
+}
+
+GstClContext *
+gst_cl_context_new_wrapped (cl_context context, cl_device_id device, GError ** error)
+{
+  DeviceEntry e;
+  GstClContext *ctx;
+  cl_uint n = 0;
+  cl_device_id *devs;
+  gboolean found = FALSE;
+
+  ensure_debug ();
+  /* the device must be one of the context's */
+  if (!context || !device || clGetContextInfo (context, CL_CONTEXT_NUM_DEVICES, sizeof (n), &n,
+          NULL) != CL_SUCCESS || n == 0 || !device_entry (device, &e)) {
+    g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_SETTINGS,
+        "The application's OpenCL context or device is not valid");
+    return NULL;
+  }
+  devs = g_new0 (cl_device_id, n);
+  if (clGetContextInfo (context, CL_CONTEXT_DEVICES, n * sizeof (cl_device_id), devs, NULL) ==
+      CL_SUCCESS)
+    for (cl_uint i = 0; i < n; i++)
+      found |= devs[i] == device;
+  g_free (devs);
+  if (!found) {
+    g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_SETTINGS,
+        "The application's OpenCL device %s is not one of its context's", e.label);
+    g_free (e.label);
+    return NULL;
+  }
+  g_mutex_lock (&registry_lock);
+  ctx = registry_find (device, context);
+  if (!ctx) {
+    ctx = context_new (&e, context, error);
+    if (ctx)
+      registry_add (ctx, context);
+  }
+  g_mutex_unlock (&registry_lock);
+  g_free (e.label);
+  return ctx;
+}
+
+GstContext *
+gst_cl_context_to_gst (GstClContext * ctx)
+{
+  GstContext *c = gst_context_new (GST_CL_CONTEXT_TYPE, TRUE);
+
+  gst_structure_set (gst_context_writable_structure (c), "context", GST_TYPE_CL_CONTEXT, ctx,
+      NULL);
+  return c;
+}
+
+GstClContext *
+gst_cl_context_from_gst (GstContext * context, GError ** error)
+{
+  const GstStructure *st = gst_context_get_structure (context);
+  GstClContext *ctx = NULL;
+  gpointer cl = NULL, dev = NULL;
+
+  if (gst_structure_get (st, "context", GST_TYPE_CL_CONTEXT, &ctx, NULL) && ctx)
+    return ctx;
+  if (gst_structure_get (st, "cl-context", G_TYPE_POINTER, &cl, "cl-device", G_TYPE_POINTER,
+          &dev, NULL))
+    return gst_cl_context_new_wrapped (cl, dev, error);
+  g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_SETTINGS,
+      "The " GST_CL_CONTEXT_TYPE " context holds neither \"context\" nor \"cl-context\" "
+      "and \"cl-device\"");
+  return NULL;
+}
+
+gboolean
+gst_cl_context_matches (GstClContext * ctx, const gchar * spec)
+{
+  GArray *devs;
+  const DeviceEntry *e;
+  gboolean ok;
+  cl_int err;
+
+  if (!spec || !*spec)
+    return TRUE;
+  g_mutex_lock (&registry_lock);
+  devs = list_devices (&err);
+  e = match_device (devs, spec);
+  ok = e && e->device == ctx->device;
+  free_devices (devs);
+  g_mutex_unlock (&registry_lock);
+  return ok;
+}
+
+void
+gst_cl_context_set_element_context (GstElement * element, GstContext * context,
+    GstClContext ** offered)
+{
+  GError *error = NULL;
+  GstClContext *ctx;
+
+  if (!gst_context_has_context_type (context, GST_CL_CONTEXT_TYPE))
+    return;
+  ctx = gst_cl_context_from_gst (context, &error);
+  if (!ctx) {
+    GST_ELEMENT_WARNING (element, RESOURCE, SETTINGS, ("Ignoring the OpenCL context given: "
+            "%s.", error->message), (NULL));
+    g_clear_error (&error);
+    return;
+  }
+  GST_OBJECT_LOCK (element);
+  gst_object_replace ((GstObject **) offered, GST_OBJECT (ctx));
+  GST_OBJECT_UNLOCK (element);
+  gst_object_unref (ctx);
+}
+
+gboolean
+gst_cl_context_handle_query (GstElement * element, GstQuery * query, GstClContext ** offered)
+{
+  const gchar *type = NULL;
+  GstClContext *ctx = NULL;
+  GstContext *c;
+
+  if (GST_QUERY_TYPE (query) != GST_QUERY_CONTEXT ||
+      !gst_query_parse_context_type (query, &type) || g_strcmp0 (type, GST_CL_CONTEXT_TYPE))
+    return FALSE;
+  GST_OBJECT_LOCK (element);
+  if (*offered)
+    ctx = gst_object_ref (*offered);
+  GST_OBJECT_UNLOCK (element);
+  if (!ctx)
+    return FALSE;
+  c = gst_cl_context_to_gst (ctx);
+  gst_query_set_context (query, c);
+  gst_context_unref (c);
+  gst_object_unref (ctx);
+  return TRUE;
+}
+
+/* Asks the peers of element's pads of one direction; TRUE when one answered. */
+static gboolean
+query_peers (GstElement * element, GstQuery * query, GstPadDirection direction)
+{
+  GstIterator *it = direction == GST_PAD_SRC ? gst_element_iterate_src_pads (element) :
+      gst_element_iterate_sink_pads (element);
+  GValue item = G_VALUE_INIT;
+  gboolean done = FALSE, answered = FALSE;
+
+  while (!done && !answered) {
+    switch (gst_iterator_next (it, &item)) {
+      case GST_ITERATOR_OK:
+        answered = gst_pad_peer_query (g_value_get_object (&item), query);
+        g_value_reset (&item);
+        break;
+      case GST_ITERATOR_RESYNC:
+        gst_iterator_resync (it);
+        break;
+      default:
+        done = TRUE;
+        break;
+    }
+  }
+  g_value_unset (&item);
+  gst_iterator_free (it);
+  return answered;
+}
+
+/* *offered's context if it is on spec's device (a new reference), else NULL. */
+static GstClContext *
+offered_matching (GstElement * element, GstClContext ** offered, const gchar * spec)
+{
+  GstClContext *ctx = NULL;
+
+  GST_OBJECT_LOCK (element);
+  if (*offered)
+    ctx = gst_object_ref (*offered);
+  GST_OBJECT_UNLOCK (element);
+  if (ctx && !gst_cl_context_matches (ctx, spec)) {
+    GST_INFO_OBJECT (element, "passing over the context on %s: device=\"%s\" selects another",
+        ctx->device_name, spec);
+    gst_clear_object (&ctx);
+  }
+  return ctx;
+}
+
+GstClContext *
+gst_cl_context_ensure_element (GstElement * element, const gchar * spec,
+    GstClContext ** offered, GError ** error)
+{
+  GstClContext *ctx = offered_matching (element, offered, spec);
+  GstQuery *query;
+
+  if (ctx)
+    return ctx;
+  query = gst_query_new_context (GST_CL_CONTEXT_TYPE);
+  if (query_peers (element, query, GST_PAD_SRC) || query_peers (element, query, GST_PAD_SINK)) {
+    GstContext *c = NULL;
+
+    gst_query_parse_context (query, &c);
+    if (c)
+      gst_cl_context_set_element_context (element, c, offered);
+  }
+  gst_query_unref (query);
+  ctx = offered_matching (element, offered, spec);
+  if (ctx)
+    return ctx;
+
+  /* the application may answer by gst_element_set_context from a synchronous bus handler */
+  gst_element_post_message (element, gst_message_new_need_context (GST_OBJECT (element),
+          GST_CL_CONTEXT_TYPE));
+  ctx = offered_matching (element, offered, spec);
+  if (ctx)
+    return ctx;
+
+  ctx = gst_cl_context_acquire (spec, error);
+  if (!ctx)
+    return NULL;
+  GST_OBJECT_LOCK (element);
+  gst_object_replace ((GstObject **) offered, GST_OBJECT (ctx));
+  GST_OBJECT_UNLOCK (element);
+  gst_element_post_message (element, gst_message_new_have_context (GST_OBJECT (element),
+          gst_cl_context_to_gst (ctx)));
+  return ctx;
 }
 
 /* The program of key from the disk cache, built for the device; NULL when there is none or

@@ -15,14 +15,20 @@
 
 G_BEGIN_DECLS
 
-/* One per OpenCL device in the process, shared by every element that uses that device, so that
- * programs are built once. Immutable after creation except the program cache, which has its own
- * lock. Command queues and kernel objects belong to each element (clSetKernelArg is not
- * thread-safe on a shared kernel). */
-typedef struct _GstClContext
+#define GST_TYPE_CL_CONTEXT (gst_cl_context_get_type ())
+G_DECLARE_FINAL_TYPE (GstClContext, gst_cl_context, GST, CL_CONTEXT, GstObject);
+
+/* A device's OpenCL context, a refcounted GstObject shared by every element that uses that
+ * device, so that programs are built once: gst_cl_context_acquire keeps one per device in the
+ * process, gst_cl_context_new_wrapped one per application context and device, and elements
+ * pass it to each other in a GstContext of type GST_CL_CONTEXT_TYPE. Immutable after creation
+ * except the program table, which has its own lock. Command queues and kernel objects belong
+ * to each element (clSetKernelArg is not thread-safe on a shared kernel). */
+struct _GstClContext
 {
+  GstObject parent;
+
   /*< private >*/
-  gint refcount;
   GMutex lock;                  /* protects programs, the clock and the counts; never held
                                  * over a build or file I/O */
   GCond built;                  /* signalled when a program being built is ready or failed */
@@ -45,7 +51,7 @@ typedef struct _GstClContext
   guint native_float_width;     /* CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT: 16 on AVX-512 CPUs */
   gboolean host_unified;        /* the device works in host RAM: it can use pinned buffers in
                                  * place (a CPU), instead of copying them to its own memory */
-} GstClContext;
+};
 
 /* spec: "" (first GPU, else first CPU, else any), "gpu", "cpu", "accelerator", "P:D" indices, or
  * a case-insensitive substring of the device or platform name. On failure returns NULL and sets
@@ -55,8 +61,16 @@ GstClContext *gst_cl_context_acquire (const gchar * spec, GError ** error);
  * not exactly "P:D" (e.g. "0:0:0", "1"). The property setter refuses those. */
 gboolean gst_cl_device_spec_check (const gchar * spec, gchar ** why);
 
-/* Another reference to a context already held (memories and allocators keep their context). */
+/* A context over the application's own OpenCL context and one of its devices (the context is
+ * retained, the device's facts queried as for acquire); NULL with *error set when device is
+ * not one of context's. Not in acquire's registry: elements get it through a GstContext. */
+GstClContext *gst_cl_context_new_wrapped (cl_context context, cl_device_id device,
+    GError ** error);
+
+/* Another reference to a context already held (memories and allocators keep their context):
+ * gst_object_ref. */
 GstClContext *gst_cl_context_ref (GstClContext * ctx);
+/* gst_object_unref, NULL allowed. */
 void gst_cl_context_release (GstClContext * ctx);
 
 /* Programs no kernel uses that a context keeps for a later request, the least recently used
@@ -85,6 +99,44 @@ void gst_cl_context_unuse_program (GstClContext * ctx, cl_program prog, gboolean
  * programs it holds now (in use and idle). */
 void gst_cl_context_program_counts (GstClContext * ctx, guint * built, guint * loaded,
     guint * held);
+
+/* The GstContext type elements share a context in. Its structure holds either "context", a
+ * GstClContext (what the elements post and answer), or what an application that has its own
+ * OpenCL context sets: "cl-context" and "cl-device", its cl_context and cl_device_id as
+ * G_TYPE_POINTER. */
+#define GST_CL_CONTEXT_TYPE "gst.cl.context"
+
+/* A persistent GstContext of GST_CL_CONTEXT_TYPE holding ctx. */
+GstContext *gst_cl_context_to_gst (GstClContext * ctx);
+
+/* The context a GstContext of GST_CL_CONTEXT_TYPE holds (a new reference), or wraps (an
+ * application's handles); NULL with *error set when it holds neither or the handles are not
+ * valid. */
+GstClContext *gst_cl_context_from_gst (GstContext * context, GError ** error);
+
+/* Whether ctx is on the device spec selects; "" (the default) accepts any. */
+gboolean gst_cl_context_matches (GstClContext * ctx, const gchar * spec);
+
+/* For an element's set_context: keeps the context a GstContext of our type holds in *offered
+ * (under the element's object lock), replacing what was there; a GstContext of our type that
+ * holds nothing usable is ignored with a warning. */
+void gst_cl_context_set_element_context (GstElement * element, GstContext * context,
+    GstClContext ** offered);
+
+/* For an element's query handler: answers a context query of our type with *offered (read
+ * under the element's object lock). Returns whether it answered. */
+gboolean gst_cl_context_handle_query (GstElement * element, GstQuery * query,
+    GstClContext ** offered);
+
+/* The context an element uses when it starts, found the GStreamer way (as gst_gl_ensure_element_data
+ * and gst_cuda_ensure_element_context do): the one *offered holds (set_context), else one a
+ * neighbour answers a context query with (downstream, then upstream), else one the application
+ * sets in answer to a need-context message, else a new one from gst_cl_context_acquire (spec),
+ * announced with a have-context message so that the pipeline hands it to the other elements.
+ * A context on another device than spec selects is passed over. Returns a new reference and
+ * keeps it in *offered too; NULL with *error set when there is no device. */
+GstClContext *gst_cl_context_ensure_element (GstElement * element, const gchar * spec,
+    GstClContext ** offered, GError ** error);
 
 const gchar *gst_cl_error_to_string (cl_int err);
 
