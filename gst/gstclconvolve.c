@@ -45,10 +45,38 @@
 GST_DEBUG_CATEGORY_STATIC (gst_cl_convolve_debug);
 #define GST_CAT_DEFAULT gst_cl_convolve_debug
 
-/* kernels/convolve.cl, embedded at build time (kernels/embed.py) */
-extern const char gst_cl_source_convolve[];
+/* One program source per variant, kernels/common.cl followed by the variant's file, joined and
+ * embedded at build time (kernels/embed.py), and the SHA-256 of them all. */
+extern const char gst_cl_source_direct[], gst_cl_source_vector[], gst_cl_source_vsplit[],
+    gst_cl_source_tiled[], gst_cl_source_separable[], gst_cl_source_vsep[];
+extern const char gst_cl_sources_digest[];
 
-/* Developer override: read the OpenCL source from this file instead of the embedded copy. */
+typedef enum
+{
+  SOURCE_DIRECT, SOURCE_VECTOR, SOURCE_VSPLIT, SOURCE_TILED, SOURCE_SEPARABLE, SOURCE_VSEP,
+  N_SOURCES
+} KernelSource;
+
+/* Each program's variant file, embedded source and entry point (the two-pass separable program
+ * also has convolve_rows); the order of kernels/meson.build. */
+static const struct
+{
+  const gchar *file;
+  const gchar *embedded;
+  const gchar *entry;
+} kernel_sources[N_SOURCES] = {
+  {"direct.cl", gst_cl_source_direct, "convolve_direct"},
+  {"vector.cl", gst_cl_source_vector, "convolve_vector"},
+  {"vsplit.cl", gst_cl_source_vsplit, "convolve_vsplit"},
+  {"tiled.cl", gst_cl_source_tiled, "convolve_tiled"},
+  {"separable.cl", gst_cl_source_separable, "convolve_cols"},
+  {"vsep.cl", gst_cl_source_vsep, "convolve_vsep"},
+};
+
+#define COMMON_SOURCE "common.cl"
+
+/* Developer override: read the OpenCL sources from this directory (common.cl and the variant
+ * files), or every program's whole source from this one file, instead of the embedded ones. */
 #define SOURCE_ENV "GST_CLCONVOLVE_KERNEL_SOURCE"
 /* Developer override: on a host-unified device (a CPU), still copy frames to device buffers and
  * back in bands on three queues, as on a GPU, so that path can be tested without one. */
@@ -224,8 +252,10 @@ struct _GstClConvolve
 
   /* streaming thread (and start/stop) only */
   GstClContext *ctx;
-  const gchar *source;
-  gchar *source_override;
+  const gchar *source[N_SOURCES];       /* each program's source (KernelSource) */
+  const gchar *sources_digest;  /* SHA-256 of them all (the tuning key) */
+  gchar *source_override[N_SOURCES];    /* GST_CLCONVOLVE_KERNEL_SOURCE's texts, else NULL */
+  gchar *digest_override;
   cl_command_queue queue;       /* kernels (and everything on a host-unified device) */
   cl_command_queue up_queue, down_queue;        /* discrete device: transfers */
   gboolean profiling_on;        /* the queues record profiling events */
@@ -1013,7 +1043,7 @@ variant_options (GstClConvolve * self, const KernelRequest * r, const Variant * 
       v->method == GST_CL_CONVOLVE_METHOD_FLOAT4 ?
       g_strdup_printf (" -DBLOCK=%d", v->bx) : v->bx ?
       g_strdup_printf (" -DNV=%d -DSTRIP=%d", v->bx, v->by) : g_strdup ("");
-  /* unaligned vector stores as single moves where the device is a CPU (kernels/convolve.cl) */
+  /* unaligned vector stores as single moves where the device is a CPU (put8, kernels/common.cl) */
   gchar *options = g_strdup_printf ("-DKSIZE=%d -DCHANNELS=%d -DDEPTH=%d -DSKIPMASK=%u "
       "-DBORDER=%d%s%s%s", r->size, r->channels, r->depth, r->skipmask, r->border, only, extra,
       self->ctx->local_mem_dedicated ? "" : " -DPACKED_IO");
@@ -1021,6 +1051,18 @@ variant_options (GstClConvolve * self, const KernelRequest * r, const Variant * 
   g_free (only);
   g_free (extra);
   return options;
+}
+
+/* The program of variant v: its source (common.cl and one variant file) and entry point. */
+static KernelSource
+variant_source (const Variant * v)
+{
+  gboolean separable = v->method == GST_CL_CONVOLVE_METHOD_SEPARABLE;
+
+  return v->method == GST_CL_CONVOLVE_METHOD_TILED ? SOURCE_TILED :
+      separable && v->bx > 0 ? SOURCE_VSEP : separable ? SOURCE_SEPARABLE :
+      v->split ? SOURCE_VSPLIT : v->method == GST_CL_CONVOLVE_METHOD_VECTOR ? SOURCE_VECTOR :
+      SOURCE_DIRECT;
 }
 
 /* Builds variant v for the request's shape (the program comes from the context's caches when
@@ -1037,9 +1079,8 @@ build_variant (GstClConvolve * self, const KernelRequest * r, const Variant * v,
   gboolean separable = v->method == GST_CL_CONVOLVE_METHOD_SEPARABLE;
   gboolean one_pass = separable && v->bx > 0;
   gboolean vector = v->method == GST_CL_CONVOLVE_METHOD_VECTOR || one_pass;
-  const gchar *entry = tiled ? "convolve_tiled" : one_pass ? "convolve_vsep" :
-      separable ? "convolve_cols" : v->split ? "convolve_vsplit" : vector ? "convolve_vector" :
-      "convolve_direct";
+  KernelSource source = variant_source (v);
+  const gchar *entry = kernel_sources[source].entry;
   cl_program prog;
   cl_int err;
   gsize wg = 0;
@@ -1049,7 +1090,7 @@ build_variant (GstClConvolve * self, const KernelRequest * r, const Variant * v,
   b->options = variant_options (self, r, v);
   *log = NULL;
   *what = "program build";
-  prog = gst_cl_context_get_program (self->ctx, self->source, b->options, &err, log);
+  prog = gst_cl_context_get_program (self->ctx, self->source[source], b->options, &err, log);
   if (!prog) {
     built_clear (self, b, FALSE);
     return err != CL_SUCCESS ? err : CL_BUILD_PROGRAM_FAILURE;
@@ -1139,10 +1180,10 @@ tune_candidates (GstClConvolve * self, const KernelRequest * r, Variant * out)
 }
 
 /* The disk key of a request's choice: the device identity, what the kernels depend on and the
- * kernel source (a new source tunes again), and whether the split planes are offered (which
- * GST_CLCONVOLVE_SPLIT may change). The number after "tune" changes with the candidate lists
- * and the way they are timed, so that choices made otherwise are timed again (2: vector 4x3 on
- * AVX-512 CPUs; 3: the split planes; 4: candidates timed in turns). */
+ * kernel sources (their digest: a new source tunes again), and whether the split planes are
+ * offered (which GST_CLCONVOLVE_SPLIT may change). The number after "tune" changes with the
+ * candidate lists and the way they are timed, so that choices made otherwise are timed again
+ * (2: vector 4x3 on AVX-512 CPUs; 3: the split planes; 4: candidates timed in turns). */
 static gchar *
 tune_key (GstClConvolve * self, const KernelRequest * r)
 {
@@ -1150,7 +1191,7 @@ tune_key (GstClConvolve * self, const KernelRequest * r)
       "border %d rank %d block %d view %dx%d passmask %u split %d", r->size, r->channels,
       r->depth, r->skipmask, r->only, r->border, r->rank, direct_block (self), r->width,
       r->height, r->passmask, split_planes (self, r));
-  gchar *key = gst_cl_program_cache_key (self->ctx->identity, what, self->source);
+  gchar *key = gst_cl_program_cache_key (self->ctx->identity, what, self->sources_digest);
 
   g_free (what);
   return key;
@@ -2386,7 +2427,9 @@ release_cl (GstClConvolve * self)
   g_clear_pointer (&self->up_queue, clReleaseCommandQueue);
   g_clear_pointer (&self->down_queue, clReleaseCommandQueue);
   g_clear_pointer (&self->ctx, gst_cl_context_release);
-  g_clear_pointer (&self->source_override, g_free);
+  for (gint i = 0; i < N_SOURCES; i++)
+    g_clear_pointer (&self->source_override[i], g_free);
+  g_clear_pointer (&self->digest_override, g_free);
   self->src_bytes = self->dst_bytes = 0;
   self->cur_valid = FALSE;
 }
@@ -2399,6 +2442,68 @@ set_device_name (GstClConvolve * self, const gchar * name)
   self->device_name = g_strdup (name);
   GST_OBJECT_UNLOCK (self);
   g_object_notify (G_OBJECT (self), "device-name");
+}
+
+/* A part of a program source read from dir: a #line directive naming the file, then its text,
+ * as kernels/embed.py joins them. NULL with error set when it cannot be read. */
+static gchar *
+read_source_part (const gchar * dir, const gchar * file, GError ** error)
+{
+  gchar *path = g_build_filename (dir, file, NULL), *text = NULL, *part = NULL;
+  gsize len;
+
+  if (g_file_get_contents (path, &text, &len, error))
+    part = g_strdup_printf ("#line 1 \"%s\"\n%s%s", file, text,
+        len && text[len - 1] != '\n' ? "\n" : "");
+  g_free (text);
+  g_free (path);
+  return part;
+}
+
+/* Sets the program sources and their digest: the embedded ones, or those of
+ * GST_CLCONVOLVE_KERNEL_SOURCE (path, if not empty): a directory holding common.cl and every
+ * variant's file, joined as at build time (an unchanged copy of kernels/ gives the embedded
+ * sources), or one file that is every program's whole source. FALSE with error set when a file
+ * cannot be read. */
+static gboolean
+load_sources (GstClConvolve * self, const gchar * path, GError ** error)
+{
+  GChecksum *sum;
+
+  for (gint i = 0; i < N_SOURCES; i++)
+    self->source[i] = kernel_sources[i].embedded;
+  self->sources_digest = gst_cl_sources_digest;
+  if (!path || !*path)
+    return TRUE;
+  if (g_file_test (path, G_FILE_TEST_IS_DIR)) {
+    gchar *common = read_source_part (path, COMMON_SOURCE, error);
+
+    for (gint i = 0; i < N_SOURCES && common; i++) {
+      gchar *variant = read_source_part (path, kernel_sources[i].file, error);
+
+      if (!variant)
+        g_clear_pointer (&common, g_free);
+      else
+        self->source_override[i] = g_strconcat (common, variant, NULL);
+      g_free (variant);
+    }
+    if (!common)
+      return FALSE;
+    g_free (common);
+  } else if (!g_file_get_contents (path, &self->source_override[0], NULL, error)) {
+    return FALSE;
+  }
+  /* as kernels/embed.py digests the embedded sources: each with its terminating NUL */
+  sum = g_checksum_new (G_CHECKSUM_SHA256);
+  for (gint i = 0; i < N_SOURCES; i++) {
+    self->source[i] = self->source_override[i] ? self->source_override[i] :
+        self->source_override[0];
+    g_checksum_update (sum, (const guchar *) self->source[i], strlen (self->source[i]) + 1);
+  }
+  self->digest_override = g_strdup (g_checksum_get_string (sum));
+  self->sources_digest = self->digest_override;
+  g_checksum_free (sum);
+  return TRUE;
 }
 
 static gboolean
@@ -2425,17 +2530,14 @@ gst_cl_convolve_start (GstBaseTransform * bt)
   }
   g_free (spec);
 
-  self->source = gst_cl_source_convolve;
-  if (override && *override) {
-    if (!g_file_get_contents (override, &self->source_override, NULL, &error)) {
-      GST_ELEMENT_ERROR (self, RESOURCE, READ, ("Could not read %s=%s: %s", SOURCE_ENV,
-              override, error->message), (NULL));
-      g_clear_error (&error);
-      goto fail;
-    }
-    GST_WARNING_OBJECT (self, "using OpenCL source from %s (developer override)", override);
-    self->source = self->source_override;
+  if (!load_sources (self, override, &error)) {
+    GST_ELEMENT_ERROR (self, RESOURCE, READ, ("Could not read %s=%s: %s", SOURCE_ENV,
+            override, error->message), (NULL));
+    g_clear_error (&error);
+    goto fail;
   }
+  if (self->digest_override)
+    GST_WARNING_OBJECT (self, "using OpenCL sources from %s (developer override)", override);
 
   GST_OBJECT_LOCK (self);
   self->profiling_on = self->profiling;

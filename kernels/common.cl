@@ -1,0 +1,328 @@
+/* clconvolve: 2-D correlation of one image plane with a KSIZE x KSIZE coefficient matrix.
+ * Copyright (C) 2026 clconvolve developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * The part every program shares: sample and pixel types, border rules, fetch, store and
+ * rounding, the per-pixel path and the float8 windows. It declares no kernel: a program is this
+ * file followed by the one variant file it runs (direct.cl, vector.cl, vsplit.cl, tiled.cl,
+ * separable.cl, vsep.cl), joined at build time by kernels/embed.py. vsplit.cl, vsep.cl and
+ * tiled.cl declare their kernel only when built with their own option (-DSPLIT, -DSTRIP,
+ * -DTILE_W, as before the split), so all the files joined into one still build as any variant's
+ * program (the single-file form of GST_CLCONVOLVE_KERNEL_SOURCE).
+ *
+ * One view of a plane: pixels of CHANNELS samples of DEPTH bits (little-endian); sample c of
+ * pixel (x, y) starts at byte
+ *   src_offset + y * src_pitch + x * CHANNELS * DEPTH / 8 + c * DEPTH / 8.
+ * Planar and semi-planar formats run a kernel per plane, packed 4:2:2 (YUY2, UYVY) one for the
+ * luma view (2-byte pixels: Y and the chroma byte beside it) and one for the chroma view
+ * (4-byte macropixels), each with its own offset, pitch and size.
+ *
+ * Build options of every program (the host builds one program per combination and keeps it;
+ * each variant file lists its own):
+ *   -DKSIZE=n        odd matrix side, 1..63
+ *   -DCHANNELS=c     samples per pixel: 1, 2 or 4
+ *   -DDEPTH=d        bits per sample: 8 (default) or 16
+ *   -DSKIPMASK=m     bit c set: sample c is never written (another view of the same plane
+ *                    writes it); default 0
+ *   -DONLY=k         compute sample k alone and copy the others from the centre pixel (the
+ *                    luma of YUY2/UYVY, one chroma of NV12): passmask is then unused
+ *   -DBORDER=b       0 clamp, 1 mirror (dcb|abcd|cba), 2 wrap, 3 constant (zeros)
+ *   -DPACKED_IO      put8 stores through a packed struct (set on CPU-like devices)
+ *
+ * Arguments of the dense kernels (convolve_direct, convolve_vector, convolve_vsplit,
+ * convolve_tiled; same order, so the host sets them in one place; the separable ones are
+ * described where they are):
+ *   src, src_offset, src_pitch, dst, dst_offset, dst_pitch, width, height, span,
+ *   coef (KSIZE*KSIZE floats, already divided by the divisor), bias (in sample units),
+ *   passmask (bit c set: sample c is copied from the centre pixel, e.g. alpha).
+ * out = saturate (round (sum coef * in + bias)), round half away from zero.
+ * Pixels x in [width, span) of each row are copied unchanged (the padding pixel of an odd-width
+ * packed 4:2:2 row, whose chroma byte belongs to the last real pixel's pair); SKIPMASK holds there
+ * too. Borders are those of the width x height view.
+ * The host may run a horizontal band of rows: global work offset (0, first row), width and
+ * height still those of the whole plane (borders are the plane's).
+ */
+
+#ifndef KSIZE
+#error "build with -DKSIZE=<odd side>"
+#endif
+#define RADIUS (KSIZE / 2)
+
+#define BORDER_CLAMP 0
+#define BORDER_MIRROR 1
+#define BORDER_WRAP 2
+#define BORDER_CONSTANT 3
+
+#ifndef DEPTH
+#define DEPTH 8
+#endif
+#ifndef SKIPMASK
+#define SKIPMASK 0
+#endif
+
+#if DEPTH == 8
+typedef uchar samp_t;
+#define SAMP_SAT(v) convert_uchar_sat (v)
+#define VEC(n) uchar ## n
+#define CONVERT_SAT(n, v) convert_uchar ## n ## _sat (v)
+#define PASS8(m) convert_char8 (m)          /* an int8 select mask for VEC (8) */
+#define SAMP_MAX 255.0f
+#define TO_SAMPLES8(f) convert_uchar8 (convert_int8 (f))        /* f already in range */
+#elif DEPTH == 16
+typedef ushort samp_t;
+#define SAMP_SAT(v) convert_ushort_sat (v)
+#define VEC(n) ushort ## n
+#define CONVERT_SAT(n, v) convert_ushort ## n ## _sat (v)
+#define PASS8(m) convert_short8 (m)
+#define SAMP_MAX 65535.0f
+#define TO_SAMPLES8(f) convert_ushort8 (convert_int8 (f))
+#else
+#error "DEPTH must be 8 or 16"
+#endif
+#define PIX_BYTES (CHANNELS * DEPTH / 8)
+/* a pixel's first sample, from a byte address */
+#define SAMPLES(p) ((__global samp_t *) (p))
+#define CSAMPLES(p) ((__global const samp_t *) (p))
+
+#if CHANNELS == 1
+typedef samp_t pix_t;
+typedef float acc_t;
+#define READ(p) (*CSAMPLES (p))
+#define STORE_PRIV(v, s) ((s)[0] = (v))
+#define TO_ACC(v) convert_float (v)
+#define TO_PIX(v) SAMP_SAT (v)
+#elif CHANNELS == 2
+typedef VEC (2) pix_t;
+typedef float2 acc_t;
+#define READ(p) vload2 (0, CSAMPLES (p))
+#define STORE_PRIV(v, s) vstore2 (v, 0, s)
+#define TO_ACC(v) convert_float2 (v)
+#define TO_PIX(v) CONVERT_SAT (2, v)
+#define PASS_MASK(m) ((int2) (-(int) ((m) & 1u), -(int) (((m) >> 1) & 1u)))
+#elif CHANNELS == 4
+typedef VEC (4) pix_t;
+typedef float4 acc_t;
+#define READ(p) vload4 (0, CSAMPLES (p))
+#define STORE_PRIV(v, s) vstore4 (v, 0, s)
+#define TO_ACC(v) convert_float4 (v)
+#define TO_PIX(v) CONVERT_SAT (4, v)
+#define PASS_MASK(m) ((int4) (-(int) ((m) & 1u), -(int) (((m) >> 1) & 1u), \
+      -(int) (((m) >> 2) & 1u), -(int) (((m) >> 3) & 1u)))
+#else
+#error "CHANNELS must be 1, 2 or 4"
+#endif
+
+/* What a window sums: every sample of the pixel, or sample ONLY alone. */
+#ifdef ONLY
+#define PASTE2(a, b) a ## b
+#define PASTE(a, b) PASTE2 (a, b)
+#define PICK(v) ((v).PASTE (s, ONLY))
+typedef float sum_t;
+#define SUM_OF(v) convert_float (PICK (v))
+#define LOAD_SUM(p) convert_float (CSAMPLES (p)[ONLY])
+#else
+typedef acc_t sum_t;
+#define SUM_OF(v) TO_ACC (v)
+#define LOAD_SUM(p) TO_ACC (READ (p))
+#endif
+
+/* Writes a pixel, leaving the samples of SKIPMASK alone. */
+inline void
+write_pix (pix_t v, __global uchar * p)
+{
+#if SKIPMASK == 0
+#if CHANNELS == 1
+  *SAMPLES (p) = v;
+#elif CHANNELS == 2
+  vstore2 (v, 0, SAMPLES (p));
+#else
+  vstore4 (v, 0, SAMPLES (p));
+#endif
+#else
+  samp_t s[CHANNELS];
+
+  /* through a private array: a vector's components by index are not portable OpenCL C 1.2 */
+  STORE_PRIV (v, s);
+#pragma unroll
+  for (int c = 0; c < CHANNELS; c++)
+    if (!(SKIPMASK & (1 << c)))
+      SAMPLES (p)[c] = s[c];
+#endif
+}
+
+/* Maps a coordinate outside 0..n-1 back inside (not used for BORDER_CONSTANT). */
+inline int
+border_coord (int v, int n)
+{
+#if BORDER == BORDER_CLAMP
+  return clamp (v, 0, n - 1);
+#elif BORDER == BORDER_MIRROR
+  if (n == 1)
+    return 0;
+  int period = 2 * n - 2;
+  v %= period;
+  if (v < 0)
+    v += period;
+  return v < n ? v : period - v;
+#elif BORDER == BORDER_WRAP
+  v %= n;
+  return v < 0 ? v + n : v;
+#else
+  return v;
+#endif
+}
+
+/* A whole pixel in one read: only where the view's pixels are aligned to their size (the
+ * tiled kernel checks at run time; READ goes sample by sample). */
+#define READ_AL(p) (*(__global const pix_t *) (p))
+
+/* The pixel at (x, y), which may lie outside the plane; aligned: read it with READ_AL. */
+inline pix_t
+fetch_pix (__global const uchar * src, int pitch, int width, int height, int x, int y,
+    int aligned)
+{
+  __global const uchar *p;
+
+#if BORDER == BORDER_CONSTANT
+  if (x < 0 || y < 0 || x >= width || y >= height)
+    return (pix_t) (0);
+#else
+  x = border_coord (x, width);
+  y = border_coord (y, height);
+#endif
+  p = src + y * pitch + x * PIX_BYTES;
+  return aligned ? READ_AL (p) : READ (p);
+}
+
+#define fetch(src, pitch, width, height, x, y) fetch_pix (src, pitch, width, height, x, y, 0)
+
+inline void
+store (__global uchar * p, sum_t sum, float bias, pix_t centre, uint passmask)
+{
+#ifdef ONLY
+  pix_t out = centre;
+
+  PICK (out) = SAMP_SAT (round (sum + bias));
+  write_pix (out, p);
+#else
+  acc_t v = round (sum + bias);
+#ifdef PASS_MASK
+  v = select (v, TO_ACC (centre), PASS_MASK (passmask));
+#endif
+  write_pix (TO_PIX (v), p);
+#endif
+}
+
+/* The per-pixel path: direct.cl's, and vector.cl's and vsplit.cl's blocks at a border. */
+
+/* One output pixel of convolve_direct, with the border arithmetic where its window needs it. */
+inline void
+direct_pixel (__global const uchar * src, int src_pitch, __global uchar * drow, int x, int y,
+    int width, int height, __constant float *coef, float bias, uint passmask)
+{
+  __global uchar *out = drow + x * PIX_BYTES;
+  sum_t sum = (sum_t) (0.0f);
+
+  if (x >= width) {
+    write_pix (READ (src + y * src_pitch + x * PIX_BYTES), out);
+    return;
+  }
+  if (x >= RADIUS && y >= RADIUS && x + RADIUS < width && y + RADIUS < height) {
+    __global const uchar *row = src + (y - RADIUS) * src_pitch + (x - RADIUS) * PIX_BYTES;
+
+    for (int j = 0; j < KSIZE; j++, row += src_pitch)
+      for (int i = 0; i < KSIZE; i++)
+        sum += coef[j * KSIZE + i] * LOAD_SUM (row + i * PIX_BYTES);
+  } else {
+    for (int j = 0; j < KSIZE; j++)
+      for (int i = 0; i < KSIZE; i++)
+        sum += coef[j * KSIZE + i] *
+            SUM_OF (fetch (src, src_pitch, width, height, x + i - RADIUS, y + j - RADIUS));
+  }
+  store (out, sum, bias, READ (src + y * src_pitch + x * PIX_BYTES), passmask);
+}
+
+/* The per-pixel path of a work-item's block of n pixels from x on each of rows rows from y (the
+ * blocks of the vector kernels that touch a border or end the row): within the plane's height
+ * and span. */
+inline void
+block_by_pixel (__global const uchar * src, int src_pitch, __global uchar * dst, int dst_pitch,
+    int x, int y, int n, int rows, int width, int height, int span, __constant float *coef,
+    float bias, uint passmask)
+{
+  for (int m = 0; m < rows && y + m < height; m++)
+    for (int b = 0; b < n && x + b < span; b++)
+      direct_pixel (src, src_pitch, dst + (y + m) * dst_pitch, x + b, y + m, width, height,
+          coef, bias, passmask);
+}
+
+/* The float8 windows of vector.cl and vsep.cl. */
+
+/* The samples of a pixel that are copied from the centre instead of computed, per lane of a
+ * float8 that holds 8 / CHANNELS whole pixels (lane l is sample l % CHANNELS). */
+inline int8
+lane_pass (uint passmask)
+{
+  int8 lane = (int8) (0, 1, 2, 3, 4, 5, 6, 7) % CHANNELS;
+#ifdef ONLY
+  return lane != (int8) (ONLY);
+#else
+  return ((int8) (passmask) >> lane & 1) != 0;
+#endif
+}
+
+/* Eight consecutive samples starting o samples into seg (o a compile-time constant once the
+ * loops are unrolled): one vector, or two joined by a shuffle. */
+inline float8
+window8 (const float8 * seg, int o)
+{
+  int q = o / 8, r = o % 8;
+
+  if (r == 0)
+    return seg[q];
+  if (r == 4)
+    return (float8) (seg[q].s4567, seg[q + 1].s0123);
+  return shuffle2 (seg[q], seg[q + 1], (uint8) (r, r + 1, r + 2, r + 3, r + 4, r + 5, r + 6,
+          r + 7));
+}
+
+/* Eight samples out: the rounded sums acc + bias, or the centre's samples where pass is set.
+ * Round half up (acc + bias + 0.5 clamped to the sample range, then truncated) equals the other
+ * kernels' round half away from zero wherever the result is not saturated to 0, and costs about
+ * half the instructions of round and a saturating conversion (PoCL 3.1, AVX2: 5-10 % of the
+ * vector and one-pass separable kernels' time).
+ * With -DPACKED_IO (the host sets it on CPU-like devices) the store goes through a packed
+ * struct: one unaligned move, where PoCL 3.1 splits vstore8 into byte stores (1080p RGBA dense
+ * 7x7 on 2 Zen 3 cores: 12.7 -> 10.2 ms). */
+#ifdef PACKED_IO
+typedef struct __attribute__ ((packed))
+{
+  VEC (8) v;
+} vec8_io;
+#endif
+
+inline void
+put8 (float8 acc, float bias, int8 pass, __global const samp_t * centre, __global samp_t * out,
+    int v)
+{
+  VEC (8) res = select (TO_SAMPLES8 (clamp (acc + (bias + 0.5f), 0.0f, SAMP_MAX)),
+      vload8 (v, centre), PASS8 (pass));
+
+#ifdef PACKED_IO
+  ((__global vec8_io *) out)[v].v = res;
+#else
+  vstore8 (res, v, out);
+#endif
+}
+
+/* NV: float8 vectors per row and work-item (vector.cl, vsep.cl); MY: rows (vector.cl, vsplit.cl) */
+#ifndef NV
+#define NV 2
+#endif
+#ifndef MY
+#define MY 1
+#endif
+#define VEC_SAMPLES (8 * NV)                    /* per row and work-item */
+#define VEC_PIXELS (VEC_SAMPLES / CHANNELS)
+#define VEC_SEG (NV + (CHANNELS * (KSIZE - 1) + 7) / 8)  /* float8 of input per row */
+#define VEC_READ (VEC_SEG * 8 / CHANNELS)       /* pixels those hold */
