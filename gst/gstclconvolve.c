@@ -138,7 +138,8 @@ enum
   PROP_STATS,
   PROP_BANDS,
   PROP_PLANES,
-  PROP_AUTOTUNE
+  PROP_AUTOTUNE,
+  PROP_CONTEXT
 };
 
 /* How a frame's plane reaches the kernel and its result the output buffer. */
@@ -237,6 +238,7 @@ struct _GstClConvolve
   gchar *matrix_text;
   gchar *device;
   gchar *device_name;
+  GstClContext *offered;        /* the last context given (set_context, a query, ours) */
   gboolean profiling;
   gint bands;
 
@@ -642,8 +644,7 @@ gst_cl_convolve_set_property (GObject * object, guint prop_id, const GValue * va
       gchar *why = NULL;
 
       if (!gst_cl_device_spec_check (spec, &why)) {
-        g_warning ("%s: %s; keeping device=\"%s\"", GST_OBJECT_NAME (self), why,
-            self->device);
+        g_warning ("%s: %s; keeping the previous device", GST_OBJECT_NAME (self), why);
         g_free (why);
         break;
       }
@@ -745,6 +746,9 @@ gst_cl_convolve_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_AUTOTUNE:
       g_value_set_boolean (value, self->set.autotune);
+      break;
+    case PROP_CONTEXT:
+      g_value_set_object (value, self->ctx);
       break;
     case PROP_PLANES:
       g_value_set_flags (value, self->set.planes);
@@ -2411,6 +2415,8 @@ gst_cl_convolve_decide_allocation (GstBaseTransform * bt, GstQuery * query)
 static void
 release_cl (GstClConvolve * self)
 {
+  GstClContext *ctx;
+
   for (gint i = 0; i < CL_MAX_SHAPES; i++) {
     built_clear (self, &self->built[i], FALSE);
   }
@@ -2426,7 +2432,12 @@ release_cl (GstClConvolve * self)
   g_clear_pointer (&self->queue, clReleaseCommandQueue);
   g_clear_pointer (&self->up_queue, clReleaseCommandQueue);
   g_clear_pointer (&self->down_queue, clReleaseCommandQueue);
-  g_clear_pointer (&self->ctx, gst_cl_context_release);
+  /* the context property reads it under the lock */
+  GST_OBJECT_LOCK (self);
+  ctx = self->ctx;
+  self->ctx = NULL;
+  GST_OBJECT_UNLOCK (self);
+  gst_cl_context_release (ctx);
   for (gint i = 0; i < N_SOURCES; i++)
     g_clear_pointer (&self->source_override[i], g_free);
   g_clear_pointer (&self->digest_override, g_free);
@@ -2511,6 +2522,7 @@ gst_cl_convolve_start (GstBaseTransform * bt)
 {
   GstClConvolve *self = GST_CL_CONVOLVE (bt);
   const gchar *override = g_getenv (SOURCE_ENV);
+  GstClContext *ctx;
   GError *error = NULL;
   gchar *spec;
   cl_int err;
@@ -2520,7 +2532,10 @@ gst_cl_convolve_start (GstBaseTransform * bt)
   GST_OBJECT_UNLOCK (self);
 
   set_device_name (self, NULL);
-  self->ctx = gst_cl_context_acquire (spec, &error);
+  ctx = gst_cl_context_ensure_element (GST_ELEMENT (self), spec, &self->offered, &error);
+  GST_OBJECT_LOCK (self);
+  self->ctx = ctx;
+  GST_OBJECT_UNLOCK (self);
   if (!self->ctx) {
     GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND, ("%s", error->message),
         ("device=\"%s\"", spec));
@@ -2605,6 +2620,24 @@ gst_cl_convolve_stop (GstBaseTransform * bt)
   return TRUE;
 }
 
+/* Contexts the pipeline or the application give: kept for the next start (one in use is
+ * never swapped mid-stream). */
+static void
+gst_cl_convolve_set_context (GstElement * element, GstContext * context)
+{
+  gst_cl_context_set_element_context (element, context,
+      &GST_CL_CONVOLVE (element)->offered);
+  GST_ELEMENT_CLASS (parent_class)->set_context (element, context);
+}
+
+static gboolean
+gst_cl_convolve_query (GstBaseTransform * bt, GstPadDirection direction, GstQuery * query)
+{
+  if (gst_cl_context_handle_query (GST_ELEMENT (bt), query, &GST_CL_CONVOLVE (bt)->offered))
+    return TRUE;
+  return GST_BASE_TRANSFORM_CLASS (parent_class)->query (bt, direction, query);
+}
+
 static void
 gst_cl_convolve_finalize (GObject * object)
 {
@@ -2615,6 +2648,7 @@ gst_cl_convolve_finalize (GObject * object)
   g_free (self->matrix_text);
   g_free (self->device);
   g_free (self->device_name);
+  gst_clear_object (&self->offered);
   gst_cl_stats_clear (&self->stats);
   g_mutex_clear (&self->stats_lock);
   g_free (self->events);
@@ -2714,6 +2748,13 @@ gst_cl_convolve_class_init (GstClConvolveClass * klass)
           "y), r, g, b, a to RGB ones. Chroma planes of subsampled formats are convolved at "
           "chroma resolution with the same coefficients",
           GST_TYPE_CL_CONVOLVE_PLANES, DEFAULT_PLANES, live));
+  g_object_class_install_property (gobject_class, PROP_CONTEXT,
+      g_param_spec_object ("context", "Context", "The OpenCL context in use (a GstClContext, "
+          "whose cl-context and cl-device properties are the OpenCL handles), NULL while the "
+          "element is stopped. Elements of a pipeline share one through the GstContext "
+          "'" GST_CL_CONTEXT_TYPE "'; an application may give its own cl_context and "
+          "cl_device_id in one (fields cl-context and cl-device, pointers)",
+          GST_TYPE_CL_CONTEXT, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
   g_object_class_install_property (gobject_class, PROP_AUTOTUNE,
       g_param_spec_boolean ("autotune", "Auto-tune", "method=auto: time the kernel variants "
           "(tiled, float4, vector blockings, separable) on the device the first time a device, "
@@ -2730,6 +2771,8 @@ gst_cl_convolve_class_init (GstClConvolveClass * klass)
       "(GPU, or CPU through PoCL)", "clconvolve developers");
 
   bt_class->start = GST_DEBUG_FUNCPTR (gst_cl_convolve_start);
+  bt_class->query = GST_DEBUG_FUNCPTR (gst_cl_convolve_query);
+  element_class->set_context = GST_DEBUG_FUNCPTR (gst_cl_convolve_set_context);
   bt_class->stop = GST_DEBUG_FUNCPTR (gst_cl_convolve_stop);
   bt_class->before_transform = GST_DEBUG_FUNCPTR (gst_cl_convolve_before_transform);
   bt_class->propose_allocation = GST_DEBUG_FUNCPTR (gst_cl_convolve_propose_allocation);

@@ -21,6 +21,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#ifndef CL_TARGET_OPENCL_VERSION
+#define CL_TARGET_OPENCL_VERSION 120
+#endif
+#include <CL/cl.h>
+
 #include "common.h"
 #include "convkernel.h"
 #include "reference.h"
@@ -1374,6 +1379,133 @@ GST_START_TEST (test_device_spec_refused)
 
 GST_END_TEST;
 
+/* ---------------------------------------------------------------- shared contexts */
+
+/* The OpenCL context object an element uses (its "context" property), a new reference. */
+static GObject *
+element_context (GstElement * e)
+{
+  GObject *ctx = NULL;
+
+  g_object_get (e, "context", &ctx, NULL);
+  fail_unless (ctx != NULL, "%s has no context", GST_ELEMENT_NAME (e));
+  return ctx;
+}
+
+/* Two elements of one pipeline share one context (found by the context query or the
+ * pipeline's have-context), and it is the one the pipeline keeps as gst.cl.context. */
+GST_START_TEST (test_context_shared)
+{
+  GstElement *pipe = start_pipeline ("videotestsrc num-buffers=3 ! video/x-raw,format=RGBA,"
+      "width=64,height=48 ! clconvolve name=a kernel=box size=3 ! clconvolve name=b "
+      "kernel=sharpen size=3 ! fakesink name=sink", FALSE);
+  GstMessage *msg = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (pipe), 60 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  GObject *a, *b, *kept = NULL;
+  GstContext *c;
+
+  fail_unless (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS, "no EOS");
+  gst_message_unref (msg);
+  a = element_context (element_by_name (pipe, "a"));
+  b = element_context (element_by_name (pipe, "b"));
+  fail_unless (a == b, "two contexts in one pipeline");
+  c = gst_element_get_context (pipe, "gst.cl.context");
+  fail_unless (c != NULL, "the pipeline kept no gst.cl.context");
+  fail_unless (gst_structure_get (gst_context_get_structure (c), "context", G_TYPE_OBJECT,
+          &kept, NULL) || gst_structure_get (gst_context_get_structure (c), "context",
+          G_OBJECT_TYPE (a), &kept, NULL));
+  fail_unless (kept == a, "the pipeline keeps another context");
+  g_object_unref (kept);
+  gst_context_unref (c);
+  g_object_unref (a);
+  g_object_unref (b);
+  stop_pipeline (pipe);
+}
+
+GST_END_TEST;
+
+/* The application's own OpenCL context on the device the suite uses. */
+static cl_context
+app_context (cl_device_id * device)
+{
+  cl_platform_id platforms[8];
+  cl_uint np = 0;
+  cl_context cl = NULL;
+  cl_int err;
+
+  fail_unless (clGetPlatformIDs (8, platforms, &np) == CL_SUCCESS && np > 0);
+  for (cl_uint p = 0; p < MIN (np, 8) && !cl; p++) {
+    if (clGetDeviceIDs (platforms[p], CL_DEVICE_TYPE_ALL, 1, device, NULL) != CL_SUCCESS)
+      continue;
+    cl = clCreateContext (NULL, 1, device, NULL, NULL, &err);
+  }
+  fail_unless (cl != NULL, "could not create an OpenCL context");
+  return cl;
+}
+
+/* A gst.cl.context holding the application's handles. */
+static GstContext *
+app_gst_context (cl_context cl, cl_device_id device)
+{
+  GstContext *c = gst_context_new ("gst.cl.context", TRUE);
+
+  gst_structure_set (gst_context_writable_structure (c), "cl-context", G_TYPE_POINTER, cl,
+      "cl-device", G_TYPE_POINTER, device, NULL);
+  return c;
+}
+
+static GstBusSyncReply
+answer_need_context (GstBus * bus, GstMessage * msg, gpointer data)
+{
+  const gchar *type = NULL;
+
+  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_NEED_CONTEXT &&
+      gst_message_parse_context_type (msg, &type) && !g_strcmp0 (type, "gst.cl.context"))
+    gst_element_set_context (GST_ELEMENT (GST_MESSAGE_SRC (msg)), data);
+  return GST_BUS_PASS;
+}
+
+/* An application's OpenCL context, set on the element before it starts (loop 0) or given in
+ * answer to its need-context message (loop 1), is the one it uses, and the frames match the
+ * reference. */
+GST_START_TEST (test_context_from_application)
+{
+  Case c = { CASE_DEFAULTS, .kernel = "emboss", .size = 3, .method = "float4" };
+  GstElement *e = gst_element_factory_make ("clconvolve", NULL);
+  GstBus *bus = gst_bus_new ();
+  cl_device_id device;
+  cl_context cl = app_context (&device);
+  GstContext *given = app_gst_context (cl, device);
+  GObject *ctx;
+  gpointer used = NULL;
+  GstHarness *h;
+  gchar *caps = caps_string (&c);
+
+  apply_case (e, &c);
+  gst_element_set_bus (e, bus);
+  if (__i__ == 0)
+    gst_element_set_context (e, given);
+  else
+    gst_bus_set_sync_handler (bus, answer_need_context, given, NULL);
+  h = harness_on_path (e, FALSE);
+  gst_harness_set_src_caps_str (h, caps);
+  gst_harness_set_sink_caps_str (h, caps);
+  check_frame (h, &c, 1);
+  ctx = element_context (h->element);
+  g_object_get (ctx, "cl-context", &used, NULL);
+  fail_unless (used == cl, "the element uses another OpenCL context than the application's");
+  g_object_unref (ctx);
+  gst_harness_teardown (h);
+  gst_object_unref (e);
+  gst_bus_set_sync_handler (bus, NULL, NULL, NULL);
+  gst_object_unref (bus);
+  gst_context_unref (given);
+  g_free (caps);
+  clReleaseContext (cl);
+}
+
+GST_END_TEST;
+
 static Suite *
 clconvolve_suite (void)
 {
@@ -1388,6 +1520,12 @@ clconvolve_suite (void)
   tcase_add_test (tc, test_pipeline);
   tcase_add_test (tc, test_restart);
   tcase_add_test (tc, test_huge_frame_refused);
+
+  tc = tcase_create ("context");
+  suite_add_tcase (s, tc);
+  tcase_add_checked_fixture (tc, NULL, stop_leftover_pipelines);
+  tcase_add_test (tc, test_context_shared);
+  tcase_add_loop_test (tc, test_context_from_application, 0, 2);
 
   tc = tcase_create ("output");
   suite_add_tcase (s, tc);
