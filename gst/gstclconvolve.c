@@ -1729,12 +1729,16 @@ typedef struct
  * both ("clSetKernelArg of dense: bias"). */
 #define KARG(sig, name, x) { "clSetKernelArg of " sig ": " #name, sizeof (x), &(x) }
 
-/* Sets args[i] as argument i of k; on a failure *what names the argument. */
+/* Argument 0 of every kernel: the first row of the rows launched, set by launch_rows (a band's
+ * first row, or 0); the tables below set the arguments after it. */
+#define ARG_ROW0 0
+
+/* Sets args[i] as argument ARG_ROW0 + 1 + i of k; on a failure *what names the argument. */
 static cl_int
 set_kernel_args (cl_kernel k, const KernelArg * args, guint n, const gchar ** what)
 {
   for (guint i = 0; i < n; i++) {
-    cl_int err = clSetKernelArg (k, i, args[i].size, args[i].value);
+    cl_int err = clSetKernelArg (k, ARG_ROW0 + 1 + i, args[i].size, args[i].value);
 
     if (err != CL_SUCCESS) {
       *what = args[i].what;
@@ -1809,18 +1813,29 @@ set_view_args (GstClConvolve * self, const ClLayout * L, const ClView * v, const
   return set_args (self, &self->built[v->shape], v, src, dst, self->tmp_mem, L->depth, what);
 }
 
+/* Launches k over global (local) work-items for rows from y0: row0 is an argument, not the
+ * global work offset, since PoCL compiles a kernel again for every nonzero offset. */
+static cl_int
+launch_rows (cl_command_queue queue, cl_kernel k, gint y0, const size_t global[2],
+    const size_t local[2], cl_uint n_wait, const cl_event * wait, cl_event * ev)
+{
+  cl_int row0 = y0;
+  cl_int err = clSetKernelArg (k, ARG_ROW0, sizeof (row0), &row0);
+
+  return err != CL_SUCCESS ? err : clEnqueueNDRangeKernel (queue, k, 2, NULL, global, local,
+      n_wait, wait, ev);
+}
+
 /* method=separable: the row pass of view v over rows [y0, y0 + rows), into the tmp buffer. */
 static cl_int
 enqueue_built_rows (GstClConvolve * self, const Built * b, const ClView * v, gint y0, gint rows,
     cl_uint n_wait, const cl_event * wait, cl_event * ev)
 {
-  const size_t offset[2] = { 0, y0 };
   const size_t global[2] = { GST_ROUND_UP_N ((gsize) v->width, b->local[0]),
     GST_ROUND_UP_N ((gsize) rows, b->local[1])
   };
 
-  return clEnqueueNDRangeKernel (self->queue, b->rows, 2, offset, global, b->local, n_wait,
-      wait, ev);
+  return launch_rows (self->queue, b->rows, y0, global, b->local, n_wait, wait, ev);
 }
 
 static cl_int
@@ -1854,20 +1869,18 @@ ensure_tmp (GstClConvolve * self, ClLayout * L)
 }
 
 /* Built kernel b of view v over rows [y0, y0 + rows) (a band, or the whole plane): each
- * work-item covers b->px pixels and b->py rows, the band's first row being the work offset. */
+ * work-item covers b->px pixels and b->py rows, the band's first row being row0. */
 static cl_int
 enqueue_built (GstClConvolve * self, const Built * b, const ClView * v, gint y0, gint rows,
     cl_uint n_wait, const cl_event * wait, cl_event * ev)
 {
-  const size_t offset[2] = { 0, y0 };
   gsize items_x = (v->span + b->px - 1) / b->px, items_y = (rows + b->py - 1) / b->py;
   /* local[0] of method=vector may be any size the kernel allows (not a power of two) */
   const size_t global[2] = { (items_x + b->local[0] - 1) / b->local[0] * b->local[0],
     (items_y + b->local[1] - 1) / b->local[1] * b->local[1]
   };
 
-  return clEnqueueNDRangeKernel (self->queue, b->kernel, 2, offset, global, b->local, n_wait,
-      wait, ev);
+  return launch_rows (self->queue, b->kernel, y0, global, b->local, n_wait, wait, ev);
 }
 
 static cl_int

@@ -32,15 +32,16 @@
  * Arguments of the dense kernels (convolve_direct, convolve_vector, convolve_vsplit,
  * convolve_tiled; same order, so the host sets them in one place; the separable ones are
  * described where they are):
- *   src, src_offset, src_pitch, dst, dst_offset, dst_pitch, width, height, span,
+ *   row0 (first of every kernel: the first row of the band run), src, src_offset, src_pitch, dst, dst_offset, dst_pitch, width, height, span,
  *   coef (KSIZE*KSIZE floats, already divided by the divisor), bias (in sample units),
  *   passmask (bit c set: sample c is copied from the centre pixel, e.g. alpha).
  * out = saturate (round (sum coef * in + bias)), round half away from zero.
  * Pixels x in [width, span) of each row are copied unchanged (the padding pixel of an odd-width
  * packed 4:2:2 row, whose chroma byte belongs to the last real pixel's pair); SKIPMASK holds there
  * too. Borders are those of the width x height view.
- * The host may run a horizontal band of rows: global work offset (0, first row), width and
- * height still those of the whole plane (borders are the plane's).
+ * The host may run a horizontal band of rows: row0 = its first row, global work size its rows,
+ * width and height still those of the whole plane (borders are the plane's). The global work
+ * offset is always 0: PoCL compiles a kernel again for every launch whose offset is not.
  */
 
 #ifndef KSIZE

@@ -15,11 +15,11 @@
  * their loads: each row of KSIZE + BLOCK - 1 input pixels is read once into registers and
  * feeds every output (register blocking); near a border each pixel takes the border path. */
 __kernel void
-convolve_direct (__global const uchar * src, int src_offset, int src_pitch,
+convolve_direct (int row0, __global const uchar * src, int src_offset, int src_pitch,
     __global uchar * dst, int dst_offset, int dst_pitch, int width, int height, int span,
     __constant float *coef, float bias, uint passmask)
 {
-  int xb = get_global_id (0) * BLOCK, y = get_global_id (1);
+  int xb = get_global_id (0) * BLOCK, y = row0 + (int) get_global_id (1);
   __global uchar *drow = dst + dst_offset + y * dst_pitch;
 
   if (xb >= span || y >= height)

@@ -11,10 +11,10 @@
 
 /* Pass 1: tmp_i(x, y) = sum_t horizontal_i[t] * in(x + t - RADIUS, y). */
 __kernel void
-convolve_rows (__global const uchar * src, int src_offset, int src_pitch, int width, int height,
-    __global sum_t * tmp, int tmp_offset, __constant float *coef, int rank)
+convolve_rows (int row0, __global const uchar * src, int src_offset, int src_pitch, int width,
+    int height, __global sum_t * tmp, int tmp_offset, __constant float *coef, int rank)
 {
-  int x = get_global_id (0), y = get_global_id (1);
+  int x = get_global_id (0), y = row0 + (int) get_global_id (1);
   __global const uchar *row;
 
   if (x >= width || y >= height)
@@ -40,12 +40,12 @@ convolve_rows (__global const uchar * src, int src_offset, int src_pitch, int wi
 /* Pass 2: out(x, y) = sum_i sum_t vertical_i[t] * tmp_i(x, y + t - RADIUS), rows outside the
  * plane mapped by the border (zeros for constant); pixels from width to span copied. */
 __kernel void
-convolve_cols (__global const uchar * src, int src_offset, int src_pitch,
+convolve_cols (int row0, __global const uchar * src, int src_offset, int src_pitch,
     __global uchar * dst, int dst_offset, int dst_pitch, int width, int height, int span,
     __global const sum_t * tmp, int tmp_offset, __constant float *coef, int rank, float bias,
     uint passmask)
 {
-  int x = get_global_id (0), y = get_global_id (1);
+  int x = get_global_id (0), y = row0 + (int) get_global_id (1);
   __global uchar *out;
   sum_t sum = (sum_t) (0.0f);
 

@@ -16,10 +16,10 @@
  *   elements of sizeof (TILE_FLOAT ? sum_t : pix_t) bytes; the host must check it fits
  *   CL_DEVICE_LOCAL_MEM_SIZE (else lower TILE_MY or use TILE_FLOAT=0).
  * Host: local = {TILE_W, TILE_H}; global = {ceil (span / TILE_MX / TILE_W) * TILE_W,
- *   ceil (rows / TILE_MY / TILE_H) * TILE_H} work-items; the global work offset stays in
- *   pixels/rows (band of rows from row `first`: offset (0, first)), i.e. NOT divided by TILE_MY.
+ *   ceil (rows / TILE_MY / TILE_H) * TILE_H} work-items, no global work offset; a band of rows
+ *   from row `first` passes row0 = first.
  * Work-item (lx, ly) computes pixels x0 + lx*TILE_MX + b, y0 + ly*TILE_MY + m, where
- * (x0, y0) = offset + group_id * tile extent (derived from get_global_id - get_local_id).
+ * (x0, y0) = (0, row0) + group_id * tile extent (derived from get_global_id - get_local_id).
  * Each input sample loaded from local memory feeds every output of the work-item whose window
  * holds it (up to TILE_MX*TILE_MY FMAs per load). With TILE_MX > 1 the tile's columns are
  * stored de-interleaved (column c at (c % TILE_MX) * TILE_XW + c / TILE_MX) so the work-items
@@ -170,17 +170,16 @@ tiled_outputs (__local const tile_t * tile, __global const uchar * src, int src_
 
 __kernel __attribute__ ((reqd_work_group_size (TILE_W, TILE_H, 1)))
 void
-convolve_tiled (__global const uchar * src, int src_offset, int src_pitch,
+convolve_tiled (int row0, __global const uchar * src, int src_offset, int src_pitch,
     __global uchar * dst, int dst_offset, int dst_pitch, int width, int height, int span,
     __constant float *coef, float bias, uint passmask)
 {
   __local tile_t tile[TILE_PH * TILE_ROW];
   int lx = get_local_id (0), ly = get_local_id (1);
-  int ox = (int) get_global_offset (0), oy = (int) get_global_offset (1);
-  /* the tile's origin: the work offset (in pixels, a band's first row) plus the group's
-   * place in work-items times the pixels per work-item */
-  int x0 = ox + ((int) get_global_id (0) - lx - ox) * TILE_MX;
-  int y0 = oy + ((int) get_global_id (1) - ly - oy) * TILE_MY;
+  /* the tile's origin: the group's place in work-items times the pixels per work-item, below
+   * row0 (a band's first row) */
+  int x0 = ((int) get_global_id (0) - lx) * TILE_MX;
+  int y0 = row0 + ((int) get_global_id (1) - ly) * TILE_MY;
   int lid = ly * TILE_W + lx;
   int src_al, dst_al;
 

@@ -14,13 +14,12 @@
  * the inner loop is one multiply-add per tap and vector: SIMD-friendly code for CPU compilers
  * (PoCL). Blocks touching a border take the per-pixel path. Needs SKIPMASK 0. */
 __kernel void
-convolve_vector (__global const uchar * src, int src_offset, int src_pitch,
+convolve_vector (int row0, __global const uchar * src, int src_offset, int src_pitch,
     __global uchar * dst, int dst_offset, int dst_pitch, int width, int height, int span,
     __constant float *coef, float bias, uint passmask)
 {
-  /* a band's first row is the global offset; each work-item below it covers MY rows */
-  int y0 = get_global_offset (1);
-  int xb = get_global_id (0) * VEC_PIXELS, y = y0 + ((int) get_global_id (1) - y0) * MY;
+  /* row0: a band's first row; each work-item below it covers MY rows */
+  int xb = get_global_id (0) * VEC_PIXELS, y = row0 + (int) get_global_id (1) * MY;
 
   if (xb >= span || y >= height)
     return;

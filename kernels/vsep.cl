@@ -19,12 +19,11 @@
  * loop is unrolled by KSIZE (the host uses it up to KSIZE 31). Needs SKIPMASK 0.
  * coef as for convolve_rows/cols: [pair][vertical KSIZE, horizontal KSIZE]. */
 __kernel void
-convolve_vsep (__global const uchar * src, int src_offset, int src_pitch,
+convolve_vsep (int row0, __global const uchar * src, int src_offset, int src_pitch,
     __global uchar * dst, int dst_offset, int dst_pitch, int width, int height, int span,
     __constant float *coef, int rank, float bias, uint passmask)
 {
-  int y0 = get_global_offset (1);
-  int xb = get_global_id (0) * VEC_PIXELS, ys = y0 + ((int) get_global_id (1) - y0) * STRIP;
+  int xb = get_global_id (0) * VEC_PIXELS, ys = row0 + (int) get_global_id (1) * STRIP;
   int inside = xb >= RADIUS && xb - RADIUS + VEC_READ <= width;
   int8 pass = lane_pass (passmask);
   float8 ring[4][KSIZE][NV];

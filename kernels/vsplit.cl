@@ -109,13 +109,12 @@ window16 (const float16 * p, int o)
 }
 
 __kernel void
-convolve_vsplit (__global const uchar * src, int src_offset, int src_pitch,
+convolve_vsplit (int row0, __global const uchar * src, int src_offset, int src_pitch,
     __global uchar * dst, int dst_offset, int dst_pitch, int width, int height, int span,
     __constant float *coef, float bias, uint passmask)
 {
-  /* a band's first row is the global offset; each work-item below it covers MY rows */
-  int y0 = get_global_offset (1);
-  int xb = get_global_id (0) * 16 * NX, y = y0 + ((int) get_global_id (1) - y0) * MY;
+  /* row0: a band's first row; each work-item below it covers MY rows */
+  int xb = get_global_id (0) * 16 * NX, y = row0 + (int) get_global_id (1) * MY;
 
   if (xb >= span || y >= height)
     return;
