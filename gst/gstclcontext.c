@@ -30,8 +30,11 @@ GST_DEBUG_CATEGORY_STATIC (gst_cl_context_debug);
 #define CL_PLATFORM_NOT_FOUND_KHR -1001
 #endif
 
-/* The contexts acquire made, one per device, held weakly: the last unref of a context
- * finalizes it (and removes it here) while acquire may be looking for it. */
+/* The contexts made, one per device (and application context), found through weak
+ * references: the last unref of a context finalizes it (and removes it here) while acquire may
+ * be looking for it. The default contexts acquire makes are also held for the whole process
+ * (unless GST_CLCONVOLVE_KEEP_CONTEXT=0), so that their programs and tuning choices outlive a
+ * pipeline that stops and starts again. */
 typedef struct
 {
   cl_device_id device;
@@ -39,6 +42,8 @@ typedef struct
   gpointer object;              /* the context, only to find its entry when it goes */
   GWeakRef ref;
 } RegistryEntry;
+
+#define KEEP_ENV "GST_CLCONVOLVE_KEEP_CONTEXT"
 
 static GMutex registry_lock;
 static GList *registry;         /* RegistryEntry* */
@@ -505,8 +510,12 @@ gst_cl_context_acquire (const gchar * spec, GError ** error)
   if (ctx)
     goto done;
   ctx = context_new (e, NULL, error);
-  if (ctx)
+  if (ctx) {
     registry_add (ctx, NULL);
+    /* the process's reference: never given back (a context lives until exit) */
+    if (g_strcmp0 (g_getenv (KEEP_ENV), "0"))
+      gst_object_ref (ctx);
+  }
 
 done:
   free_devices (devs);

@@ -53,9 +53,11 @@ struct _GstClContext
                                  * place (a CPU), instead of copying them to its own memory */
 };
 
-/* spec: "" (first GPU, else first CPU, else any), "gpu", "cpu", "accelerator", "P:D" indices, or
- * a case-insensitive substring of the device or platform name. On failure returns NULL and sets
- * a GST_RESOURCE_ERROR_NOT_FOUND error whose message says how to get a device. */
+/* The device's default context, a new reference; made on first use and then held for the
+ * process (GST_CLCONVOLVE_KEEP_CONTEXT=0: only while someone holds it). spec: "" (first GPU,
+ * else first CPU, else any), "gpu", "cpu", "accelerator", "P:D" indices, or a case-insensitive
+ * substring of the device or platform name. On failure returns NULL and sets a
+ * GST_RESOURCE_ERROR_NOT_FOUND error whose message says how to get a device. */
 GstClContext *gst_cl_context_acquire (const gchar * spec, GError ** error);
 /* FALSE, with *why set (free it), for a device spec that can never match: indices that are
  * not exactly "P:D" (e.g. "0:0:0", "1"). The property setter refuses those. */

@@ -1229,6 +1229,62 @@ stats_uint (GstHarness * h, const gchar * field)
   return v;
 }
 
+/* The application's own OpenCL context on the device the suite uses. */
+static cl_context
+app_context (cl_device_id * device)
+{
+  cl_platform_id platforms[8];
+  cl_uint np = 0;
+  cl_context cl = NULL;
+  cl_int err;
+
+  fail_unless (clGetPlatformIDs (8, platforms, &np) == CL_SUCCESS && np > 0);
+  for (cl_uint p = 0; p < MIN (np, 8) && !cl; p++) {
+    if (clGetDeviceIDs (platforms[p], CL_DEVICE_TYPE_ALL, 1, device, NULL) != CL_SUCCESS)
+      continue;
+    cl = clCreateContext (NULL, 1, device, NULL, NULL, &err);
+  }
+  fail_unless (cl != NULL, "could not create an OpenCL context");
+  return cl;
+}
+
+/* A gst.cl.context holding the application's handles. */
+static GstContext *
+app_gst_context (cl_context cl, cl_device_id device)
+{
+  GstContext *c = gst_context_new ("gst.cl.context", TRUE);
+
+  gst_structure_set (gst_context_writable_structure (c), "cl-context", G_TYPE_POINTER, cl,
+      "cl-device", G_TYPE_POINTER, device, NULL);
+  return c;
+}
+
+/* A harness on a context of the element's own, over a new OpenCL context: its program
+ * counts start from zero (the device's default context is kept for the process, with the
+ * programs of the tests before). */
+static GstHarness *
+harness_own_context (const Case * c)
+{
+  GstElement *e = gst_element_factory_make ("clconvolve", NULL);
+  cl_device_id device;
+  cl_context cl = app_context (&device);
+  GstContext *given = app_gst_context (cl, device);
+  gchar *caps = caps_string (c);
+  GstHarness *h;
+
+  apply_case (e, c);
+  gst_element_set_context (e, given);
+  h = harness_on_path (e, FALSE);
+  gst_harness_set_src_caps_str (h, caps);
+  gst_harness_set_sink_caps_str (h, caps);
+  /* the element's context holds the OpenCL one from here */
+  gst_object_unref (e);
+  gst_context_unref (given);
+  clReleaseContext (cl);
+  g_free (caps);
+  return h;
+}
+
 /* The device's programs stay bounded however the settings change: with at most 2 idle
  * programs, 16 settings that each need a program of their own (every size 1-7 and border of
  * float4) leave at most the one in use and 2 idle, and every frame matches the reference
@@ -1239,9 +1295,9 @@ GST_START_TEST (test_programs_bounded)
   GstHarness *h;
   guint built0;
 
-  /* read when the device's context is created: no other element holds it in this suite */
+  /* read when a context is created */
   g_setenv ("GST_CLCONVOLVE_IDLE_PROGRAMS", "2", TRUE);
-  h = harness_for (&c);
+  h = harness_own_context (&c);
   check_frame (h, &c, 0);
   g_unsetenv ("GST_CLCONVOLVE_IDLE_PROGRAMS");
   built0 = stats_uint (h, "programs-built");
@@ -1267,7 +1323,7 @@ GST_START_TEST (test_tuning_releases_candidates)
   Case c = { CASE_DEFAULTS, .format = "GRAY8", .width = 64, .height = 48, .kernel = "gaussian",
     .size = 7
   };
-  GstHarness *h = harness_for (&c);
+  GstHarness *h = harness_own_context (&c);
 
   g_object_set (h->element, "autotune", TRUE, NULL);
   check_frame (h, &c, 1);
@@ -1423,36 +1479,6 @@ GST_START_TEST (test_context_shared)
 }
 
 GST_END_TEST;
-
-/* The application's own OpenCL context on the device the suite uses. */
-static cl_context
-app_context (cl_device_id * device)
-{
-  cl_platform_id platforms[8];
-  cl_uint np = 0;
-  cl_context cl = NULL;
-  cl_int err;
-
-  fail_unless (clGetPlatformIDs (8, platforms, &np) == CL_SUCCESS && np > 0);
-  for (cl_uint p = 0; p < MIN (np, 8) && !cl; p++) {
-    if (clGetDeviceIDs (platforms[p], CL_DEVICE_TYPE_ALL, 1, device, NULL) != CL_SUCCESS)
-      continue;
-    cl = clCreateContext (NULL, 1, device, NULL, NULL, &err);
-  }
-  fail_unless (cl != NULL, "could not create an OpenCL context");
-  return cl;
-}
-
-/* A gst.cl.context holding the application's handles. */
-static GstContext *
-app_gst_context (cl_context cl, cl_device_id device)
-{
-  GstContext *c = gst_context_new ("gst.cl.context", TRUE);
-
-  gst_structure_set (gst_context_writable_structure (c), "cl-context", G_TYPE_POINTER, cl,
-      "cl-device", G_TYPE_POINTER, device, NULL);
-  return c;
-}
 
 static GstBusSyncReply
 answer_need_context (GstBus * bus, GstMessage * msg, gpointer data)

@@ -946,8 +946,9 @@ rgb_selection (const gchar * planes)
 
 #define SPLIT_ENV "GST_CLCONVOLVE_SPLIT"
 
-/* Every test starts with GST_CLCONVOLVE_SPLIT as the suite found it: check_vector_cases sets
- * it and leaves it so (a failed check would skip any restoring there). */
+/* Every test starts with GST_CLCONVOLVE_SPLIT as the suite found it (check_vector_cases sets
+ * it and leaves it so: a failed check would skip any restoring there) and without
+ * GST_CLCONVOLVE_BLOCK. */
 static void
 reset_split_env (void)
 {
@@ -962,6 +963,8 @@ reset_split_env (void)
     g_setenv (SPLIT_ENV, initial, TRUE);
   else
     g_unsetenv (SPLIT_ENV);
+  /* test_float4_blocks sets it and unsets it at its end, which a failed check skips */
+  g_unsetenv ("GST_CLCONVOLVE_BLOCK");
 }
 
 /* Whether method=vector may split the colour planes of the format's first view with this
@@ -1057,6 +1060,64 @@ split_fmt (gint i)
 GST_START_TEST (test_vector_split)
 {
   check_vector_cases (split_fmt (__i__ >> 1), __i__ & 1, 1, 1700 + __i__);
+}
+
+GST_END_TEST;
+
+#define BLOCK_ENV "GST_CLCONVOLVE_BLOCK"
+
+/* The float4 kernel's register blocking with GST_CLCONVOLVE_BLOCK (pixels per work-item, read
+ * when the element starts; on a CPU the default is 8): rows that end in a partial block (23,
+ * 31, 17 and 38 pixels), frames narrower than a block and than the matrix (blocks straddling
+ * both borders), 1, 2 and 4 samples of 8 and 16 bits, copied samples (padding, luma) and every
+ * border. Loop index: block (1, 3) * 2 + discrete. Each frame against the reference, and the
+ * variant that ran is float4 with that block. */
+GST_START_TEST (test_float4_blocks)
+{
+  gint block = (__i__ >> 1) ? 3 : 1;
+  gboolean discrete = __i__ & 1;
+  const Case cases[] = {
+    {"RGBA", 23, 17, "auto", &f_gauss7, "mirror", "float4", INPUT_DEFAULT},
+    {"BGRx", 5, 9, "auto", &f_custom, "wrap", "float4", INPUT_PADDED},
+    {"GRAY8", 31, 13, "auto", &f_sharpen, "constant", "float4", INPUT_DEFAULT},
+    {"GRAY8", 2, 7, "auto", &f_sharpen, "constant", "float4", INPUT_DEFAULT},
+    {"GRAY16_LE", 17, 11, "auto", &f_emboss, "clamp", "float4", INPUT_POOL},
+    {"YUY2", 38, 14, "u+v", &f_sobel, "mirror", "float4", INPUT_DEFAULT},
+    {"NV12", 34, 10, "y+u+v", &f_custom, "constant", "float4", INPUT_DEFAULT},
+  };
+  gchar *block_text = g_strdup_printf ("%d", block);
+  gchar *expect = g_strdup_printf ("float4 block=%d", block);
+
+  g_setenv (BLOCK_ENV, block_text, TRUE);
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
+    const Case *c = &cases[i];
+    GstHarness *h = start_harness (c, discrete);
+    GstBufferPool *pool = NULL;
+    GstStructure *st = NULL;
+    const gchar *variant;
+
+    if (c->input == INPUT_POOL) {
+      Geom g;
+
+      geom_init (&g, c->format, c->width, c->height);
+      pool = proposed_pool (h, &g, FALSE);
+    }
+    for (guint f = 0; f < 2; f++)
+      push_and_check (h, c, discrete, pool, 2100 + 10 * i + f);
+    g_object_get (h->element, "stats", &st, NULL);
+    variant = st ? gst_structure_get_string (st, "variant") : NULL;
+    fail_unless (!g_strcmp0 (variant, expect), "%s %dx%d, %s=%d: ran %s", c->format, c->width,
+        c->height, BLOCK_ENV, block, struct_text (st));
+    gst_structure_free (st);
+    if (pool) {
+      gst_buffer_pool_set_active (pool, FALSE);
+      gst_object_unref (pool);
+    }
+    gst_harness_teardown (h);
+  }
+  g_unsetenv (BLOCK_ENV);
+  g_free (block_text);
+  g_free (expect);
 }
 
 GST_END_TEST;
@@ -1361,25 +1422,38 @@ GST_START_TEST (test_caps_passthrough)
 
 GST_END_TEST;
 
+/* Three cases that meson runs as three processes (CK_RUN_CASE), so that on a few cores their
+ * cold program builds run side by side: YUV layouts, the vector variants on every format, and
+ * RGB planes, 16-bit gray and float4 blocking. */
 static Suite *
 formats_suite (void)
 {
   Suite *s = suite_create ("formats");
-  TCase *tc = tcase_create ("formats");
+  TCase *tc;
 
+  /* loop index: format * 2 + discrete */
+  tc = tcase_create ("yuv");
   suite_add_tcase (s, tc);
   tcase_add_checked_fixture (tc, reset_split_env, stop_leftover_pipelines);
-  /* loop index: format * 2 + discrete */
   tcase_add_loop_test (tc, test_format_planes, 0, 2 * N_YUV_FMTS);
   tcase_add_loop_test (tc, test_tiny_frames, 0, 2 * N_YUV_FMTS);
-  tcase_add_loop_test (tc, test_vector, 0, 2 * N_FMTS);
-  tcase_add_loop_test (tc, test_vector_split, 0, 2 * N_SPLIT_FMTS);
-  tcase_add_loop_test (tc, test_rgb_planes, 0, 2 * N_RGB_FMTS);
-  tcase_add_loop_test (tc, test_gray16, 0, 2);
   tcase_add_loop_test (tc, test_planes_change, 0, 6);
   tcase_add_loop_test (tc, test_format_change, 0, 2);
   tcase_add_loop_test (tc, test_pipeline_frames, 0, 2 * G_N_ELEMENTS (pipe_cases));
   tcase_add_loop_test (tc, test_caps_passthrough, 0, 2 * N_YUV_FMTS);
+
+  tc = tcase_create ("vector");
+  suite_add_tcase (s, tc);
+  tcase_add_checked_fixture (tc, reset_split_env, stop_leftover_pipelines);
+  tcase_add_loop_test (tc, test_vector, 0, 2 * N_FMTS);
+  tcase_add_loop_test (tc, test_vector_split, 0, 2 * N_SPLIT_FMTS);
+
+  tc = tcase_create ("rgb");
+  suite_add_tcase (s, tc);
+  tcase_add_checked_fixture (tc, reset_split_env, stop_leftover_pipelines);
+  tcase_add_loop_test (tc, test_rgb_planes, 0, 2 * N_RGB_FMTS);
+  tcase_add_loop_test (tc, test_gray16, 0, 2);
+  tcase_add_loop_test (tc, test_float4_blocks, 0, 4);
   return s;
 }
 
