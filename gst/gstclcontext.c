@@ -448,6 +448,8 @@ context_new (const DeviceEntry * e, cl_context cl, GError ** error)
 
   ctx->programs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
       (GDestroyNotify) program_entry_free);
+  ctx->choices = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+      (GDestroyNotify) g_bytes_unref);
   ctx->max_idle = max_idle_programs ();
   ctx->platform = e->platform;
   ctx->device = e->device;
@@ -556,6 +558,7 @@ gst_cl_context_finalize (GObject * object)
 
   GST_DEBUG ("destroying the context on %s", GST_STR_NULL (ctx->device_name));
   g_clear_pointer (&ctx->programs, g_hash_table_destroy);
+  g_clear_pointer (&ctx->choices, g_hash_table_destroy);
   g_cond_clear (&ctx->built);
   g_clear_pointer (&ctx->context, clReleaseContext);
   g_free (ctx->cache_dir);
@@ -673,6 +676,27 @@ gst_cl_context_new_wrapped (cl_context context, cl_device_id device, GError ** e
   g_mutex_unlock (&registry_lock);
   g_free (e.label);
   return ctx;
+}
+
+GBytes *
+gst_cl_context_lookup_choice (GstClContext * ctx, const gchar * key)
+{
+  GBytes *b;
+
+  g_mutex_lock (&ctx->lock);
+  b = g_hash_table_lookup (ctx->choices, key);
+  if (b)
+    g_bytes_ref (b);
+  g_mutex_unlock (&ctx->lock);
+  return b;
+}
+
+void
+gst_cl_context_keep_choice (GstClContext * ctx, const gchar * key, GBytes * choice)
+{
+  g_mutex_lock (&ctx->lock);
+  g_hash_table_insert (ctx->choices, g_strdup (key), g_bytes_ref (choice));
+  g_mutex_unlock (&ctx->lock);
 }
 
 GstContext *

@@ -38,6 +38,7 @@ struct _GstClContext
   gchar *cache_dir;             /* on-disk program binaries, NULL: none */
   gchar *identity;              /* device, driver and platform versions: part of the cache key */
   guint programs_built, programs_loaded;        /* from source / from the disk cache */
+  GHashTable *choices;          /* tuning key -> GBytes (under lock) */
 
   /*< public, read-only >*/
   cl_platform_id platform;
@@ -101,6 +102,12 @@ void gst_cl_context_unuse_program (GstClContext * ctx, cl_program prog, gboolean
  * programs it holds now (in use and idle). */
 void gst_cl_context_program_counts (GstClContext * ctx, guint * built, guint * loaded,
     guint * held);
+
+/* The tuner's choices, kept as long as the context: the one stored under key (a new
+ * reference), NULL if none; keep_choice stores (or replaces) one. The context does not read
+ * them: the tuner decides what a choice is. */
+GBytes *gst_cl_context_lookup_choice (GstClContext * ctx, const gchar * key);
+void gst_cl_context_keep_choice (GstClContext * ctx, const gchar * key, GBytes * choice);
 
 /* The GstContext type elements share a context in. Its structure holds either "context", a
  * GstClContext (what the elements post and answer), or what an application that has its own

@@ -31,6 +31,7 @@
 
 #include "gstclconvolve.h"
 #include "framelayout.h"
+#include "variants.h"
 #include "gstclcontext.h"
 #include "gstclbufferpool.h"
 #include "gstclmemory.h"
@@ -51,26 +52,20 @@ extern const char gst_cl_source_direct[], gst_cl_source_vector[], gst_cl_source_
     gst_cl_source_tiled[], gst_cl_source_separable[], gst_cl_source_vsep[];
 extern const char gst_cl_sources_digest[];
 
-typedef enum
-{
-  SOURCE_DIRECT, SOURCE_VECTOR, SOURCE_VSPLIT, SOURCE_TILED, SOURCE_SEPARABLE, SOURCE_VSEP,
-  N_SOURCES
-} KernelSource;
 
-/* Each program's variant file, embedded source and entry point (the two-pass separable program
- * also has convolve_rows); the order of kernels/meson.build. */
+/* Each program's variant file and embedded source (ClKernelSource's order, which is
+ * kernels/meson.build's). */
 static const struct
 {
   const gchar *file;
   const gchar *embedded;
-  const gchar *entry;
-} kernel_sources[N_SOURCES] = {
-  {"direct.cl", gst_cl_source_direct, "convolve_direct"},
-  {"vector.cl", gst_cl_source_vector, "convolve_vector"},
-  {"vsplit.cl", gst_cl_source_vsplit, "convolve_vsplit"},
-  {"tiled.cl", gst_cl_source_tiled, "convolve_tiled"},
-  {"separable.cl", gst_cl_source_separable, "convolve_cols"},
-  {"vsep.cl", gst_cl_source_vsep, "convolve_vsep"},
+} kernel_sources[CL_N_SOURCES] = {
+  {"direct.cl", gst_cl_source_direct},
+  {"vector.cl", gst_cl_source_vector},
+  {"vsplit.cl", gst_cl_source_vsplit},
+  {"tiled.cl", gst_cl_source_tiled},
+  {"separable.cl", gst_cl_source_separable},
+  {"vsep.cl", gst_cl_source_vsep},
 };
 
 #define COMMON_SOURCE "common.cl"
@@ -103,7 +98,7 @@ static const struct
 /* method=separable: at most this many vector pairs; the split may leave an L1 error of at most
  * SEP_LIMIT / 65535 of the matrix (divided by its divisor), i.e. 0.002 of a sample's least
  * significant bit at 16 bits, so the split is as exact as the dense sum in float */
-#define MAX_RANK 4
+#define MAX_RANK CL_MAX_RANK
 #define SEP_LIMIT 0.002
 
 #define DEFAULT_KERNEL CONV_PRESET_GAUSSIAN
@@ -179,31 +174,6 @@ typedef struct
   gboolean autotune;
 } Settings;
 
-/* What a kernel was asked for: compared every frame; a change resolves the variant again (and
- * builds only when the variant changes). */
-typedef struct
-{
-  gint method, size, channels, depth;
-  guint skipmask;
-  gint only, border, block;
-  gint rank;                    /* pairs of the coefficients' split, -1: more than MAX_RANK */
-  gint width, height;           /* the largest view of the shape (what auto tunes for) */
-  guint passmask;               /* the shape's (tiled skips the sums of a copied alpha) */
-  gboolean autotune;
-  gint split;                   /* GST_CLCONVOLVE_SPLIT as read at start, -1 unset */
-} KernelRequest;
-
-/* One compiled variant of the convolution: which kernel and its blocking. */
-typedef struct
-{
-  gint method;                  /* GstClConvolveMethod, never AUTO */
-  gint bx, by;                  /* float4: pixels per work-item (bx); vector: NV, MY (split:
-                                 * NX, MY); tiled: outputs per work-item along x and y;
-                                 * separable: 0, 0 for two passes, else one pass of NV vectors
-                                 * down STRIP rows */
-  gint split;                   /* vector: 1 for the split colour planes (convolve_vsplit) */
-} Variant;
-
 /* A frame's plane as a command sees it: the OpenCL buffer and the plane's byte offset and pitch
  * in it, and the plane's host address (transfers and copies). */
 typedef struct
@@ -216,7 +186,7 @@ typedef struct
 /* A variant built for one shape: its kernel(s) and launch geometry. */
 typedef struct
 {
-  Variant variant;
+  ClVariant variant;
   cl_kernel kernel;             /* dense, or the column pass of method=separable */
   cl_kernel rows;               /* the row pass of method=separable, else NULL */
   cl_program program;           /* one use of the context's program they come from */
@@ -226,7 +196,6 @@ typedef struct
   gboolean one_pass;            /* convolve_vsep (method=separable on CPUs) */
 } Built;
 
-static const gchar *variant_text (const Variant * v, gchar * buf, gsize n);
 
 struct _GstClConvolve
 {
@@ -250,13 +219,14 @@ struct _GstClConvolve
   guint programs_built, programs_loaded;        /* the device context's, at the last build */
   guint programs_held;          /* the programs it kept then (in use and idle) */
   guint tunings, tunings_loaded;        /* keys this element timed / read from the disk */
-  Variant variant;              /* the last variant made current (first shape) */
+  ClVariant variant;              /* the last variant made current (first shape) */
 
   /* streaming thread (and start/stop) only */
   GstClContext *ctx;
-  const gchar *source[N_SOURCES];       /* each program's source (KernelSource) */
+  ClDeviceFacts facts;          /* the context's device, for the variant rules */
+  const gchar *source[CL_N_SOURCES];       /* each program's source (ClKernelSource) */
   const gchar *sources_digest;  /* SHA-256 of them all (the tuning key) */
-  gchar *source_override[N_SOURCES];    /* GST_CLCONVOLVE_KERNEL_SOURCE's texts, else NULL */
+  gchar *source_override[CL_N_SOURCES];    /* GST_CLCONVOLVE_KERNEL_SOURCE's texts, else NULL */
   gchar *digest_override;
   cl_command_queue queue;       /* kernels (and everything on a host-unified device) */
   cl_command_queue up_queue, down_queue;        /* discrete device: transfers */
@@ -273,8 +243,7 @@ struct _GstClConvolve
   gsize tmp_bytes;
   gsize src_bytes, dst_bytes;
   Built built[CL_MAX_SHAPES];
-  KernelRequest requests[CL_MAX_SHAPES];
-  GHashTable *tuned;            /* tuning key -> Variant (this element's, from timing or disk) */
+  ClKernelRequest requests[CL_MAX_SHAPES];
   gchar *tune_dir;              /* where tuning choices are kept; NULL: memory only */
   struct Events *events;        /* one frame's profiling events (large: kept off the stack) */
   Settings cur;                 /* the snapshot in use */
@@ -669,7 +638,7 @@ stats_structure (GstClConvolve * self)
 
   g_mutex_lock (&self->stats_lock);
   if (self->variant.method)
-    variant_text (&self->variant, variant, sizeof (variant));
+    cl_variant_text (&self->variant, variant, sizeof (variant));
   gst_cl_stats_fold (s);
   st = gst_structure_new ("application/x-clconvolve-stats",
       "frames", G_TYPE_UINT64, s->frames,
@@ -804,105 +773,6 @@ compute_coefficients (const Settings * s, gfloat * out, gfloat * sep)
 /* ---------------------------------------------------------------------------------------------
  * Programs and variants */
 
-static const gchar *
-variant_text (const Variant * v, gchar * buf, gsize n)
-{
-  const gchar *name = enum_nick (GST_TYPE_CL_CONVOLVE_METHOD, v->method);
-
-  if (v->method == GST_CL_CONVOLVE_METHOD_FLOAT4)
-    g_snprintf (buf, n, "%s block=%d", name, v->bx);
-  else if (v->method == GST_CL_CONVOLVE_METHOD_TILED)
-    g_snprintf (buf, n, "%s %dx%d", name, v->bx, v->by);
-  else if (v->method == GST_CL_CONVOLVE_METHOD_SEPARABLE && v->bx)
-    g_snprintf (buf, n, "%s nv=%d strip=%d", name, v->bx, v->by);
-  else if (v->method == GST_CL_CONVOLVE_METHOD_VECTOR && v->split)
-    g_snprintf (buf, n, "%s split nx=%d my=%d", name, v->bx, v->by);
-  else if (v->method == GST_CL_CONVOLVE_METHOD_VECTOR)
-    g_snprintf (buf, n, "%s nv=%d my=%d", name, v->bx, v->by);
-  else
-    g_snprintf (buf, n, "%s", name);
-  return buf;
-}
-
-/* method=tiled's geometry for mx x my outputs per work-item: work-groups of 32x8 (8x8 where the
- * device allows fewer than 256 work-items), the tile of samples converted to float where it fits
- * in local memory, else of raw samples (4x smaller for 8-bit), else it does not fit. */
-typedef struct
-{
-  gint w, h;
-  gboolean fits, as_float;
-} TileGeometry;
-
-static TileGeometry
-tile_geometry (GstClConvolve * self, const KernelRequest * r, gint mx, gint my)
-{
-  TileGeometry g = { 32, 8, FALSE, FALSE };
-  gsize cols, rows, value, raw = r->channels * r->depth / 8;
-
-  if (self->ctx->max_work_group_size < 256)
-    g.w = g.h = 8;
-  cols = GST_ROUND_UP_N ((gsize) g.w * mx + r->size - 1, (gsize) mx);
-  rows = (gsize) g.h * my + r->size - 1;
-  /* the float tile holds what the kernel sums: one sample (ONLY) or the pixel as floats */
-  value = sizeof (gfloat) * (r->only >= 0 ? 1 : r->channels);
-  g.as_float = cols * rows * value + 256 <= self->ctx->local_mem_size;
-  g.fits = self->ctx->max_work_group_size >= (gsize) g.w * g.h &&
-      (g.as_float || cols * rows * raw + 256 <= self->ctx->local_mem_size);
-  return g;
-}
-
-/* method=tiled's blockings, best first (H200, 1080p RGBA 7x7 kernel: 2x4 0.032 ms, 1x4 0.037,
- * 1x1 0.08; docs/kernels.md); tiled_default picks the first that fits. */
-static const gint tiled_blocks[][2] = { {2, 4}, {1, 4}, {1, 1} };
-
-static gboolean
-tiled_default (GstClConvolve * self, const KernelRequest * r, Variant * v)
-{
-  for (guint i = 0; i < G_N_ELEMENTS (tiled_blocks); i++)
-    if (tile_geometry (self, r, tiled_blocks[i][0], tiled_blocks[i][1]).fits) {
-      *v = (Variant) { GST_CL_CONVOLVE_METHOD_TILED, tiled_blocks[i][0], tiled_blocks[i][1] };
-      return TRUE;
-    }
-  return FALSE;
-}
-
-/* Pixels per work-item of the float4 kernel: GST_CLCONVOLVE_BLOCK (developer override, read
- * when the element starts), else 8 on a CPU-like device (no on-chip local memory; measured on
- * PoCL, 1080p RGBA motionblur: 1.3-1.9x over 1 at sizes 3-15, docs/kernels.md) and 1 elsewhere
- * (H200: 0.204 ms at 1 against 0.440 at 8). */
-static gint
-direct_block (GstClConvolve * self)
-{
-  if (self->block_override > 0)
-    return self->block_override;
-  return self->ctx->local_mem_dedicated ? 1 : 8;
-}
-
-/* method=separable in two passes (a row pass into a float buffer, a column pass), and in one
- * pass for CPUs (convolve_vsep: 4 float8 vectors down strips of 64 rows, docs/kernels.md). */
-static const Variant two_pass = { GST_CL_CONVOLVE_METHOD_SEPARABLE, 0, 0 };
-static const Variant one_pass_default = { GST_CL_CONVOLVE_METHOD_SEPARABLE, 4, 64 };
-
-/* The one-pass kernel is for CPUs working in place: it unrolls its row loop by the matrix side
- * (up to 31, for build time), writes whole pixels like method=vector, and its strips of rows
- * would make bands (GST_CLCONVOLVE_DISCRETE) too tall to split small frames. */
-static gboolean
-one_pass_fits (GstClConvolve * self, const KernelRequest * r)
-{
-  return !self->ctx->local_mem_dedicated && !self->discrete && r->size <= 31 &&
-      r->skipmask == 0;
-}
-
-/* Whether method=vector gets the wider blockings: 4-sample pixels on a CPU with 32 SIMD
- * registers (AVX-512: PoCL reports a native float vector of 16), where more accumulators fit
- * in registers (on 1-sample pixels 3 x 2 stays ahead there). */
-static gboolean
-wide_vector_blocking (GstClConvolve * self, const KernelRequest * r)
-{
-  return !self->ctx->local_mem_dedicated && self->ctx->native_float_width >= 16 &&
-      r->channels == 4;
-}
-
 /* GST_CLCONVOLVE_SPLIT as the element reads it at start: 1 for a non-zero integer, 0 for zero,
  * -1 when unset or not an integer (as GST_CLCONVOLVE_BLOCK). */
 static gint
@@ -917,105 +787,17 @@ split_override (void)
   return v != 0;
 }
 
-/* Whether method=vector can split the view's colour planes (convolve_vsplit): 8-bit 4-sample
- * pixels of which 1 to 3 samples are computed and the others copied (RGBA and its kin with
- * alpha or padding, the chroma of YUY2 and UYVY without their luma). */
-static gboolean
-split_fits (const KernelRequest * r)
+/* The fixed rules' variant for the request, their fallback warned about. */
+static ClVariant
+fixed_variant (GstClConvolve * self, const ClKernelRequest * r)
 {
-  guint computed = 0xfu & ~r->passmask;
+  gchar *why = NULL;
+  ClVariant v = cl_variant_fixed (&self->facts, r, &why);
 
-  return r->channels == 4 && r->depth == 8 && r->skipmask == 0 && computed && computed != 0xfu;
-}
-
-/* Whether the tuner times the split planes where they can be: where GST_CLCONVOLVE_SPLIT says,
- * else on the CPUs of wide_vector_blocking. They are not a fixed rule there: measured on two
- * such CPUs (1080p RGBA 7x7, kernel alone) they won by 30 % on one (2-core Zen 4, PoCL 3.1: 2.9
- * against 4.2 ms for 4 x 3 float8) and lost on the other with all its cores (16-core Xeon,
- * PoCL 5.0: 3.2 against 1.3 ms; on 2 of them 7.2 against 7.7), so only timing may pick them. */
-static gboolean
-split_planes (GstClConvolve * self, const KernelRequest * r)
-{
-  if (!split_fits (r) || r->split == 0)
-    return FALSE;
-  return r->split == 1 || wide_vector_blocking (self, r);
-}
-
-/* The split kernel's blocking: 16 pixels on 3 rows per work-item up to size 7 (9 float16
- * accumulators for 3 planes), 2 rows above (PoCL, AVX-512, 1080p RGBA, kernel alone, fastest
- * runs: 3 rows 2.9 against 3.0 ms at 7x7, 2 rows 5.0 against 5.2 at 9x9, 16.8 against 20.6
- * at 15x15, 36.6 against 51.8 at 21x21; docs/kernels.md); 2 rows on other CPUs, with fewer
- * registers (not measured). */
-static Variant
-split_variant (GstClConvolve * self, const KernelRequest * r)
-{
-  return (Variant) { GST_CL_CONVOLVE_METHOD_VECTOR, 1,
-    wide_vector_blocking (self, r) && r->size <= 7 ? 3 : 2, 1 };
-}
-
-/* method=vector's blocking when it is not tuned (docs/kernels.md): the split planes where they
- * apply if GST_CLCONVOLVE_SPLIT=1, else 3 float8 vectors on 2 rows per work-item; for 4-sample
- * pixels on an AVX-512 CPU 4 vectors on 3 rows (12 independent multiply-add chains instead of
- * 6, which bound the FMA pipes by their latency: PoCL, 1080p RGBA 7x7, kernel alone 5.1 -> 4.1
- * ms; on 1-sample pixels 3 x 2 stays ahead there). */
-static Variant
-vector_default (GstClConvolve * self, const KernelRequest * r)
-{
-  if (split_fits (r) && r->split == 1)
-    return split_variant (self, r);
-  if (wide_vector_blocking (self, r))
-    return (Variant) { GST_CL_CONVOLVE_METHOD_VECTOR, 4, 3 };
-  return (Variant) { GST_CL_CONVOLVE_METHOD_VECTOR, 3, 2 };
-}
-
-/* What an explicit method, or auto with autotune=false, runs: the method when the device and
- * the view allow it, with fixed rules for auto. */
-static Variant
-fixed_variant (GstClConvolve * self, const KernelRequest * r)
-{
-  gboolean dedicated = self->ctx->local_mem_dedicated;
-  Variant dense = { GST_CL_CONVOLVE_METHOD_FLOAT4, direct_block (self), 1 };
-  Variant plain = { 0, 1, 1 };
-  gint asked = r->method;
-
-  /* auto: separable where the split is much cheaper than the dense sum (2 r size against
-   * size^2 multiply-adds per sample) and large enough to pay for the second pass: from 7 on a
-   * CPU (PoCL, 1080p RGBA gaussian 7x7: 25.5 -> 33.3 frames/s with float4), from 9 with
-   * on-chip local memory (H200: at 7x7 tiled 3834 against separable 3687 frames/s, at 15x15
-   * 2240 against 3440). */
-  if (asked == GST_CL_CONVOLVE_METHOD_SEPARABLE ||
-      (asked == GST_CL_CONVOLVE_METHOD_AUTO && r->rank >= 0 && r->size >= (dedicated ? 9 : 7)
-          && 4 * r->rank <= r->size)) {
-    if (r->rank >= 0)
-      return one_pass_fits (self, r) && self->block_override != 1 ?
-          one_pass_default : two_pass;
-    GST_WARNING_OBJECT (self, "method=separable: this %dx%d matrix needs more than %d vector "
-        "pairs; using a dense kernel", r->size, r->size, MAX_RANK);
-    asked = GST_CL_CONVOLVE_METHOD_AUTO;
-  }
-  switch (asked) {
-    case GST_CL_CONVOLVE_METHOD_TILED:
-      if (tiled_default (self, r, &plain))
-        return plain;
-      GST_WARNING_OBJECT (self, "method=tiled: no tile with a %d-pixel halo fits in %"
-          G_GSIZE_FORMAT " bytes of local memory; using float4", r->size / 2,
-          self->ctx->local_mem_size);
-      return dense;
-    case GST_CL_CONVOLVE_METHOD_VECTOR:
-      if (r->skipmask == 0)
-        return vector_default (self, r);
-      GST_WARNING_OBJECT (self, "method=vector writes whole pixels; this view shares its "
-          "pixels with another (packed 4:2:2): using float4 for it");
-      return dense;
-    case GST_CL_CONVOLVE_METHOD_FLOAT4:
-      return dense;
-    case GST_CL_CONVOLVE_METHOD_AUTO:
-    default:
-      /* tiles only where local memory is on-chip (a CPU's "local" memory is ordinary RAM) */
-      if (dedicated && tiled_default (self, r, &plain))
-        return plain;
-      return !dedicated && r->skipmask == 0 ? vector_default (self, r) : dense;
-  }
+  if (why)
+    GST_WARNING_OBJECT (self, "%s", why);
+  g_free (why);
+  return v;
 }
 
 /* Releases b's kernels and gives its program back to the context (discard: at once, unless
@@ -1031,67 +813,23 @@ built_clear (GstClConvolve * self, Built * b, gboolean discard)
   g_clear_pointer (&b->options, g_free);
 }
 
-/* The build options of variant v for the request's shape. */
-static gchar *
-variant_options (GstClConvolve * self, const KernelRequest * r, const Variant * v)
-{
-  TileGeometry g = tile_geometry (self, r, v->bx, v->by);
-  gchar *only = r->only >= 0 ? g_strdup_printf (" -DONLY=%d", r->only) : g_strdup ("");
-  gchar *extra = v->method == GST_CL_CONVOLVE_METHOD_TILED ?
-      g_strdup_printf (" -DTILE_W=%d -DTILE_H=%d -DTILE_MX=%d -DTILE_MY=%d -DTILE_FLOAT=%d",
-      g.w, g.h, v->bx, v->by, g.as_float) :
-      v->method == GST_CL_CONVOLVE_METHOD_VECTOR && v->split ?
-      g_strdup_printf (" -DSPLIT=%u -DNX=%d -DMY=%d", 0xfu & ~r->passmask, v->bx, v->by) :
-      v->method == GST_CL_CONVOLVE_METHOD_VECTOR ?
-      g_strdup_printf (" -DNV=%d -DMY=%d", v->bx, v->by) :
-      v->method == GST_CL_CONVOLVE_METHOD_FLOAT4 ?
-      g_strdup_printf (" -DBLOCK=%d", v->bx) : v->bx ?
-      g_strdup_printf (" -DNV=%d -DSTRIP=%d", v->bx, v->by) : g_strdup ("");
-  /* unaligned vector stores as single moves where the device is a CPU (put8, kernels/common.cl) */
-  gchar *options = g_strdup_printf ("-DKSIZE=%d -DCHANNELS=%d -DDEPTH=%d -DSKIPMASK=%u "
-      "-DBORDER=%d%s%s%s", r->size, r->channels, r->depth, r->skipmask, r->border, only, extra,
-      self->ctx->local_mem_dedicated ? "" : " -DPACKED_IO");
-
-  g_free (only);
-  g_free (extra);
-  return options;
-}
-
-/* The program of variant v: its source (common.cl and one variant file) and entry point. */
-static KernelSource
-variant_source (const Variant * v)
-{
-  gboolean separable = v->method == GST_CL_CONVOLVE_METHOD_SEPARABLE;
-
-  return v->method == GST_CL_CONVOLVE_METHOD_TILED ? SOURCE_TILED :
-      separable && v->bx > 0 ? SOURCE_VSEP : separable ? SOURCE_SEPARABLE :
-      v->split ? SOURCE_VSPLIT : v->method == GST_CL_CONVOLVE_METHOD_VECTOR ? SOURCE_VECTOR :
-      SOURCE_DIRECT;
-}
-
 /* Builds variant v for the request's shape (the program comes from the context's caches when
  * it was built before). On failure returns the error with *what naming the step (and *log the
  * build log, if any: free it); a tiled kernel compiled to fewer work-items than its tile returns
  * CL_INVALID_WORK_GROUP_SIZE. */
 static cl_int
-build_variant (GstClConvolve * self, const KernelRequest * r, const Variant * v, Built * b,
+build_variant (GstClConvolve * self, const ClKernelRequest * r, const ClVariant * v, Built * b,
     gchar ** log, const gchar ** what)
 {
-  TileGeometry g = tile_geometry (self, r, v->bx, v->by);
-  gint tile = 16;
-  gboolean tiled = v->method == GST_CL_CONVOLVE_METHOD_TILED;
-  gboolean separable = v->method == GST_CL_CONVOLVE_METHOD_SEPARABLE;
-  gboolean one_pass = separable && v->bx > 0;
-  gboolean vector = v->method == GST_CL_CONVOLVE_METHOD_VECTOR || one_pass;
-  KernelSource source = variant_source (v);
-  const gchar *entry = kernel_sources[source].entry;
+  ClKernelSource source = cl_variant_source (v);
+  ClLaunch launch;
   cl_program prog;
   cl_int err;
   gsize wg = 0;
 
   memset (b, 0, sizeof (*b));
   b->variant = *v;
-  b->options = variant_options (self, r, v);
+  b->options = cl_variant_options (&self->facts, r, v);
   *log = NULL;
   *what = "program build";
   prog = gst_cl_context_get_program (self->ctx, self->source[source], b->options, &err, log);
@@ -1101,34 +839,23 @@ build_variant (GstClConvolve * self, const KernelRequest * r, const Variant * v,
   }
   b->program = prog;
   *what = "clCreateKernel";
-  b->kernel = clCreateKernel (prog, entry, &err);
-  if (b->kernel && separable && !one_pass)
+  b->kernel = clCreateKernel (prog, cl_kernel_source_entry (source), &err);
+  if (b->kernel && source == CL_SOURCE_SEPARABLE)
     b->rows = clCreateKernel (prog, "convolve_rows", &err);
   if (err == CL_SUCCESS)
     err = clGetKernelWorkGroupInfo (b->kernel, self->ctx->device, CL_KERNEL_WORK_GROUP_SIZE,
         sizeof (wg), &wg, NULL);
-  if (err == CL_SUCCESS && tiled && wg < (gsize) g.w * g.h)
+  if (err == CL_SUCCESS && !cl_variant_launch (&self->facts, r, v, wg, &launch))
     err = CL_INVALID_WORK_GROUP_SIZE;
   if (err != CL_SUCCESS) {
     built_clear (self, b, FALSE);
     return err;
   }
-  if (tiled) {
-    b->local[0] = g.w;
-    b->local[1] = g.h;
-  } else if (vector) {
-    /* a row of 16 work-items per group (PoCL, 1080p RGBA 7x7: 16x1 ahead of 8x2 and 4x4) */
-    b->local[0] = MIN (16, wg);
-    b->local[1] = 1;
-  } else {
-    /* the direct kernels run any work-group shape: shrink it to what the kernel allows */
-    while (tile > 1 && (gsize) tile * tile > wg)
-      tile /= 2;
-    b->local[0] = b->local[1] = tile;
-  }
-  b->px = v->split ? 16 * v->bx : vector ? 8 * v->bx / r->channels : separable ? 1 : v->bx;
-  b->py = vector || tiled ? v->by : 1;
-  b->one_pass = one_pass;
+  b->local[0] = launch.local[0];
+  b->local[1] = launch.local[1];
+  b->px = launch.px;
+  b->py = launch.py;
+  b->one_pass = launch.one_pass;
   return CL_SUCCESS;
 }
 
@@ -1142,59 +869,18 @@ static cl_int enqueue_built (GstClConvolve * self, const Built * b, const ClView
 static cl_int enqueue_built_rows (GstClConvolve * self, const Built * b, const ClView * v,
     gint y0, gint rows, cl_uint n_wait, const cl_event * wait, cl_event * ev);
 
-/* The variants auto times for a request: on a device with on-chip local memory the tiled
- * blockings that fit, float4 and two vector blockings; on a CPU-like device float4 and two
- * vector blockings; the split planes where split_planes says so; separable wherever the matrix
- * splits (on a CPU also in one pass, two blockings). Every candidate is a program to build the
- * first time: on PoCL a cold build of an unrolled kernel takes seconds, so the list holds only
- * blockings that won somewhere in docs/kernels.md's measurements (vector 2x3 and one-pass 2/32
- * never did). */
-static gint
-tune_candidates (GstClConvolve * self, const KernelRequest * r, Variant * out)
-{
-  static const gint cpu_vector[][2] = { {3, 2}, {4, 1} };
-  static const gint wide_vector[][2] = { {3, 2}, {4, 3} };
-  static const gint gpu_vector[][2] = { {1, 1}, {3, 2} };
-  gboolean dedicated = self->ctx->local_mem_dedicated;
-  const gint (*vec)[2] = dedicated ? gpu_vector : wide_vector_blocking (self, r) ?
-      wide_vector : cpu_vector;
-  gint n = 0, n_vec = G_N_ELEMENTS (cpu_vector);
-
-  G_STATIC_ASSERT (G_N_ELEMENTS (wide_vector) == G_N_ELEMENTS (cpu_vector));
-  G_STATIC_ASSERT (G_N_ELEMENTS (gpu_vector) == G_N_ELEMENTS (cpu_vector));
-
-  for (guint i = 0; i < G_N_ELEMENTS (tiled_blocks) && dedicated; i++)
-    if (tile_geometry (self, r, tiled_blocks[i][0], tiled_blocks[i][1]).fits)
-      out[n++] = (Variant) { GST_CL_CONVOLVE_METHOD_TILED, tiled_blocks[i][0],
-        tiled_blocks[i][1] };
-  out[n++] = (Variant) { GST_CL_CONVOLVE_METHOD_FLOAT4, direct_block (self), 1 };
-  for (gint i = 0; i < n_vec && r->skipmask == 0; i++)
-    out[n++] = (Variant) { GST_CL_CONVOLVE_METHOD_VECTOR, vec[i][0], vec[i][1] };
-  if (split_planes (self, r))
-    out[n++] = split_variant (self, r);
-  if (r->rank >= 0) {
-    out[n++] = two_pass;
-    /* one pass (CPU-like devices): 3 vectors down 64 rows, 4 down 128 */
-    if (one_pass_fits (self, r)) {
-      out[n++] = one_pass_default;
-      out[n++] = (Variant) { GST_CL_CONVOLVE_METHOD_SEPARABLE, 4, 128 };
-    }
-  }
-  return n;
-}
-
 /* The disk key of a request's choice: the device identity, what the kernels depend on and the
  * kernel sources (their digest: a new source tunes again), and whether the split planes are
  * offered (which GST_CLCONVOLVE_SPLIT may change). The number after "tune" changes with the
  * candidate lists and the way they are timed, so that choices made otherwise are timed again
  * (2: vector 4x3 on AVX-512 CPUs; 3: the split planes; 4: candidates timed in turns). */
 static gchar *
-tune_key (GstClConvolve * self, const KernelRequest * r)
+tune_key (GstClConvolve * self, const ClKernelRequest * r)
 {
   gchar *what = g_strdup_printf ("tune 4: size %d channels %d depth %d skipmask %u only %d "
       "border %d rank %d block %d view %dx%d passmask %u split %d", r->size, r->channels,
-      r->depth, r->skipmask, r->only, r->border, r->rank, direct_block (self), r->width,
-      r->height, r->passmask, split_planes (self, r));
+      r->depth, r->skipmask, r->only, r->border, r->rank, cl_variant_direct_block (&self->facts, r), r->width,
+      r->height, r->passmask, cl_variant_split_offered (&self->facts, r));
   gchar *key = gst_cl_program_cache_key (self->ctx->identity, what, self->sources_digest);
 
   g_free (what);
@@ -1218,14 +904,14 @@ tune_dir (void)
 /* A stored choice, accepted only when it is one of this request's candidates (a damaged or
  * foreign file can never select a kernel that was not going to be tried). */
 static gboolean
-tune_load (GstClConvolve * self, const gchar * key, const Variant * cand, gint n, Variant * out)
+tune_load (GstClConvolve * self, const gchar * key, const ClVariant * cand, gint n, ClVariant * out)
 {
   const gchar *why = NULL;
   gsize size = 0;
   guint8 *data = self->tune_dir ?
       gst_cl_program_cache_load (self->tune_dir, key, &size, &why) : NULL;
   gchar *text;
-  Variant v;
+  ClVariant v;
   gint end = 0;
   gboolean ok = FALSE;
 
@@ -1252,7 +938,7 @@ tune_load (GstClConvolve * self, const gchar * key, const Variant * cand, gint n
 }
 
 static void
-tune_store (GstClConvolve * self, const gchar * key, const Variant * v)
+tune_store (GstClConvolve * self, const gchar * key, const ClVariant * v)
 {
   gchar *text;
   GError *error = NULL;
@@ -1274,7 +960,7 @@ tune_store (GstClConvolve * self, const gchar * key, const Variant * v)
 /* multiply-adds (per sample) a CPU's timed band aims at: 0.1-1 ms per run of the vector and
  * float4 kernels on 2 AVX-512 cores at 1080p RGBA 7x7 (24 rows) */
 #define TUNE_WORK (1 << 23)
-#define MAX_CANDIDATES 10
+#define CL_MAX_CANDIDATES 10
 #define TUNE_MARGIN 0.05
 
 /* One timed run of a built candidate on rows from y0 (its row pass first where it has one):
@@ -1308,8 +994,8 @@ tune_run (GstClConvolve * self, const Built * b, const ClView * v, gint y0, gint
  * rules' choice (autotune=false) is kept unless another is more than TUNE_MARGIN faster
  * (timings of small frames are noise). Returns how many candidates were timed. */
 static gint
-time_candidates (GstClConvolve * self, const KernelRequest * r, const Variant * cand, gint n,
-    Variant * best_out)
+time_candidates (GstClConvolve * self, const ClKernelRequest * r, const ClVariant * cand, gint n,
+    ClVariant * best_out)
 {
   gint radius = r->size / 2, pix = r->channels * r->depth / 8;
   gint rows = r->height;
@@ -1319,10 +1005,10 @@ time_candidates (GstClConvolve * self, const KernelRequest * r, const Variant * 
   cl_mem in = NULL, out = NULL, tmp = NULL;
   gboolean two_pass_tried = FALSE;
   gsize tmp_bytes;
-  Variant best = cand[0], fixed = fixed_variant (self, r);
-  gint64 best_t = G_MAXINT64, fixed_t = G_MAXINT64, t_min[MAX_CANDIDATES];
-  Built built[MAX_CANDIDATES];
-  cl_int e[MAX_CANDIDATES];
+  ClVariant best = cand[0], fixed = fixed_variant (self, r);
+  gint64 best_t = G_MAXINT64, fixed_t = G_MAXINT64, t_min[CL_MAX_CANDIDATES];
+  Built built[CL_MAX_CANDIDATES];
+  cl_int e[CL_MAX_CANDIDATES];
   ClView v;
   Plane ps, pd;
   gint timed = 0;
@@ -1389,7 +1075,7 @@ time_candidates (GstClConvolve * self, const KernelRequest * r, const Variant * 
       e[c] = tune_run (self, &built[c], &v, radius, rows, NULL);
     }
     if (e[c] != CL_SUCCESS)
-      GST_WARNING_OBJECT (self, "auto-tuning: %s failed (%s): %s", variant_text (&cand[c],
+      GST_WARNING_OBJECT (self, "auto-tuning: %s failed (%s): %s", cl_variant_text (&cand[c],
               text, sizeof (text)), what, gst_cl_error_to_string (e[c]));
     g_free (blog);
   }
@@ -1397,12 +1083,12 @@ time_candidates (GstClConvolve * self, const KernelRequest * r, const Variant * 
     for (gint c = 0; c < n; c++)
       if (e[c] == CL_SUCCESS && (e[c] = tune_run (self, &built[c], &v, radius, rows,
                   &t_min[c])) != CL_SUCCESS)
-        GST_WARNING_OBJECT (self, "auto-tuning: %s failed: %s", variant_text (&cand[c],
+        GST_WARNING_OBJECT (self, "auto-tuning: %s failed: %s", cl_variant_text (&cand[c],
                 text, sizeof (text)), gst_cl_error_to_string (e[c]));
   for (gint c = 0; c < n && err == CL_SUCCESS; c++) {
     if (e[c] == CL_SUCCESS) {
       g_string_append_printf (log, " %s %" G_GINT64_FORMAT " us;",
-          variant_text (&cand[c], text, sizeof (text)), t_min[c]);
+          cl_variant_text (&cand[c], text, sizeof (text)), t_min[c]);
       timed++;
       if (t_min[c] < best_t) {
         best_t = t_min[c];
@@ -1422,7 +1108,7 @@ time_candidates (GstClConvolve * self, const KernelRequest * r, const Variant * 
     built_clear (self, &built[c], memcmp (&cand[c], &best, sizeof (best)) != 0);
   GST_INFO_OBJECT (self, "auto-tuned %dx%d, %d channels of %d bits, %dx%d rows %d..%d:%s "
       "chose %s", r->size, r->size, r->channels, r->depth, r->width, rows, radius,
-      radius + rows - 1, log->str, variant_text (&best, text, sizeof (text)));
+      radius + rows - 1, log->str, cl_variant_text (&best, text, sizeof (text)));
   g_string_free (log, TRUE);
   g_clear_pointer (&tmp, clReleaseMemObject);
   g_clear_pointer (&out, clReleaseMemObject);
@@ -1431,46 +1117,57 @@ time_candidates (GstClConvolve * self, const KernelRequest * r, const Variant * 
   return timed;
 }
 
-/* method=auto with autotune: the variant this element chose before for the request, else the
- * one stored on disk, else the fastest by timing (stored for the next start). */
-static Variant
-tuned_variant (GstClConvolve * self, const KernelRequest * r)
+/* method=auto with autotune: the choice the context holds for the request (any element's on
+ * it), else the one stored on disk, else the fastest by timing (stored for the next process).
+ * The context keeps only whole choices: one among fewer candidates is timed again. */
+static ClVariant
+tuned_variant (GstClConvolve * self, const ClKernelRequest * r)
 {
-  Variant cand[MAX_CANDIDATES], best;
-  gint n = tune_candidates (self, r, cand);
+  ClVariant cand[CL_MAX_CANDIDATES], best;
+  gint n = cl_variant_candidates (&self->facts, r, cand);
   gchar *key;
-  Variant *known;
+  GBytes *known;
+  gboolean complete = TRUE;
   gint timed;
 
   if (n == 1)
     return cand[0];
   key = tune_key (self, r);
-  known = g_hash_table_lookup (self->tuned, key);
-  if (known) {
+  known = gst_cl_context_lookup_choice (self->ctx, key);
+  if (known && g_bytes_get_size (known) == sizeof (best)) {
+    memcpy (&best, g_bytes_get_data (known, NULL), sizeof (best));
+    g_bytes_unref (known);
     g_free (key);
-    return *known;
+    return best;
   }
+  g_clear_pointer (&known, g_bytes_unref);
   if (tune_load (self, key, cand, n, &best)) {
     g_mutex_lock (&self->stats_lock);
     self->tunings_loaded++;
     g_mutex_unlock (&self->stats_lock);
   } else if ((timed = time_candidates (self, r, cand, n, &best)) > 0) {
-    /* a choice among fewer candidates (one failed to build or run) is not stored: the next
-     * start times them again */
+    /* a choice among fewer candidates (one failed to build or run) is not stored */
     if (timed == n)
       tune_store (self, key, &best);
     else
       GST_WARNING_OBJECT (self, "auto-tuning timed %d of %d variants; its choice is not "
           "stored", timed, n);
+    complete = timed == n;
     g_mutex_lock (&self->stats_lock);
     self->tunings++;
     g_mutex_unlock (&self->stats_lock);
   } else {
-    /* nothing could be timed: the fixed rules, remembered for this run only */
+    /* nothing could be timed: the fixed rules */
     GST_WARNING_OBJECT (self, "auto-tuning timed no variant; using the fixed rules");
     best = fixed_variant (self, r);
+    complete = FALSE;
   }
-  g_hash_table_insert (self->tuned, key, g_memdup2 (&best, sizeof (best)));
+  if (complete) {
+    known = g_bytes_new (&best, sizeof (best));
+    gst_cl_context_keep_choice (self->ctx, key, known);
+    g_bytes_unref (known);
+  }
+  g_free (key);
   return best;
 }
 
@@ -1481,13 +1178,14 @@ static gboolean
 ensure_kernel (GstClConvolve * self, gint slot, const ClShape * shape, const ClLayout * L)
 {
   const Settings *s = &self->cur;
-  KernelRequest request = { s->method,
+  ClKernelRequest request = { s->method,
     s->kernel == CONV_PRESET_CUSTOM && s->custom_size ? s->custom_size : s->size,
     shape->channels, shape->depth, shape->skipmask, shape->only, s->border,
-    self->block_override, self->rank, 0, 0, shape->passmask, s->autotune, self->split_override
+    self->block_override, self->rank, 0, 0, shape->passmask, s->autotune, self->split_override,
+    self->discrete
   };
   Built b;
-  Variant v;
+  ClVariant v;
   gchar *options, *log = NULL;
   const gchar *what = NULL;
   gchar text[64];
@@ -1504,7 +1202,7 @@ ensure_kernel (GstClConvolve * self, gint slot, const ClShape * shape, const ClL
   v = request.method == GST_CL_CONVOLVE_METHOD_AUTO && request.autotune ?
       tuned_variant (self, &request) : fixed_variant (self, &request);
   self->requests[slot] = request;
-  options = variant_options (self, &request, &v);
+  options = cl_variant_options (&self->facts, &request, &v);
   if (self->built[slot].kernel && !strcmp (options, self->built[slot].options)) {
     g_free (options);
     return TRUE;
@@ -1515,12 +1213,13 @@ ensure_kernel (GstClConvolve * self, gint slot, const ClShape * shape, const ClL
   if (err == CL_INVALID_WORK_GROUP_SIZE && v.method == GST_CL_CONVOLVE_METHOD_TILED) {
     GST_WARNING_OBJECT (self, "the tiled kernel compiled for fewer work-items than its "
         "work-group; using float4");
-    v = (Variant) { GST_CL_CONVOLVE_METHOD_FLOAT4, direct_block (self), 1 };
+    v = (ClVariant) { GST_CL_CONVOLVE_METHOD_FLOAT4,
+      cl_variant_direct_block (&self->facts, &request), 1, 0 };
     g_clear_pointer (&log, g_free);
     err = build_variant (self, &request, &v, &b, &log, &what);
   }
   if (err != CL_SUCCESS) {
-    options = variant_options (self, &request, &v);
+    options = cl_variant_options (&self->facts, &request, &v);
     if (log || err == CL_BUILD_PROGRAM_FAILURE)
       GST_ELEMENT_ERROR (self, LIBRARY, INIT,
           ("Could not build the OpenCL convolution program on %s (%s).",
@@ -1543,7 +1242,7 @@ ensure_kernel (GstClConvolve * self, gint slot, const ClShape * shape, const ClL
   g_mutex_unlock (&self->stats_lock);
   GST_INFO_OBJECT (self, "method=%s: running %s (%s, work-group %" G_GSIZE_FORMAT "x%"
       G_GSIZE_FORMAT ") on %s", enum_nick (GST_TYPE_CL_CONVOLVE_METHOD, s->method),
-      variant_text (&v, text, sizeof (text)), b.options, b.local[0], b.local[1],
+      cl_variant_text (&v, text, sizeof (text)), b.options, b.local[0], b.local[1],
       self->ctx->device_name);
   g_free (log);
   return TRUE;
@@ -2451,7 +2150,7 @@ release_cl (GstClConvolve * self)
   self->ctx = NULL;
   GST_OBJECT_UNLOCK (self);
   gst_cl_context_release (ctx);
-  for (gint i = 0; i < N_SOURCES; i++)
+  for (gint i = 0; i < CL_N_SOURCES; i++)
     g_clear_pointer (&self->source_override[i], g_free);
   g_clear_pointer (&self->digest_override, g_free);
   self->src_bytes = self->dst_bytes = 0;
@@ -2494,7 +2193,7 @@ load_sources (GstClConvolve * self, const gchar * path, GError ** error)
 {
   GChecksum *sum;
 
-  for (gint i = 0; i < N_SOURCES; i++)
+  for (gint i = 0; i < CL_N_SOURCES; i++)
     self->source[i] = kernel_sources[i].embedded;
   self->sources_digest = gst_cl_sources_digest;
   if (!path || !*path)
@@ -2502,7 +2201,7 @@ load_sources (GstClConvolve * self, const gchar * path, GError ** error)
   if (g_file_test (path, G_FILE_TEST_IS_DIR)) {
     gchar *common = read_source_part (path, COMMON_SOURCE, error);
 
-    for (gint i = 0; i < N_SOURCES && common; i++) {
+    for (gint i = 0; i < CL_N_SOURCES && common; i++) {
       gchar *variant = read_source_part (path, kernel_sources[i].file, error);
 
       if (!variant)
@@ -2519,7 +2218,7 @@ load_sources (GstClConvolve * self, const gchar * path, GError ** error)
   }
   /* as kernels/embed.py digests the embedded sources: each with its terminating NUL */
   sum = g_checksum_new (G_CHECKSUM_SHA256);
-  for (gint i = 0; i < N_SOURCES; i++) {
+  for (gint i = 0; i < CL_N_SOURCES; i++) {
     self->source[i] = self->source_override[i] ? self->source_override[i] :
         self->source_override[0];
     g_checksum_update (sum, (const guchar *) self->source[i], strlen (self->source[i]) + 1);
@@ -2578,12 +2277,13 @@ gst_cl_convolve_start (GstBaseTransform * bt)
   memset (&self->variant, 0, sizeof (self->variant));
   g_mutex_unlock (&self->stats_lock);
 
-  /* the choices of one run: timed again after a restart unless the disk keeps them */
-  g_hash_table_remove_all (self->tuned);
   g_free (self->tune_dir);
   self->tune_dir = tune_dir ();
   self->block_override = g_getenv (BLOCK_ENV) ? CLAMP (atoi (g_getenv (BLOCK_ENV)), 0, 16) : 0;
   self->split_override = split_override ();
+  self->facts = (ClDeviceFacts) { self->ctx->local_mem_dedicated, self->ctx->local_mem_size,
+    self->ctx->max_work_group_size, self->ctx->native_float_width
+  };
   self->discrete = !self->ctx->host_unified;
   if (!self->discrete && g_getenv (DISCRETE_ENV) && atoi (g_getenv (DISCRETE_ENV))) {
     GST_WARNING_OBJECT (self, "%s set: copying frames to device buffers (developer override)",
@@ -2665,7 +2365,6 @@ gst_cl_convolve_finalize (GObject * object)
   gst_cl_stats_clear (&self->stats);
   g_mutex_clear (&self->stats_lock);
   g_free (self->events);
-  g_hash_table_unref (self->tuned);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
@@ -2817,7 +2516,6 @@ gst_cl_convolve_init (GstClConvolve * self)
   self->bands = DEFAULT_BANDS;
   self->set.planes = DEFAULT_PLANES;
   self->set.autotune = DEFAULT_AUTOTUNE;
-  self->tuned = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   self->events = g_new0 (Events, 1);
   g_mutex_init (&self->stats_lock);
   gst_cl_stats_init (&self->stats);

@@ -1,0 +1,327 @@
+/* clconvolve: which kernel variant a request runs
+ * Copyright (C) 2026 clconvolve developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <string.h>
+
+#include "variants.h"
+
+static const gchar *const source_entries[CL_N_SOURCES] = {
+  "convolve_direct", "convolve_vector", "convolve_vsplit", "convolve_tiled", "convolve_cols",
+  "convolve_vsep",
+};
+
+const gchar *
+cl_kernel_source_entry (ClKernelSource src)
+{
+  g_return_val_if_fail (src < CL_N_SOURCES, NULL);
+  return source_entries[src];
+}
+
+/* Work-groups of 32x8 (8x8 where the device allows fewer than 256 work-items); the tile of
+ * samples converted to float where it fits in local memory, else of raw samples (4x smaller
+ * for 8-bit), else it does not fit. */
+ClTileGeometry
+cl_variant_tile_geometry (const ClDeviceFacts * d, const ClKernelRequest * r, gint mx, gint my)
+{
+  ClTileGeometry g = { 32, 8, FALSE, FALSE };
+  gsize cols, rows, value, raw = r->channels * r->depth / 8;
+
+  if (d->max_work_group_size < 256)
+    g.w = g.h = 8;
+  cols = GST_ROUND_UP_N ((gsize) g.w * mx + r->size - 1, (gsize) mx);
+  rows = (gsize) g.h * my + r->size - 1;
+  /* the float tile holds what the kernel sums: one sample (ONLY) or the pixel as floats */
+  value = sizeof (gfloat) * (r->only >= 0 ? 1 : r->channels);
+  g.as_float = cols * rows * value + 256 <= d->local_mem_size;
+  g.fits = d->max_work_group_size >= (gsize) g.w * g.h &&
+      (g.as_float || cols * rows * raw + 256 <= d->local_mem_size);
+  return g;
+}
+
+/* method=tiled's blockings, best first; the first that fits is the fixed choice */
+static const gint tiled_blocks[][2] = { {2, 4}, {1, 4}, {1, 1} };
+
+static gboolean
+tiled_default (const ClDeviceFacts * d, const ClKernelRequest * r, ClVariant * v)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (tiled_blocks); i++)
+    if (cl_variant_tile_geometry (d, r, tiled_blocks[i][0], tiled_blocks[i][1]).fits) {
+      *v = (ClVariant) { GST_CL_CONVOLVE_METHOD_TILED, tiled_blocks[i][0], tiled_blocks[i][1],
+        0
+      };
+      return TRUE;
+    }
+  return FALSE;
+}
+
+/* GST_CLCONVOLVE_BLOCK, else 8 on a CPU-like device (no on-chip local memory) and 1 on a
+ * GPU. */
+gint
+cl_variant_direct_block (const ClDeviceFacts * d, const ClKernelRequest * r)
+{
+  if (r->block > 0)
+    return r->block;
+  return d->local_mem_dedicated ? 1 : 8;
+}
+
+/* method=separable in two passes (a row pass into a float buffer, a column pass), and in one
+ * pass for CPUs (convolve_vsep: 4 float8 vectors down strips of 64 rows). */
+static const ClVariant two_pass = { GST_CL_CONVOLVE_METHOD_SEPARABLE, 0, 0, 0 };
+static const ClVariant one_pass_default = { GST_CL_CONVOLVE_METHOD_SEPARABLE, 4, 64, 0 };
+
+/* The one-pass kernel is for CPUs working in place: it unrolls its row loop by the matrix side
+ * (up to 31, for build time), writes whole pixels like method=vector, and its strips of rows
+ * would make bands (the discrete path) too tall to split small frames. */
+static gboolean
+one_pass_fits (const ClDeviceFacts * d, const ClKernelRequest * r)
+{
+  return !d->local_mem_dedicated && !r->discrete && r->size <= 31 && r->skipmask == 0;
+}
+
+/* Whether method=vector gets the wider blockings: 4-sample pixels on a CPU with 32 SIMD
+ * registers (AVX-512: a native float vector of 16), where more accumulators fit in registers
+ * (on 1-sample pixels 3 x 2 stays ahead there). */
+static gboolean
+wide_vector_blocking (const ClDeviceFacts * d, const ClKernelRequest * r)
+{
+  return !d->local_mem_dedicated && d->native_float_width >= 16 && r->channels == 4;
+}
+
+/* Whether method=vector can split the view's colour planes (convolve_vsplit): 8-bit 4-sample
+ * pixels of which 1 to 3 samples are computed and the others copied (RGBA and its kin with
+ * alpha or padding, the chroma of YUY2 and UYVY without their luma). */
+static gboolean
+split_fits (const ClKernelRequest * r)
+{
+  guint computed = 0xfu & ~r->passmask;
+
+  return r->channels == 4 && r->depth == 8 && r->skipmask == 0 && computed && computed != 0xfu;
+}
+
+/* Where GST_CLCONVOLVE_SPLIT says, else on the CPUs of wide_vector_blocking: not a fixed rule
+ * there, as they won on one such CPU and lost on another, so only timing may pick them. */
+gboolean
+cl_variant_split_offered (const ClDeviceFacts * d, const ClKernelRequest * r)
+{
+  if (!split_fits (r) || r->split == 0)
+    return FALSE;
+  return r->split == 1 || wide_vector_blocking (d, r);
+}
+
+/* The split kernel's blocking: 16 pixels on 3 rows per work-item up to size 7 on the wide
+ * CPUs, 2 rows above and elsewhere. */
+static ClVariant
+split_variant (const ClDeviceFacts * d, const ClKernelRequest * r)
+{
+  return (ClVariant) { GST_CL_CONVOLVE_METHOD_VECTOR, 1,
+    wide_vector_blocking (d, r) && r->size <= 7 ? 3 : 2, 1
+  };
+}
+
+/* method=vector without tuning: the split planes where they apply if GST_CLCONVOLVE_SPLIT=1,
+ * else 3 float8 vectors on 2 rows per work-item; for 4-sample pixels on an AVX-512 CPU 4
+ * vectors on 3 rows (12 independent multiply-add chains instead of 6). */
+static ClVariant
+vector_default (const ClDeviceFacts * d, const ClKernelRequest * r)
+{
+  if (split_fits (r) && r->split == 1)
+    return split_variant (d, r);
+  if (wide_vector_blocking (d, r))
+    return (ClVariant) { GST_CL_CONVOLVE_METHOD_VECTOR, 4, 3, 0 };
+  return (ClVariant) { GST_CL_CONVOLVE_METHOD_VECTOR, 3, 2, 0 };
+}
+
+ClVariant
+cl_variant_fixed (const ClDeviceFacts * d, const ClKernelRequest * r, gchar ** why)
+{
+  gboolean dedicated = d->local_mem_dedicated;
+  ClVariant dense = { GST_CL_CONVOLVE_METHOD_FLOAT4, cl_variant_direct_block (d, r), 1, 0 };
+  ClVariant plain = { 0, 1, 1, 0 };
+  gint asked = r->method;
+
+  if (why)
+    *why = NULL;
+  /* auto: separable where the split is much cheaper than the dense sum (2 r size against
+   * size^2 multiply-adds per sample) and large enough to pay for the second pass: from 7 on a
+   * CPU, from 9 with on-chip local memory */
+  if (asked == GST_CL_CONVOLVE_METHOD_SEPARABLE ||
+      (asked == GST_CL_CONVOLVE_METHOD_AUTO && r->rank >= 0 && r->size >= (dedicated ? 9 : 7)
+          && 4 * r->rank <= r->size)) {
+    if (r->rank >= 0)
+      return one_pass_fits (d, r) && r->block != 1 ? one_pass_default : two_pass;
+    if (why)
+      *why = g_strdup_printf ("method=separable: this %dx%d matrix needs more than %d vector "
+          "pairs; using a dense kernel", r->size, r->size, CL_MAX_RANK);
+    asked = GST_CL_CONVOLVE_METHOD_AUTO;
+  }
+  switch (asked) {
+    case GST_CL_CONVOLVE_METHOD_TILED:
+      if (tiled_default (d, r, &plain))
+        return plain;
+      if (why)
+        *why = g_strdup_printf ("method=tiled: no tile with a %d-pixel halo fits in %"
+            G_GSIZE_FORMAT " bytes of local memory; using float4", r->size / 2,
+            d->local_mem_size);
+      return dense;
+    case GST_CL_CONVOLVE_METHOD_VECTOR:
+      if (r->skipmask == 0)
+        return vector_default (d, r);
+      if (why)
+        *why = g_strdup ("method=vector writes whole pixels; this view shares its pixels "
+            "with another (packed 4:2:2): using float4 for it");
+      return dense;
+    case GST_CL_CONVOLVE_METHOD_FLOAT4:
+      return dense;
+    case GST_CL_CONVOLVE_METHOD_AUTO:
+    default:
+      /* tiles only where local memory is on-chip (a CPU's "local" memory is ordinary RAM) */
+      if (dedicated && tiled_default (d, r, &plain))
+        return plain;
+      return !dedicated && r->skipmask == 0 ? vector_default (d, r) : dense;
+  }
+}
+
+/* With on-chip local memory the tiled blockings that fit, float4 and two vector blockings; on a
+ * CPU-like device float4 and two vector blockings; the split planes where offered; separable
+ * wherever the matrix splits (on a CPU also in one pass, two blockings). Every candidate is a
+ * program to build the first time, so the lists hold only blockings that won somewhere in
+ * docs/kernels.md's measurements. */
+gint
+cl_variant_candidates (const ClDeviceFacts * d, const ClKernelRequest * r, ClVariant * out)
+{
+  static const gint cpu_vector[][2] = { {3, 2}, {4, 1} };
+  static const gint wide_vector[][2] = { {3, 2}, {4, 3} };
+  static const gint gpu_vector[][2] = { {1, 1}, {3, 2} };
+  gboolean dedicated = d->local_mem_dedicated;
+  const gint (*vec)[2] = dedicated ? gpu_vector : wide_vector_blocking (d, r) ?
+      wide_vector : cpu_vector;
+  gint n = 0, n_vec = G_N_ELEMENTS (cpu_vector);
+
+  G_STATIC_ASSERT (G_N_ELEMENTS (wide_vector) == G_N_ELEMENTS (cpu_vector));
+  G_STATIC_ASSERT (G_N_ELEMENTS (gpu_vector) == G_N_ELEMENTS (cpu_vector));
+  G_STATIC_ASSERT (G_N_ELEMENTS (tiled_blocks) + 1 + G_N_ELEMENTS (cpu_vector) + 1 + 3 <=
+      CL_MAX_CANDIDATES);
+
+  for (guint i = 0; i < G_N_ELEMENTS (tiled_blocks) && dedicated; i++)
+    if (cl_variant_tile_geometry (d, r, tiled_blocks[i][0], tiled_blocks[i][1]).fits)
+      out[n++] = (ClVariant) { GST_CL_CONVOLVE_METHOD_TILED, tiled_blocks[i][0],
+        tiled_blocks[i][1], 0
+      };
+  out[n++] = (ClVariant) { GST_CL_CONVOLVE_METHOD_FLOAT4, cl_variant_direct_block (d, r), 1, 0 };
+  for (gint i = 0; i < n_vec && r->skipmask == 0; i++)
+    out[n++] = (ClVariant) { GST_CL_CONVOLVE_METHOD_VECTOR, vec[i][0], vec[i][1], 0 };
+  if (cl_variant_split_offered (d, r))
+    out[n++] = split_variant (d, r);
+  if (r->rank >= 0) {
+    out[n++] = two_pass;
+    /* one pass (CPU-like devices): 3 vectors down 64 rows, 4 down 128 */
+    if (one_pass_fits (d, r)) {
+      out[n++] = one_pass_default;
+      out[n++] = (ClVariant) { GST_CL_CONVOLVE_METHOD_SEPARABLE, 4, 128, 0 };
+    }
+  }
+  return n;
+}
+
+gchar *
+cl_variant_options (const ClDeviceFacts * d, const ClKernelRequest * r, const ClVariant * v)
+{
+  ClTileGeometry g = cl_variant_tile_geometry (d, r, v->bx, v->by);
+  gchar *only = r->only >= 0 ? g_strdup_printf (" -DONLY=%d", r->only) : g_strdup ("");
+  gchar *extra = v->method == GST_CL_CONVOLVE_METHOD_TILED ?
+      g_strdup_printf (" -DTILE_W=%d -DTILE_H=%d -DTILE_MX=%d -DTILE_MY=%d -DTILE_FLOAT=%d",
+      g.w, g.h, v->bx, v->by, g.as_float) :
+      v->method == GST_CL_CONVOLVE_METHOD_VECTOR && v->split ?
+      g_strdup_printf (" -DSPLIT=%u -DNX=%d -DMY=%d", 0xfu & ~r->passmask, v->bx, v->by) :
+      v->method == GST_CL_CONVOLVE_METHOD_VECTOR ?
+      g_strdup_printf (" -DNV=%d -DMY=%d", v->bx, v->by) :
+      v->method == GST_CL_CONVOLVE_METHOD_FLOAT4 ?
+      g_strdup_printf (" -DBLOCK=%d", v->bx) : v->bx ?
+      g_strdup_printf (" -DNV=%d -DSTRIP=%d", v->bx, v->by) : g_strdup ("");
+  /* unaligned vector stores as single moves where the device is a CPU (put8, kernels/common.cl) */
+  gchar *options = g_strdup_printf ("-DKSIZE=%d -DCHANNELS=%d -DDEPTH=%d -DSKIPMASK=%u "
+      "-DBORDER=%d%s%s%s", r->size, r->channels, r->depth, r->skipmask, r->border, only, extra,
+      d->local_mem_dedicated ? "" : " -DPACKED_IO");
+
+  g_free (only);
+  g_free (extra);
+  return options;
+}
+
+ClKernelSource
+cl_variant_source (const ClVariant * v)
+{
+  gboolean separable = v->method == GST_CL_CONVOLVE_METHOD_SEPARABLE;
+
+  return v->method == GST_CL_CONVOLVE_METHOD_TILED ? CL_SOURCE_TILED :
+      separable && v->bx > 0 ? CL_SOURCE_VSEP : separable ? CL_SOURCE_SEPARABLE :
+      v->split ? CL_SOURCE_VSPLIT : v->method == GST_CL_CONVOLVE_METHOD_VECTOR ?
+      CL_SOURCE_VECTOR : CL_SOURCE_DIRECT;
+}
+
+gboolean
+cl_variant_launch (const ClDeviceFacts * d, const ClKernelRequest * r, const ClVariant * v,
+    gsize wg, ClLaunch * out)
+{
+  gboolean tiled = v->method == GST_CL_CONVOLVE_METHOD_TILED;
+  gboolean separable = v->method == GST_CL_CONVOLVE_METHOD_SEPARABLE;
+  gboolean one_pass = separable && v->bx > 0;
+  gboolean vector = v->method == GST_CL_CONVOLVE_METHOD_VECTOR || one_pass;
+  gsize tile = 16;
+
+  memset (out, 0, sizeof (*out));
+  if (tiled) {
+    ClTileGeometry g = cl_variant_tile_geometry (d, r, v->bx, v->by);
+
+    if (wg < (gsize) g.w * g.h)
+      return FALSE;
+    out->local[0] = g.w;
+    out->local[1] = g.h;
+  } else if (vector) {
+    /* a row of 16 work-items per group (PoCL, 1080p RGBA 7x7: 16x1 ahead of 8x2 and 4x4) */
+    out->local[0] = MIN (16, wg);
+    out->local[1] = 1;
+  } else {
+    /* the direct kernels run any work-group shape: shrink it to what the kernel allows */
+    while (tile > 1 && tile * tile > wg)
+      tile /= 2;
+    out->local[0] = out->local[1] = tile;
+  }
+  out->px = v->split ? 16 * v->bx : vector ? 8 * v->bx / r->channels : separable ? 1 : v->bx;
+  out->py = vector || tiled ? v->by : 1;
+  out->one_pass = one_pass;
+  out->two_pass = separable && !one_pass;
+  return TRUE;
+}
+
+const gchar *
+cl_variant_text (const ClVariant * v, gchar * buf, gsize n)
+{
+  static const gchar *const names[] = { "auto", "tiled", "float4", "separable", "vector" };
+  const gchar *name = v->method >= 0 && v->method < (gint) G_N_ELEMENTS (names) ?
+      names[v->method] : "?";
+
+  if (v->method == GST_CL_CONVOLVE_METHOD_FLOAT4)
+    g_snprintf (buf, n, "%s block=%d", name, v->bx);
+  else if (v->method == GST_CL_CONVOLVE_METHOD_TILED)
+    g_snprintf (buf, n, "%s %dx%d", name, v->bx, v->by);
+  else if (v->method == GST_CL_CONVOLVE_METHOD_SEPARABLE && v->bx)
+    g_snprintf (buf, n, "%s nv=%d strip=%d", name, v->bx, v->by);
+  else if (v->method == GST_CL_CONVOLVE_METHOD_VECTOR && v->split)
+    g_snprintf (buf, n, "%s split nx=%d my=%d", name, v->bx, v->by);
+  else if (v->method == GST_CL_CONVOLVE_METHOD_VECTOR)
+    g_snprintf (buf, n, "%s nv=%d my=%d", name, v->bx, v->by);
+  else
+    g_snprintf (buf, n, "%s", name);
+  return buf;
+}

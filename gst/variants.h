@@ -1,0 +1,129 @@
+/* clconvolve: which kernel variant a request runs
+ * Copyright (C) 2026 clconvolve developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+#ifndef __CL_VARIANTS_H__
+#define __CL_VARIANTS_H__
+
+#include "gstclconvolve.h"
+
+G_BEGIN_DECLS
+
+/* The variant rules: a kernel request and a few facts about the device in; the variant that
+ * method=auto runs without tuning (or an explicit method, with its fallback), the candidates
+ * the tuner times, each variant's program (source, build options, entry point) and its launch
+ * geometry out. No OpenCL calls and no element state, so tests/test_variants.c checks them for
+ * made-up devices (a GPU, an AVX-512 CPU, a device with little local memory). The measurements
+ * behind each rule are in docs/kernels.md. */
+
+/* method=separable: at most this many vector pairs */
+#define CL_MAX_RANK 4
+/* the most candidates the tuner times for one request */
+#define CL_MAX_CANDIDATES 10
+
+/* What the rules need to know about a device (GstClContext has them from clGetDeviceInfo). */
+typedef struct
+{
+  gboolean local_mem_dedicated; /* on-chip local memory (a GPU); FALSE: ordinary RAM (a CPU) */
+  gsize local_mem_size;
+  gsize max_work_group_size;
+  guint native_float_width;     /* 16 on AVX-512 CPUs */
+} ClDeviceFacts;
+
+/* What a kernel is asked for: one pixel shape of a frame layout, the settings, and the element's
+ * path and developer overrides. */
+typedef struct
+{
+  gint method;                  /* GstClConvolveMethod; -1: resolve again */
+  gint size, channels, depth;
+  guint skipmask;               /* samples of a pixel the kernel copies (another view's) */
+  gint only;                    /* the one sample computed, -1: all */
+  gint border;
+  gint block;                   /* GST_CLCONVOLVE_BLOCK, 0 when unset */
+  gint rank;                    /* pairs of the coefficients' split, -1: more than CL_MAX_RANK */
+  gint width, height;           /* the largest view of the shape (what auto tunes for) */
+  guint passmask;               /* samples copied through (tiled skips their sums) */
+  gboolean autotune;
+  gint split;                   /* GST_CLCONVOLVE_SPLIT: 0 or 1, -1 unset */
+  gboolean discrete;            /* frames copied to device buffers, in bands */
+} ClKernelRequest;
+
+/* One compiled variant of the convolution: which kernel and its blocking. */
+typedef struct
+{
+  gint method;                  /* GstClConvolveMethod, never AUTO */
+  gint bx, by;                  /* float4: pixels per work-item (bx); vector: NV, MY (split:
+                                 * NX, MY); tiled: outputs per work-item along x and y;
+                                 * separable: 0, 0 for two passes, else one pass of NV vectors
+                                 * down STRIP rows */
+  gint split;                   /* vector: 1 for the split colour planes (convolve_vsplit) */
+} ClVariant;
+
+/* The program files of kernels/, each built from common.cl and itself. */
+typedef enum
+{
+  CL_SOURCE_DIRECT, CL_SOURCE_VECTOR, CL_SOURCE_VSPLIT, CL_SOURCE_TILED, CL_SOURCE_SEPARABLE,
+  CL_SOURCE_VSEP, CL_N_SOURCES
+} ClKernelSource;
+
+/* method=tiled's geometry for mx x my outputs per work-item: the work-group, whether the tile
+ * fits in local memory at all and whether as floats. */
+typedef struct
+{
+  gint w, h;
+  gboolean fits, as_float;
+} ClTileGeometry;
+
+/* How a built variant is launched, given the work-group size its kernel was compiled for. */
+typedef struct
+{
+  gsize local[2];
+  gint px, py;                  /* pixels per work-item along x, rows along y */
+  gboolean one_pass;            /* convolve_vsep */
+  gboolean two_pass;            /* a row pass (convolve_rows) before the entry point */
+} ClLaunch;
+
+ClTileGeometry cl_variant_tile_geometry (const ClDeviceFacts * d, const ClKernelRequest * r,
+    gint mx, gint my);
+
+/* Pixels per work-item of the float4 kernel. */
+gint cl_variant_direct_block (const ClDeviceFacts * d, const ClKernelRequest * r);
+
+/* Whether the tuner times the split colour planes for the request. */
+gboolean cl_variant_split_offered (const ClDeviceFacts * d, const ClKernelRequest * r);
+
+/* What an explicit method, or auto without tuning, runs. When the asked method cannot run
+ * the request, the fallback, and *why (if not NULL) a message for a warning (free it);
+ * otherwise *why is NULL. */
+ClVariant cl_variant_fixed (const ClDeviceFacts * d, const ClKernelRequest * r, gchar ** why);
+
+/* The variants method=auto times for the request, into out (CL_MAX_CANDIDATES); returns how
+ * many. */
+gint cl_variant_candidates (const ClDeviceFacts * d, const ClKernelRequest * r,
+    ClVariant * out);
+
+/* The build options of v for the request (free with g_free). */
+gchar *cl_variant_options (const ClDeviceFacts * d, const ClKernelRequest * r,
+    const ClVariant * v);
+
+ClKernelSource cl_variant_source (const ClVariant * v);
+
+/* The kernel a program of src runs (the two-pass separable program also has convolve_rows). */
+const gchar *cl_kernel_source_entry (ClKernelSource src);
+
+/* The launch of v for the request on a kernel compiled for at most wg work-items; FALSE when
+ * the variant cannot run with that few (a tiled kernel needs its whole tile). */
+gboolean cl_variant_launch (const ClDeviceFacts * d, const ClKernelRequest * r,
+    const ClVariant * v, gsize wg, ClLaunch * out);
+
+/* "float4 block=8", "vector nv=4 my=3", ...: what logs and the stats show. */
+const gchar *cl_variant_text (const ClVariant * v, gchar * buf, gsize n);
+
+G_END_DECLS
+
+#endif /* __CL_VARIANTS_H__ */

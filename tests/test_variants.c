@@ -1,0 +1,325 @@
+/* clconvolve: the variant rules, without a device
+ * Copyright (C) 2026 clconvolve developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/* Made-up devices against the rules as docs/kernels.md states them (which variant each device
+ * runs, what the tuner times, the tile arithmetic of method=tiled), worked out by hand here:
+ * a GPU with 48 KiB of on-chip local memory and 1024 work-items, CPUs with AVX-512 (a native
+ * float vector of 16) and AVX2 (8), and a device with 4 KiB of local memory and 128
+ * work-items. */
+
+#include "variants.h"
+
+#include <string.h>
+
+static const ClDeviceFacts gpu = { TRUE, 49152, 1024, 1 };
+static const ClDeviceFacts avx512 = { FALSE, 4 << 20, 4096, 16 };
+static const ClDeviceFacts avx2 = { FALSE, 4 << 20, 4096, 8 };
+static const ClDeviceFacts small = { TRUE, 4096, 128, 1 };
+
+enum
+{
+  AUTO = GST_CL_CONVOLVE_METHOD_AUTO,
+  TILED = GST_CL_CONVOLVE_METHOD_TILED,
+  FLOAT4 = GST_CL_CONVOLVE_METHOD_FLOAT4,
+  SEPARABLE = GST_CL_CONVOLVE_METHOD_SEPARABLE,
+  VECTOR = GST_CL_CONVOLVE_METHOD_VECTOR
+};
+
+/* A 1080p request of a dense (rank -1) size x size matrix, every sample computed. */
+static ClKernelRequest
+req (gint method, gint size, gint channels, gint depth)
+{
+  ClKernelRequest r = { method, size, channels, depth, 0, -1, 0, 0, -1, 1920, 1080, 0, TRUE,
+    -1, FALSE
+  };
+  return r;
+}
+
+static gchar *
+text (const ClVariant * v)
+{
+  gchar buf[64];
+
+  return g_strdup (cl_variant_text (v, buf, sizeof (buf)));
+}
+
+/* the fixed choice, as text, with no fallback warning */
+static void
+assert_fixed (const ClDeviceFacts * d, const ClKernelRequest * r, const gchar * expect)
+{
+  gchar *why = NULL;
+  ClVariant v = cl_variant_fixed (d, r, &why);
+  gchar *got = text (&v);
+
+  g_assert_cmpstr (got, ==, expect);
+  g_assert_null (why);
+  g_free (got);
+}
+
+/* the fixed choice with a fallback warning that contains needle */
+static void
+assert_fallback (const ClDeviceFacts * d, const ClKernelRequest * r, const gchar * expect,
+    const gchar * needle)
+{
+  gchar *why = NULL;
+  ClVariant v = cl_variant_fixed (d, r, &why);
+  gchar *got = text (&v);
+
+  g_assert_cmpstr (got, ==, expect);
+  g_assert_nonnull (why);
+  g_assert_nonnull (strstr (why, needle));
+  g_free (why);
+  g_free (got);
+}
+
+/* the candidates, as texts joined by ", " */
+static void
+assert_candidates (const ClDeviceFacts * d, const ClKernelRequest * r, const gchar * expect)
+{
+  ClVariant c[CL_MAX_CANDIDATES];
+  gint n = cl_variant_candidates (d, r, c);
+  GString *s = g_string_new (NULL);
+
+  g_assert_cmpint (n, <=, CL_MAX_CANDIDATES);
+  for (gint i = 0; i < n; i++) {
+    gchar *t = text (&c[i]);
+
+    g_string_append_printf (s, "%s%s", i ? ", " : "", t);
+    g_free (t);
+  }
+  g_assert_cmpstr (s->str, ==, expect);
+  g_string_free (s, TRUE);
+}
+
+static void
+assert_options (const ClDeviceFacts * d, const ClKernelRequest * r, const gchar * expect)
+{
+  ClVariant v = cl_variant_fixed (d, r, NULL);
+  gchar *o = cl_variant_options (d, r, &v);
+
+  g_assert_cmpstr (o, ==, expect);
+  g_free (o);
+}
+
+static void
+assert_launch (const ClDeviceFacts * d, const ClKernelRequest * r, gsize wg, gsize lx,
+    gsize ly, gint px, gint py)
+{
+  ClVariant v = cl_variant_fixed (d, r, NULL);
+  ClLaunch l;
+
+  g_assert_true (cl_variant_launch (d, r, &v, wg, &l));
+  g_assert_cmpuint (l.local[0], ==, lx);
+  g_assert_cmpuint (l.local[1], ==, ly);
+  g_assert_cmpint (l.px, ==, px);
+  g_assert_cmpint (l.py, ==, py);
+}
+
+/* On-chip local memory: tiles. RGBA 7x7 at 2x4 outputs per work-item: a 70x38 tile of float4
+ * is 42560 bytes, under 48 KiB; at 31x31 the 94x62 float tile (93 KB) does not fit but the
+ * raw one (23 KB) does. Separable from 9 for a rank-1 matrix, and two passes (no one-pass
+ * kernel on a GPU). */
+static void
+test_gpu (void)
+{
+  ClKernelRequest r = req (AUTO, 7, 4, 8), g9 = req (AUTO, 9, 4, 8), g7 = req (AUTO, 7, 4, 8);
+  ClKernelRequest big = req (AUTO, 31, 4, 8);
+  ClVariant v;
+  ClLaunch l;
+
+  assert_fixed (&gpu, &r, "tiled 2x4");
+  assert_options (&gpu, &r, "-DKSIZE=7 -DCHANNELS=4 -DDEPTH=8 -DSKIPMASK=0 -DBORDER=0 "
+      "-DTILE_W=32 -DTILE_H=8 -DTILE_MX=2 -DTILE_MY=4 -DTILE_FLOAT=1");
+  assert_launch (&gpu, &r, 1024, 32, 8, 2, 4);
+  assert_options (&gpu, &big, "-DKSIZE=31 -DCHANNELS=4 -DDEPTH=8 -DSKIPMASK=0 -DBORDER=0 "
+      "-DTILE_W=32 -DTILE_H=8 -DTILE_MX=2 -DTILE_MY=4 -DTILE_FLOAT=0");
+
+  g9.rank = 1;
+  g7.rank = 1;
+  assert_fixed (&gpu, &g9, "separable");
+  assert_fixed (&gpu, &g7, "tiled 2x4");
+  v = cl_variant_fixed (&gpu, &g9, NULL);
+  g_assert_cmpint (cl_variant_source (&v), ==, CL_SOURCE_SEPARABLE);
+  g_assert_true (cl_variant_launch (&gpu, &g9, &v, 1024, &l));
+  g_assert_true (l.two_pass);
+  g_assert_false (l.one_pass);
+  g_assert_cmpuint (l.local[0], ==, 16);
+  g_assert_cmpuint (l.local[1], ==, 16);
+
+  r.method = FLOAT4;
+  assert_fixed (&gpu, &r, "float4 block=1");
+  r.method = VECTOR;
+  assert_fixed (&gpu, &r, "vector nv=3 my=2");
+
+  r.method = AUTO;
+  assert_candidates (&gpu, &r, "tiled 2x4, tiled 1x4, tiled 1x1, float4 block=1, "
+      "vector nv=1 my=1, vector nv=3 my=2");
+  assert_candidates (&gpu, &g7, "tiled 2x4, tiled 1x4, tiled 1x1, float4 block=1, "
+      "vector nv=1 my=1, vector nv=3 my=2, separable");
+  /* a view that shares its pixels (packed 4:2:2 luma): no vector kernels */
+  r.skipmask = 0xa;
+  assert_candidates (&gpu, &r, "tiled 2x4, tiled 1x4, tiled 1x1, float4 block=1");
+}
+
+/* A CPU with AVX-512: method=vector's wide blocking (4 vectors on 3 rows) for 4-sample pixels,
+ * 3 x 2 for 1-sample ones; separable in one pass from 7 (4 rank <= size), two passes on the
+ * discrete path, with GST_CLCONVOLVE_BLOCK=1 and above 31; float4 blocks of 8; the split planes
+ * offered where a copied sample leaves 1 to 3 of 4 computed. */
+static void
+test_avx512 (void)
+{
+  ClKernelRequest r = req (AUTO, 7, 4, 8), gray = req (AUTO, 7, 1, 8);
+  ClKernelRequest sep = req (AUTO, 7, 4, 8), rgbx = req (AUTO, 7, 4, 8);
+  ClKernelRequest luma = req (AUTO, 5, 2, 8);
+  ClVariant v;
+  ClLaunch l;
+
+  assert_fixed (&avx512, &r, "vector nv=4 my=3");
+  assert_launch (&avx512, &r, 4096, 16, 1, 8, 3);
+  assert_options (&avx512, &r, "-DKSIZE=7 -DCHANNELS=4 -DDEPTH=8 -DSKIPMASK=0 -DBORDER=0 "
+      "-DNV=4 -DMY=3 -DPACKED_IO");
+  assert_fixed (&avx512, &gray, "vector nv=3 my=2");
+  assert_launch (&avx512, &gray, 4096, 16, 1, 24, 2);
+
+  sep.rank = 1;
+  assert_fixed (&avx512, &sep, "separable nv=4 strip=64");
+  v = cl_variant_fixed (&avx512, &sep, NULL);
+  g_assert_cmpint (cl_variant_source (&v), ==, CL_SOURCE_VSEP);
+  g_assert_cmpstr (cl_kernel_source_entry (cl_variant_source (&v)), ==, "convolve_vsep");
+  g_assert_true (cl_variant_launch (&avx512, &sep, &v, 4096, &l));
+  g_assert_true (l.one_pass);
+  g_assert_false (l.two_pass);
+  assert_candidates (&avx512, &sep, "float4 block=8, vector nv=3 my=2, vector nv=4 my=3, "
+      "separable, separable nv=4 strip=64, separable nv=4 strip=128");
+  sep.discrete = TRUE;
+  assert_fixed (&avx512, &sep, "separable");
+  assert_candidates (&avx512, &sep, "float4 block=8, vector nv=3 my=2, vector nv=4 my=3, "
+      "separable");
+  sep.discrete = FALSE;
+  sep.block = 1;
+  assert_fixed (&avx512, &sep, "separable");
+  sep.block = 0;
+  sep.size = 33;
+  assert_fixed (&avx512, &sep, "separable");
+  sep.size = 7;
+  sep.rank = 2;                 /* 8 multiply-adds of two pairs against 7: dense */
+  assert_fixed (&avx512, &sep, "vector nv=4 my=3");
+
+  /* RGBx: the padding byte copied */
+  rgbx.passmask = 0x8;
+  assert_candidates (&avx512, &rgbx, "float4 block=8, vector nv=3 my=2, vector nv=4 my=3, "
+      "vector split nx=1 my=3");
+  rgbx.split = 0;
+  assert_candidates (&avx512, &rgbx, "float4 block=8, vector nv=3 my=2, vector nv=4 my=3");
+  rgbx.split = 1;
+  assert_fixed (&avx512, &rgbx, "vector split nx=1 my=3");
+  assert_options (&avx512, &rgbx, "-DKSIZE=7 -DCHANNELS=4 -DDEPTH=8 -DSKIPMASK=0 -DBORDER=0 "
+      "-DSPLIT=7 -DNX=1 -DMY=3 -DPACKED_IO");
+  assert_launch (&avx512, &rgbx, 4096, 16, 1, 16, 3);
+  rgbx.size = 9;
+  assert_fixed (&avx512, &rgbx, "vector split nx=1 my=2");
+
+  /* YUY2 chroma with luma selected too: the chroma view shares its pixels */
+  luma.skipmask = 0x5;
+  luma.only = 1;
+  luma.border = 2;
+  assert_fixed (&avx512, &luma, "float4 block=8");
+  assert_options (&avx512, &luma, "-DKSIZE=5 -DCHANNELS=2 -DDEPTH=8 -DSKIPMASK=5 -DBORDER=2 "
+      "-DONLY=1 -DBLOCK=8 -DPACKED_IO");
+  assert_launch (&avx512, &luma, 4096, 16, 16, 8, 1);
+  luma.method = VECTOR;
+  assert_fallback (&avx512, &luma, "float4 block=8", "shares its pixels");
+  luma.block = 3;
+  assert_fallback (&avx512, &luma, "float4 block=3", "shares its pixels");
+
+  r.method = SEPARABLE;         /* rank -1: does not split */
+  assert_fallback (&avx512, &r, "vector nv=4 my=3", "more than 4 vector pairs");
+}
+
+/* A CPU with AVX2: 3 x 2 for every pixel size, and the split planes only when asked for. */
+static void
+test_avx2 (void)
+{
+  ClKernelRequest r = req (AUTO, 7, 4, 8);
+
+  assert_fixed (&avx2, &r, "vector nv=3 my=2");
+  assert_launch (&avx2, &r, 4096, 16, 1, 6, 2);
+  r.passmask = 0x8;
+  assert_candidates (&avx2, &r, "float4 block=8, vector nv=3 my=2, vector nv=4 my=1");
+  r.split = 1;
+  assert_fixed (&avx2, &r, "vector split nx=1 my=2");
+  assert_candidates (&avx2, &r, "float4 block=8, vector nv=3 my=2, vector nv=4 my=1, "
+      "vector split nx=1 my=2");
+}
+
+/* 4 KiB of local memory and 128 work-items: 8x8 work-groups; RGBA 7x7 at 2x4 fits only as raw
+ * samples (22x38x4 = 3344 bytes), 15x15 only at 1x1 (22x22x4), 31x31 not at all (38x38x4 =
+ * 5776): float4, and method=tiled says why. A kernel compiled for fewer than 64 work-items
+ * cannot run a tile; the direct kernel's square work-group shrinks to 8x8. */
+static void
+test_small_local (void)
+{
+  ClKernelRequest r = req (AUTO, 7, 4, 8), mid = req (AUTO, 15, 4, 8);
+  ClKernelRequest big = req (AUTO, 31, 4, 8);
+  ClVariant v;
+  ClLaunch l;
+
+  assert_fixed (&small, &r, "tiled 2x4");
+  assert_options (&small, &r, "-DKSIZE=7 -DCHANNELS=4 -DDEPTH=8 -DSKIPMASK=0 -DBORDER=0 "
+      "-DTILE_W=8 -DTILE_H=8 -DTILE_MX=2 -DTILE_MY=4 -DTILE_FLOAT=0");
+  assert_launch (&small, &r, 128, 8, 8, 2, 4);
+  v = cl_variant_fixed (&small, &r, NULL);
+  g_assert_false (cl_variant_launch (&small, &r, &v, 32, &l));
+
+  assert_fixed (&small, &mid, "tiled 1x1");
+  assert_candidates (&small, &mid, "tiled 1x1, float4 block=1, vector nv=1 my=1, "
+      "vector nv=3 my=2");
+
+  assert_fixed (&small, &big, "float4 block=1");
+  assert_launch (&small, &big, 128, 8, 8, 1, 1);
+  assert_candidates (&small, &big, "float4 block=1, vector nv=1 my=1, vector nv=3 my=2");
+  big.method = TILED;
+  assert_fallback (&small, &big, "float4 block=1", "15-pixel halo fits in 4096 bytes");
+}
+
+/* Every variant's program file and entry point. */
+static void
+test_sources (void)
+{
+  const struct
+  {
+    ClVariant v;
+    ClKernelSource src;
+    const gchar *entry;
+  } cases[] = {
+    {{FLOAT4, 8, 1, 0}, CL_SOURCE_DIRECT, "convolve_direct"},
+    {{VECTOR, 4, 3, 0}, CL_SOURCE_VECTOR, "convolve_vector"},
+    {{VECTOR, 1, 3, 1}, CL_SOURCE_VSPLIT, "convolve_vsplit"},
+    {{TILED, 2, 4, 0}, CL_SOURCE_TILED, "convolve_tiled"},
+    {{SEPARABLE, 0, 0, 0}, CL_SOURCE_SEPARABLE, "convolve_cols"},
+    {{SEPARABLE, 4, 64, 0}, CL_SOURCE_VSEP, "convolve_vsep"},
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
+    g_assert_cmpint (cl_variant_source (&cases[i].v), ==, cases[i].src);
+    g_assert_cmpstr (cl_kernel_source_entry (cases[i].src), ==, cases[i].entry);
+  }
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/variants/gpu", test_gpu);
+  g_test_add_func ("/variants/avx512", test_avx512);
+  g_test_add_func ("/variants/avx2", test_avx2);
+  g_test_add_func ("/variants/small-local", test_small_local);
+  g_test_add_func ("/variants/sources", test_sources);
+  return g_test_run ();
+}
