@@ -28,7 +28,9 @@ convolve_vsep (int row0, __global const uchar * src, int src_offset, int src_pit
   int8 pass = lane_pass (passmask);
   float8 ring[4][KSIZE][NV];
 
-  if (xb >= span || ys >= height)
+  /* row0 < 0 never happens: it tells the compiler that the rows are not negative, which lets
+   * it drop the unrolled loop's lower border checks (docs/kernels.md) */
+  if (xb >= span || ys >= height || row0 < 0)
     return;
   src += src_offset;
   dst += dst_offset;
