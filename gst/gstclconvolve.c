@@ -32,6 +32,7 @@
 #include "gstclconvolve.h"
 #include "framelayout.h"
 #include "variants.h"
+#include "gstclrunner.h"
 #include "gstclcontext.h"
 #include "gstclbufferpool.h"
 #include "gstclmemory.h"
@@ -174,29 +175,6 @@ typedef struct
   gboolean autotune;
 } Settings;
 
-/* A frame's plane as a command sees it: the OpenCL buffer and the plane's byte offset and pitch
- * in it, and the plane's host address (transfers and copies). */
-typedef struct
-{
-  cl_mem mem;
-  gint offset, pitch;
-  guint8 *host;
-} Plane;
-
-/* A variant built for one shape: its kernel(s) and launch geometry. */
-typedef struct
-{
-  ClVariant variant;
-  cl_kernel kernel;             /* dense, or the column pass of method=separable */
-  cl_kernel rows;               /* the row pass of method=separable, else NULL */
-  cl_program program;           /* one use of the context's program they come from */
-  gchar *options;               /* its build options (what identifies its program) */
-  gsize local[2];
-  gint px, py;                  /* pixels per work-item along x and rows along y */
-  gboolean one_pass;            /* convolve_vsep (method=separable on CPUs) */
-} Built;
-
-
 struct _GstClConvolve
 {
   GstVideoFilter parent;
@@ -242,7 +220,7 @@ struct _GstClConvolve
   cl_mem tmp_mem;               /* method=separable: the row pass's output */
   gsize tmp_bytes;
   gsize src_bytes, dst_bytes;
-  Built built[CL_MAX_SHAPES];
+  ClBuilt built[CL_MAX_SHAPES];
   ClKernelRequest requests[CL_MAX_SHAPES];
   gchar *tune_dir;              /* where tuning choices are kept; NULL: memory only */
   struct Events *events;        /* one frame's profiling events (large: kept off the stack) */
@@ -800,73 +778,27 @@ fixed_variant (GstClConvolve * self, const ClKernelRequest * r)
   return v;
 }
 
-/* Releases b's kernels and gives its program back to the context (discard: at once, unless
- * another element uses it). */
 static void
-built_clear (GstClConvolve * self, Built * b, gboolean discard)
+built_clear (GstClConvolve * self, ClBuilt * b, gboolean discard)
 {
-  g_clear_pointer (&b->kernel, clReleaseKernel);
-  g_clear_pointer (&b->rows, clReleaseKernel);
-  if (b->program)
-    gst_cl_context_unuse_program (self->ctx, b->program, discard);
-  b->program = NULL;
-  g_clear_pointer (&b->options, g_free);
+  gst_cl_built_clear (self->ctx, b, discard);
 }
 
-/* Builds variant v for the request's shape (the program comes from the context's caches when
- * it was built before). On failure returns the error with *what naming the step (and *log the
- * build log, if any: free it); a tiled kernel compiled to fewer work-items than its tile returns
- * CL_INVALID_WORK_GROUP_SIZE. */
 static cl_int
-build_variant (GstClConvolve * self, const ClKernelRequest * r, const ClVariant * v, Built * b,
-    gchar ** log, const gchar ** what)
+build_variant (GstClConvolve * self, const ClKernelRequest * r, const ClVariant * v,
+    ClBuilt * b, gchar ** log, const gchar ** what)
 {
-  ClKernelSource source = cl_variant_source (v);
-  ClLaunch launch;
-  cl_program prog;
-  cl_int err;
-  gsize wg = 0;
-
-  memset (b, 0, sizeof (*b));
-  b->variant = *v;
-  b->options = cl_variant_options (&self->facts, r, v);
-  *log = NULL;
-  *what = "program build";
-  prog = gst_cl_context_get_program (self->ctx, self->source[source], b->options, &err, log);
-  if (!prog) {
-    built_clear (self, b, FALSE);
-    return err != CL_SUCCESS ? err : CL_BUILD_PROGRAM_FAILURE;
-  }
-  b->program = prog;
-  *what = "clCreateKernel";
-  b->kernel = clCreateKernel (prog, cl_kernel_source_entry (source), &err);
-  if (b->kernel && source == CL_SOURCE_SEPARABLE)
-    b->rows = clCreateKernel (prog, "convolve_rows", &err);
-  if (err == CL_SUCCESS)
-    err = clGetKernelWorkGroupInfo (b->kernel, self->ctx->device, CL_KERNEL_WORK_GROUP_SIZE,
-        sizeof (wg), &wg, NULL);
-  if (err == CL_SUCCESS && !cl_variant_launch (&self->facts, r, v, wg, &launch))
-    err = CL_INVALID_WORK_GROUP_SIZE;
-  if (err != CL_SUCCESS) {
-    built_clear (self, b, FALSE);
-    return err;
-  }
-  b->local[0] = launch.local[0];
-  b->local[1] = launch.local[1];
-  b->px = launch.px;
-  b->py = launch.py;
-  b->one_pass = launch.one_pass;
-  return CL_SUCCESS;
+  return gst_cl_built_make (self->ctx, &self->facts, self->source, r, v, b, log, what);
 }
 
 /* ---------------------------------------------------------------------------------------------
  * Measured choice of method=auto */
 
-static cl_int set_args (GstClConvolve * self, const Built * b, const ClView * v,
-    const Plane * src, const Plane * dst, cl_mem tmp, gint depth, const gchar ** what);
-static cl_int enqueue_built (GstClConvolve * self, const Built * b, const ClView * v, gint y0,
+static cl_int set_args (GstClConvolve * self, const ClBuilt * b, const ClView * v,
+    const ClPlane * src, const ClPlane * dst, cl_mem tmp, gint depth, const gchar ** what);
+static cl_int enqueue_built (GstClConvolve * self, const ClBuilt * b, const ClView * v, gint y0,
     gint rows, cl_uint n_wait, const cl_event * wait, cl_event * ev);
-static cl_int enqueue_built_rows (GstClConvolve * self, const Built * b, const ClView * v,
+static cl_int enqueue_built_rows (GstClConvolve * self, const ClBuilt * b, const ClView * v,
     gint y0, gint rows, cl_uint n_wait, const cl_event * wait, cl_event * ev);
 
 /* The disk key of a request's choice: the device identity, what the kernels depend on and the
@@ -967,7 +899,7 @@ tune_store (GstClConvolve * self, const gchar * key, const ClVariant * v)
  * the host clock from the first enqueue to the end of clFinish, kept in *t_min if shorter (no
  * timing when t_min is NULL). */
 static cl_int
-tune_run (GstClConvolve * self, const Built * b, const ClView * v, gint y0, gint rows,
+tune_run (GstClConvolve * self, const ClBuilt * b, const ClView * v, gint y0, gint rows,
     gint64 * t_min)
 {
   gint64 t = g_get_monotonic_time ();
@@ -1007,10 +939,10 @@ time_candidates (GstClConvolve * self, const ClKernelRequest * r, const ClVarian
   gsize tmp_bytes;
   ClVariant best = cand[0], fixed = fixed_variant (self, r);
   gint64 best_t = G_MAXINT64, fixed_t = G_MAXINT64, t_min[CL_MAX_CANDIDATES];
-  Built built[CL_MAX_CANDIDATES];
+  ClBuilt built[CL_MAX_CANDIDATES];
   cl_int e[CL_MAX_CANDIDATES];
   ClView v;
-  Plane ps, pd;
+  ClPlane ps, pd;
   gint timed = 0;
   cl_int err = CL_SUCCESS;
   gchar text[64];
@@ -1054,8 +986,8 @@ time_candidates (GstClConvolve * self, const ClKernelRequest * r, const ClVarian
 
   /* the view's passmask: tiled leaves out the sums of a copied alpha */
   v = (ClView) { 0, r->width, height, r->width, 0, r->passmask, 0 };
-  ps = (Plane) { in, 0, pitch, NULL };
-  pd = (Plane) { out, 0, pitch, NULL };
+  ps = (ClPlane) { in, 0, pitch, NULL };
+  pd = (ClPlane) { out, 0, pitch, NULL };
   memset (built, 0, sizeof (built));
   for (gint c = 0; c < n; c++) {
     e[c] = CL_INVALID_OPERATION;
@@ -1184,7 +1116,7 @@ ensure_kernel (GstClConvolve * self, gint slot, const ClShape * shape, const ClL
     self->block_override, self->rank, 0, 0, shape->passmask, s->autotune, self->split_override,
     self->discrete
   };
-  Built b;
+  ClBuilt b;
   ClVariant v;
   gchar *options, *log = NULL;
   const gchar *what = NULL;
@@ -1284,7 +1216,7 @@ static const gchar *const stage_names[GST_CL_N_STAGES] = { "upload", "kernel", "
 /* The frame's planes; TRUE (and each plane's mem set) when all of them lie in one pinned memory
  * of our device. */
 static gboolean
-frame_planes (GstClConvolve * self, GstVideoFrame * frame, const ClLayout * L, Plane * p)
+frame_planes (GstClConvolve * self, GstVideoFrame * frame, const ClLayout * L, ClPlane * p)
 {
   GstMemory *mem = NULL;
   GstClMemory *m = NULL;
@@ -1354,7 +1286,7 @@ frame_in_bounds (const GstVideoFrame * frame, const ClLayout * L, gchar ** why)
 
 /* The planes packed one after the other (L's layout) in pinned staging memory. */
 static gboolean
-staging_planes (GstClConvolve * self, GstMemory ** stage, const ClLayout * L, Plane * p)
+staging_planes (GstClConvolve * self, GstMemory ** stage, const ClLayout * L, ClPlane * p)
 {
   GstClMemory *m;
 
@@ -1394,7 +1326,7 @@ copy_rows (guint8 * dst, gsize dst_pitch, const guint8 * src, gsize src_pitch, g
  * byte base of a device buffer. */
 static cl_int
 enqueue_rows (cl_command_queue q, gboolean upload, cl_mem mem, gsize base, gsize row, gint y0,
-    gint rows, const Plane * host, cl_uint n_wait, const cl_event * wait, cl_event * ev)
+    gint rows, const ClPlane * host, cl_uint n_wait, const cl_event * wait, cl_event * ev)
 {
   const size_t buffer_origin[3] = { base, y0, 0 };
   const size_t host_origin[3] = { 0, 0, 0 };
@@ -1414,127 +1346,32 @@ enqueue_rows (cl_command_queue q, gboolean upload, cl_mem mem, gsize base, gsize
       host->pitch, 0, ptr, n_wait, wait, ev);
 }
 
-/* The arguments of built kernel(s) b for view v, from src to dst (its plane in each); tmp:
- * method=separable's row-pass buffer. */
-/* One argument of a kernel signature: what a failure reports, its size and value. */
-typedef struct
-{
-  const gchar *what;
-  gsize size;
-  const void *value;
-} KernelArg;
-
-/* An argument of kernel signature sig named name, its value the lvalue x: the failure names
- * both ("clSetKernelArg of dense: bias"). */
-#define KARG(sig, name, x) { "clSetKernelArg of " sig ": " #name, sizeof (x), &(x) }
-
-/* Argument 0 of every kernel: the first row of the rows launched, set by launch_rows (a band's
- * first row, or 0); the tables below set the arguments after it. */
-#define ARG_ROW0 0
-
-/* Sets args[i] as argument ARG_ROW0 + 1 + i of k; on a failure *what names the argument. */
-static cl_int
-set_kernel_args (cl_kernel k, const KernelArg * args, guint n, const gchar ** what)
-{
-  for (guint i = 0; i < n; i++) {
-    cl_int err = clSetKernelArg (k, ARG_ROW0 + 1 + i, args[i].size, args[i].value);
-
-    if (err != CL_SUCCESS) {
-      *what = args[i].what;
-      return err;
-    }
-  }
-  return CL_SUCCESS;
-}
-
 /* The arguments of b's kernel(s) for view v between src and dst (tmp: the row pass's buffer
- * of method=separable), one table per signature of kernels/: dense (direct, tiled, vector,
- * vsplit), one-pass separable (vsep), and the two passes of separable (cols, rows). */
+ * of method=separable), with the current coefficients. */
 static cl_int
-set_args (GstClConvolve * self, const Built * b, const ClView * v, const Plane * src,
-    const Plane * dst, cl_mem tmp, gint depth, const gchar ** what)
+set_args (GstClConvolve * self, const ClBuilt * b, const ClView * v, const ClPlane * src,
+    const ClPlane * dst, cl_mem tmp, gint depth, const gchar ** what)
 {
-  gfloat bias = (gfloat) (self->cur.bias * (depth == 16 ? 65535.0 / 255.0 : 1.0));
+  const ClCoefArgs c = { self->coef_mem, self->sep_mem, self->rank,
+    (gfloat) (self->cur.bias * (depth == 16 ? 65535.0 / 255.0 : 1.0))
+  };
 
-  if (b->one_pass) {
-    const KernelArg vsep[] = {
-      KARG ("vsep", src, src->mem), KARG ("vsep", src_offset, src->offset),
-      KARG ("vsep", src_pitch, src->pitch), KARG ("vsep", dst, dst->mem),
-      KARG ("vsep", dst_offset, dst->offset), KARG ("vsep", dst_pitch, dst->pitch),
-      KARG ("vsep", width, v->width), KARG ("vsep", height, v->height),
-      KARG ("vsep", span, v->span), KARG ("vsep", coef, self->sep_mem),
-      KARG ("vsep", rank, self->rank), KARG ("vsep", bias, bias),
-      KARG ("vsep", passmask, v->passmask)
-    };
-
-    return set_kernel_args (b->kernel, vsep, G_N_ELEMENTS (vsep), what);
-  }
-  if (b->rows) {
-    const KernelArg cols[] = {
-      KARG ("cols", src, src->mem), KARG ("cols", src_offset, src->offset),
-      KARG ("cols", src_pitch, src->pitch), KARG ("cols", dst, dst->mem),
-      KARG ("cols", dst_offset, dst->offset), KARG ("cols", dst_pitch, dst->pitch),
-      KARG ("cols", width, v->width), KARG ("cols", height, v->height),
-      KARG ("cols", span, v->span), KARG ("cols", tmp, tmp),
-      KARG ("cols", tmp_offset, v->tmp_offset), KARG ("cols", coef, self->sep_mem),
-      KARG ("cols", rank, self->rank), KARG ("cols", bias, bias),
-      KARG ("cols", passmask, v->passmask)
-    };
-    const KernelArg rows[] = {
-      KARG ("rows", src, src->mem), KARG ("rows", src_offset, src->offset),
-      KARG ("rows", src_pitch, src->pitch), KARG ("rows", width, v->width),
-      KARG ("rows", height, v->height), KARG ("rows", tmp, tmp),
-      KARG ("rows", tmp_offset, v->tmp_offset), KARG ("rows", coef, self->sep_mem),
-      KARG ("rows", rank, self->rank)
-    };
-    cl_int err = set_kernel_args (b->kernel, cols, G_N_ELEMENTS (cols), what);
-
-    return err != CL_SUCCESS ? err : set_kernel_args (b->rows, rows, G_N_ELEMENTS (rows), what);
-  }
-  {
-    const KernelArg dense[] = {
-      KARG ("dense", src, src->mem), KARG ("dense", src_offset, src->offset),
-      KARG ("dense", src_pitch, src->pitch), KARG ("dense", dst, dst->mem),
-      KARG ("dense", dst_offset, dst->offset), KARG ("dense", dst_pitch, dst->pitch),
-      KARG ("dense", width, v->width), KARG ("dense", height, v->height),
-      KARG ("dense", span, v->span), KARG ("dense", coef, self->coef_mem),
-      KARG ("dense", bias, bias), KARG ("dense", passmask, v->passmask)
-    };
-
-    return set_kernel_args (b->kernel, dense, G_N_ELEMENTS (dense), what);
-  }
+  return gst_cl_built_set_args (b, v, src, dst, tmp, &c, what);
 }
 
 static cl_int
-set_view_args (GstClConvolve * self, const ClLayout * L, const ClView * v, const Plane * src,
-    const Plane * dst, const gchar ** what)
+set_view_args (GstClConvolve * self, const ClLayout * L, const ClView * v, const ClPlane * src,
+    const ClPlane * dst, const gchar ** what)
 {
   return set_args (self, &self->built[v->shape], v, src, dst, self->tmp_mem, L->depth, what);
 }
 
-/* Launches k over global (local) work-items for rows from y0: row0 is an argument, not the
- * global work offset, since PoCL compiles a kernel again for every nonzero offset. */
-static cl_int
-launch_rows (cl_command_queue queue, cl_kernel k, gint y0, const size_t global[2],
-    const size_t local[2], cl_uint n_wait, const cl_event * wait, cl_event * ev)
-{
-  cl_int row0 = y0;
-  cl_int err = clSetKernelArg (k, ARG_ROW0, sizeof (row0), &row0);
-
-  return err != CL_SUCCESS ? err : clEnqueueNDRangeKernel (queue, k, 2, NULL, global, local,
-      n_wait, wait, ev);
-}
-
 /* method=separable: the row pass of view v over rows [y0, y0 + rows), into the tmp buffer. */
 static cl_int
-enqueue_built_rows (GstClConvolve * self, const Built * b, const ClView * v, gint y0, gint rows,
-    cl_uint n_wait, const cl_event * wait, cl_event * ev)
+enqueue_built_rows (GstClConvolve * self, const ClBuilt * b, const ClView * v, gint y0,
+    gint rows, cl_uint n_wait, const cl_event * wait, cl_event * ev)
 {
-  const size_t global[2] = { GST_ROUND_UP_N ((gsize) v->width, b->local[0]),
-    GST_ROUND_UP_N ((gsize) rows, b->local[1])
-  };
-
-  return launch_rows (self->queue, b->rows, y0, global, b->local, n_wait, wait, ev);
+  return gst_cl_built_enqueue_rows (self->queue, b, v, y0, rows, n_wait, wait, ev);
 }
 
 static cl_int
@@ -1567,19 +1404,12 @@ ensure_tmp (GstClConvolve * self, ClLayout * L)
   return ensure_buffer (self, &self->tmp_mem, &self->tmp_bytes, bytes, CL_MEM_READ_WRITE);
 }
 
-/* Built kernel b of view v over rows [y0, y0 + rows) (a band, or the whole plane): each
- * work-item covers b->px pixels and b->py rows, the band's first row being row0. */
+/* ClBuilt kernel b of view v over rows [y0, y0 + rows) (a band, or the whole plane). */
 static cl_int
-enqueue_built (GstClConvolve * self, const Built * b, const ClView * v, gint y0, gint rows,
+enqueue_built (GstClConvolve * self, const ClBuilt * b, const ClView * v, gint y0, gint rows,
     cl_uint n_wait, const cl_event * wait, cl_event * ev)
 {
-  gsize items_x = (v->span + b->px - 1) / b->px, items_y = (rows + b->py - 1) / b->py;
-  /* local[0] of method=vector may be any size the kernel allows (not a power of two) */
-  const size_t global[2] = { (items_x + b->local[0] - 1) / b->local[0] * b->local[0],
-    (items_y + b->local[1] - 1) / b->local[1] * b->local[1]
-  };
-
-  return launch_rows (self->queue, b->kernel, y0, global, b->local, n_wait, wait, ev);
+  return gst_cl_built_enqueue (self->queue, b, v, y0, rows, n_wait, wait, ev);
 }
 
 static cl_int
@@ -1606,7 +1436,7 @@ next_event (Events * e, gint stage)
 /* Host-unified device: the kernels read and write pinned host memory in place; planes no view
  * convolves are copied by the device. */
 static cl_int
-run_unified (GstClConvolve * self, const ClLayout * L, const Plane * src, const Plane * dst,
+run_unified (GstClConvolve * self, const ClLayout * L, const ClPlane * src, const ClPlane * dst,
     Events * e, const gchar ** what)
 {
   cl_int err;
@@ -1658,7 +1488,7 @@ band_rows (GstClConvolve * self, const ClLayout * L, gint p, gint bands)
    * or tiled covers py rows): the least common multiple of their heights */
   for (gint i = 0; i < L->n_views; i++)
     if (L->views[i].plane == p) {
-      const Built *b = &self->built[L->views[i].shape];
+      const ClBuilt *b = &self->built[L->views[i].shape];
       gint unit = (gint) b->local[1] * b->py, a = ly, c = unit;
 
       while (c) {
@@ -1684,7 +1514,7 @@ typedef struct
  * their halo reaches (all of them when wrap reaches across the plane); its download needs its
  * kernels. A plane no view convolves is downloaded from the input copy as it arrives. */
 static cl_int
-enqueue_ready_bands (GstClConvolve * self, const ClLayout * L, PlaneRun * r, const Plane * dst,
+enqueue_ready_bands (GstClConvolve * self, const ClLayout * L, PlaneRun * r, const ClPlane * dst,
     gint b, Events * e, const gchar ** what)
 {
   gint p = r->p, h = L->height[p], radius = self->requests[0].size / 2;
@@ -1732,15 +1562,15 @@ enqueue_ready_bands (GstClConvolve * self, const ClLayout * L, PlaneRun * r, con
  * NULL, each band of the input frame is copied into src (pinned staging) just before its upload.
  * Returns when the last download is done, so every frame leaves complete and in order. */
 static cl_int
-run_discrete (GstClConvolve * self, const ClLayout * L, const Plane * src, const Plane * dst,
+run_discrete (GstClConvolve * self, const ClLayout * L, const ClPlane * src, const ClPlane * dst,
     GstVideoFrame * in, gint bands, Events * e, const gchar ** what)
 {
   cl_int err;
 
   for (gint p = 0; p < L->n_planes; p++) {
     PlaneRun r = { p, band_rows (self, L, p, bands), 0, 0, {NULL} };
-    Plane dev_in = { self->src_mem, L->base[p], L->row[p], NULL };
-    Plane dev_out = { self->dst_mem, L->base[p], L->row[p], NULL };
+    ClPlane dev_in = { self->src_mem, L->base[p], L->row[p], NULL };
+    ClPlane dev_out = { self->dst_mem, L->base[p], L->row[p], NULL };
 
     r.nb = (L->height[p] + r.rows - 1) / r.rows;
     for (gint i = 0; i < L->n_views; i++) {
@@ -1855,7 +1685,7 @@ gst_cl_convolve_transform_frame (GstVideoFilter * vf, GstVideoFrame * in, GstVid
   MemPath path_in, path_out;
   guint copies = 0;
   gint bands;
-  Plane src[CL_MAX_PLANES], dst[CL_MAX_PLANES];
+  ClPlane src[CL_MAX_PLANES], dst[CL_MAX_PLANES];
   ClLayout L;
   const gchar *what = "";
   gchar *why = NULL;
@@ -1912,7 +1742,7 @@ gst_cl_convolve_transform_frame (GstVideoFilter * vf, GstVideoFrame * in, GstVid
     path_in = in_pinned ? PATH_IN_PLACE : PATH_STAGING_COPY;
     path_out = out_pinned ? PATH_IN_PLACE : PATH_STAGING_COPY;
     if (!in_pinned) {
-      Plane frame[CL_MAX_PLANES];
+      ClPlane frame[CL_MAX_PLANES];
 
       memcpy (frame, src, sizeof (frame));
       if (!staging_planes (self, &self->stage_in, &L, src))
