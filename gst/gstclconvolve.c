@@ -32,7 +32,7 @@
 #include "gstclconvolve.h"
 #include "framelayout.h"
 #include "variants.h"
-#include "gstclrunner.h"
+#include "gstcltuner.h"
 #include "gstclcontext.h"
 #include "gstclbufferpool.h"
 #include "gstclmemory.h"
@@ -84,8 +84,6 @@ static const struct
  * (convolve_vsplit) wherever the view allows it, on any device; 0 never (the suites run both
  * ways). Unset or not an integer: on AVX-512 CPUs. */
 #define SPLIT_ENV "GST_CLCONVOLVE_SPLIT"
-/* where method=auto keeps its measured choices (empty: nowhere) */
-#define TUNE_ENV "GST_CLCONVOLVE_TUNE_DIR"
 
 #define MAX_BANDS 64
 /* events of one frame per stage: bands of every plane, four kernels per band at most (two
@@ -791,316 +789,27 @@ build_variant (GstClConvolve * self, const ClKernelRequest * r, const ClVariant 
   return gst_cl_built_make (self->ctx, &self->facts, self->source, r, v, b, log, what);
 }
 
-/* ---------------------------------------------------------------------------------------------
- * Measured choice of method=auto */
-
-static cl_int set_args (GstClConvolve * self, const ClBuilt * b, const ClView * v,
-    const ClPlane * src, const ClPlane * dst, cl_mem tmp, gint depth, const gchar ** what);
-static cl_int enqueue_built (GstClConvolve * self, const ClBuilt * b, const ClView * v, gint y0,
-    gint rows, cl_uint n_wait, const cl_event * wait, cl_event * ev);
-static cl_int enqueue_built_rows (GstClConvolve * self, const ClBuilt * b, const ClView * v,
-    gint y0, gint rows, cl_uint n_wait, const cl_event * wait, cl_event * ev);
-
-/* The disk key of a request's choice: the device identity, what the kernels depend on and the
- * kernel sources (their digest: a new source tunes again), and whether the split planes are
- * offered (which GST_CLCONVOLVE_SPLIT may change). The number after "tune" changes with the
- * candidate lists and the way they are timed, so that choices made otherwise are timed again
- * (2: vector 4x3 on AVX-512 CPUs; 3: the split planes; 4: candidates timed in turns). */
-static gchar *
-tune_key (GstClConvolve * self, const ClKernelRequest * r)
-{
-  gchar *what = g_strdup_printf ("tune 4: size %d channels %d depth %d skipmask %u only %d "
-      "border %d rank %d block %d view %dx%d passmask %u split %d", r->size, r->channels,
-      r->depth, r->skipmask, r->only, r->border, r->rank, cl_variant_direct_block (&self->facts, r), r->width,
-      r->height, r->passmask, cl_variant_split_offered (&self->facts, r));
-  gchar *key = gst_cl_program_cache_key (self->ctx->identity, what, self->sources_digest);
-
-  g_free (what);
-  return key;
-}
-
-#define TUNE_MAGIC "clconvolve-tune 2"
-
-/* Where choices are kept: $GST_CLCONVOLVE_TUNE_DIR (NULL when empty: memory only), else
- * <XDG cache dir>/clconvolve/tuning, files in the program cache's format (checksummed). */
-static gchar *
-tune_dir (void)
-{
-  const gchar *env = g_getenv (TUNE_ENV);
-
-  if (env)
-    return *env ? g_strdup (env) : NULL;
-  return g_build_filename (g_get_user_cache_dir (), "clconvolve", "tuning", NULL);
-}
-
-/* A stored choice, accepted only when it is one of this request's candidates (a damaged or
- * foreign file can never select a kernel that was not going to be tried). */
-static gboolean
-tune_load (GstClConvolve * self, const gchar * key, const ClVariant * cand, gint n, ClVariant * out)
-{
-  const gchar *why = NULL;
-  gsize size = 0;
-  guint8 *data = self->tune_dir ?
-      gst_cl_program_cache_load (self->tune_dir, key, &size, &why) : NULL;
-  gchar *text;
-  ClVariant v;
-  gint end = 0;
-  gboolean ok = FALSE;
-
-  if (!data) {
-    if (self->tune_dir)
-      GST_DEBUG_OBJECT (self, "tuning cache %s/%s: %s", self->tune_dir, key, why);
-    return FALSE;
-  }
-  text = g_strndup ((const gchar *) data, size);
-  /* the whole payload, nothing after the line */
-  if (sscanf (text, TUNE_MAGIC " method %d bx %d by %d split %d%n", &v.method, &v.bx, &v.by,
-          &v.split, &end) == 4
-      && (text[end] == '\0' || !strcmp (text + end, "\n")))
-    for (gint i = 0; i < n && !ok; i++)
-      ok = !memcmp (&v, &cand[i], sizeof (v));
-  if (ok)
-    *out = v;
-  else
-    GST_WARNING_OBJECT (self, "ignoring the tuning cache file of %s in %s: not a choice this "
-        "element makes", key, self->tune_dir);
-  g_free (text);
-  g_free (data);
-  return ok;
-}
-
-static void
-tune_store (GstClConvolve * self, const gchar * key, const ClVariant * v)
-{
-  gchar *text;
-  GError *error = NULL;
-
-  if (!self->tune_dir)
-    return;
-  text = g_strdup_printf (TUNE_MAGIC " method %d bx %d by %d split %d\n", v->method, v->bx,
-      v->by, v->split);
-  if (!gst_cl_program_cache_store (self->tune_dir, key, (const guint8 *) text, strlen (text),
-          &error)) {
-    GST_WARNING_OBJECT (self, "could not write the tuning cache in %s: %s", self->tune_dir,
-        error->message);
-    g_clear_error (&error);
-  }
-  g_free (text);
-}
-
-#define TUNE_RUNS 5
-/* multiply-adds (per sample) a CPU's timed band aims at: 0.1-1 ms per run of the vector and
- * float4 kernels on 2 AVX-512 cores at 1080p RGBA 7x7 (24 rows) */
-#define TUNE_WORK (1 << 23)
-#define CL_MAX_CANDIDATES 10
-#define TUNE_MARGIN 0.05
-
-/* One timed run of a built candidate on rows from y0 (its row pass first where it has one):
- * the host clock from the first enqueue to the end of clFinish, kept in *t_min if shorter (no
- * timing when t_min is NULL). */
-static cl_int
-tune_run (GstClConvolve * self, const ClBuilt * b, const ClView * v, gint y0, gint rows,
-    gint64 * t_min)
-{
-  gint64 t = g_get_monotonic_time ();
-  cl_int e = CL_SUCCESS;
-
-  if (b->rows)
-    e = enqueue_built_rows (self, b, v, y0, rows, 0, NULL, NULL);
-  if (e == CL_SUCCESS)
-    e = enqueue_built (self, b, v, y0, rows, 0, NULL, NULL);
-  if (e == CL_SUCCESS)
-    e = clFinish (self->queue);
-  if (e == CL_SUCCESS && t_min)
-    *t_min = MIN (*t_min, g_get_monotonic_time () - t);
-  return e;
-}
-
-/* Times each candidate on scratch buffers of the request's view width: a band of rows in the
- * middle of an image (left and right borders included, top and bottom not, as in a frame),
- * the whole view height on a device with on-chip local memory and fewer rows on a CPU. Each
- * variant runs once to warm up (PoCL compiles per work-group size at the first launch), then
- * the candidates run in turn, TUNE_RUNS rounds (a slow spell of the machine, as on a shared
- * virtual machine, then slows all of them and not the one it falls on); each one's fastest
- * run counts. *best becomes the fastest, except that the fixed
- * rules' choice (autotune=false) is kept unless another is more than TUNE_MARGIN faster
- * (timings of small frames are noise). Returns how many candidates were timed. */
-static gint
-time_candidates (GstClConvolve * self, const ClKernelRequest * r, const ClVariant * cand, gint n,
-    ClVariant * best_out)
-{
-  gint radius = r->size / 2, pix = r->channels * r->depth / 8;
-  gint rows = r->height;
-  gint pitch = GST_ROUND_UP_64 (r->width * pix);
-  gint height;
-  gsize values = r->only >= 0 ? 1 : r->channels;
-  cl_mem in = NULL, out = NULL, tmp = NULL;
-  gboolean two_pass_tried = FALSE;
-  gsize tmp_bytes;
-  ClVariant best = cand[0], fixed = fixed_variant (self, r);
-  gint64 best_t = G_MAXINT64, fixed_t = G_MAXINT64, t_min[CL_MAX_CANDIDATES];
-  ClBuilt built[CL_MAX_CANDIDATES];
-  cl_int e[CL_MAX_CANDIDATES];
-  ClView v;
-  ClPlane ps, pd;
-  gint timed = 0;
-  cl_int err = CL_SUCCESS;
-  gchar text[64];
-  GString *log = g_string_new (NULL);
-
-  if (!self->ctx->local_mem_dedicated) {
-    gint64 per_row = (gint64) r->width * r->channels * r->size * r->size;
-    gint tall = 12;
-
-    /* at least two strips of the tallest one-pass candidate, whose first KSIZE - 1 rows
-     * only fill its ring: fewer rows would time mostly that */
-    for (gint c = 0; c < n; c++)
-      if (cand[c].method == GST_CL_CONVOLVE_METHOD_SEPARABLE)
-        tall = MAX (tall, 2 * cand[c].by);
-    rows = (gint) CLAMP (TUNE_WORK / per_row, tall, 256);
-    rows = MIN (r->height, (rows + 11) / 12 * 12);      /* whole work-items of every MY */
-  }
-  height = rows + 2 * radius;
-  /* the two-pass kernels' row-pass buffer, only when one of them is a candidate */
-  tmp_bytes = sizeof (gfloat) * values * r->width * height * MAX (r->rank, 1);
-  for (gint c = 0; c < n; c++)
-    two_pass_tried |= cand[c].method == GST_CL_CONVOLVE_METHOD_SEPARABLE && !cand[c].bx;
-  in = clCreateBuffer (self->ctx->context, CL_MEM_READ_WRITE, (gsize) pitch * height, NULL,
-      &err);
-  if (in)
-    out = clCreateBuffer (self->ctx->context, CL_MEM_READ_WRITE, (gsize) pitch * height, NULL,
-        &err);
-  if (out && two_pass_tried)
-    tmp = clCreateBuffer (self->ctx->context, CL_MEM_READ_WRITE, tmp_bytes, NULL, &err);
-  if (out && (tmp || !two_pass_tried)) {
-    const guint8 grey = 0x80;
-    const gfloat zero = 0.0f;
-
-    /* defined data: no denormal floats in the row pass's buffer to slow one variant down */
-    err = clEnqueueFillBuffer (self->queue, in, &grey, 1, 0, (gsize) pitch * height, 0, NULL,
-        NULL);
-    if (err == CL_SUCCESS && tmp)
-      err = clEnqueueFillBuffer (self->queue, tmp, &zero, sizeof (zero), 0, tmp_bytes, 0, NULL,
-          NULL);
-  }
-
-  /* the view's passmask: tiled leaves out the sums of a copied alpha */
-  v = (ClView) { 0, r->width, height, r->width, 0, r->passmask, 0 };
-  ps = (ClPlane) { in, 0, pitch, NULL };
-  pd = (ClPlane) { out, 0, pitch, NULL };
-  memset (built, 0, sizeof (built));
-  for (gint c = 0; c < n; c++) {
-    e[c] = CL_INVALID_OPERATION;
-    t_min[c] = G_MAXINT64;
-  }
-  /* every candidate built and run once (warm-up), then TUNE_RUNS rounds that run each in turn,
-   * so that a slow spell of the machine falls on all of them alike */
-  for (gint c = 0; c < n && err == CL_SUCCESS; c++) {
-    gchar *blog = NULL;
-    const gchar *what;
-
-    e[c] = build_variant (self, r, &cand[c], &built[c], &blog, &what);
-    if (e[c] == CL_SUCCESS)
-      e[c] = set_args (self, &built[c], &v, &ps, &pd, tmp, r->depth, &what);
-    if (e[c] == CL_SUCCESS) {
-      what = "warm-up run";
-      e[c] = tune_run (self, &built[c], &v, radius, rows, NULL);
-    }
-    if (e[c] != CL_SUCCESS)
-      GST_WARNING_OBJECT (self, "auto-tuning: %s failed (%s): %s", cl_variant_text (&cand[c],
-              text, sizeof (text)), what, gst_cl_error_to_string (e[c]));
-    g_free (blog);
-  }
-  for (gint i = 0; i < TUNE_RUNS && err == CL_SUCCESS; i++)
-    for (gint c = 0; c < n; c++)
-      if (e[c] == CL_SUCCESS && (e[c] = tune_run (self, &built[c], &v, radius, rows,
-                  &t_min[c])) != CL_SUCCESS)
-        GST_WARNING_OBJECT (self, "auto-tuning: %s failed: %s", cl_variant_text (&cand[c],
-                text, sizeof (text)), gst_cl_error_to_string (e[c]));
-  for (gint c = 0; c < n && err == CL_SUCCESS; c++) {
-    if (e[c] == CL_SUCCESS) {
-      g_string_append_printf (log, " %s %" G_GINT64_FORMAT " us;",
-          cl_variant_text (&cand[c], text, sizeof (text)), t_min[c]);
-      timed++;
-      if (t_min[c] < best_t) {
-        best_t = t_min[c];
-        best = cand[c];
-      }
-      if (!memcmp (&cand[c], &fixed, sizeof (fixed)))
-        fixed_t = t_min[c];
-    }
-  }
-  if (err != CL_SUCCESS)
-    GST_WARNING_OBJECT (self, "auto-tuning could not set up its buffers: %s",
-        gst_cl_error_to_string (err));
-  if (fixed_t != G_MAXINT64 && best_t >= fixed_t * (1.0 - TUNE_MARGIN))
-    best = fixed;
-  /* the candidates that lost are released now; the choice is kept for ensure_kernel */
-  for (gint c = 0; c < n; c++)
-    built_clear (self, &built[c], memcmp (&cand[c], &best, sizeof (best)) != 0);
-  GST_INFO_OBJECT (self, "auto-tuned %dx%d, %d channels of %d bits, %dx%d rows %d..%d:%s "
-      "chose %s", r->size, r->size, r->channels, r->depth, r->width, rows, radius,
-      radius + rows - 1, log->str, cl_variant_text (&best, text, sizeof (text)));
-  g_string_free (log, TRUE);
-  g_clear_pointer (&tmp, clReleaseMemObject);
-  g_clear_pointer (&out, clReleaseMemObject);
-  g_clear_pointer (&in, clReleaseMemObject);
-  *best_out = best;
-  return timed;
-}
-
-/* method=auto with autotune: the choice the context holds for the request (any element's on
- * it), else the one stored on disk, else the fastest by timing (stored for the next process).
- * The context keeps only whole choices: one among fewer candidates is timed again. */
+/* method=auto with autotune: the tuner's choice for the request, counted in the stats. */
 static ClVariant
 tuned_variant (GstClConvolve * self, const ClKernelRequest * r)
 {
-  ClVariant cand[CL_MAX_CANDIDATES], best;
-  gint n = cl_variant_candidates (&self->facts, r, cand);
-  gchar *key;
-  GBytes *known;
-  gboolean complete = TRUE;
-  gint timed;
+  const ClTuner t = { self->ctx, &self->facts, self->queue, self->source,
+    self->sources_digest, self->tune_dir,
+    { self->coef_mem, self->sep_mem, self->rank,
+        (gfloat) (self->cur.bias * (r->depth == 16 ? 65535.0 / 255.0 : 1.0))
+      },
+    GST_OBJECT (self)
+  };
+  ClTuneOutcome how;
+  ClVariant v = gst_cl_tuner_choose (&t, r, &how);
 
-  if (n == 1)
-    return cand[0];
-  key = tune_key (self, r);
-  known = gst_cl_context_lookup_choice (self->ctx, key);
-  if (known && g_bytes_get_size (known) == sizeof (best)) {
-    memcpy (&best, g_bytes_get_data (known, NULL), sizeof (best));
-    g_bytes_unref (known);
-    g_free (key);
-    return best;
-  }
-  g_clear_pointer (&known, g_bytes_unref);
-  if (tune_load (self, key, cand, n, &best)) {
-    g_mutex_lock (&self->stats_lock);
+  g_mutex_lock (&self->stats_lock);
+  if (how == CL_TUNE_LOADED)
     self->tunings_loaded++;
-    g_mutex_unlock (&self->stats_lock);
-  } else if ((timed = time_candidates (self, r, cand, n, &best)) > 0) {
-    /* a choice among fewer candidates (one failed to build or run) is not stored */
-    if (timed == n)
-      tune_store (self, key, &best);
-    else
-      GST_WARNING_OBJECT (self, "auto-tuning timed %d of %d variants; its choice is not "
-          "stored", timed, n);
-    complete = timed == n;
-    g_mutex_lock (&self->stats_lock);
+  else if (how == CL_TUNE_TIMED)
     self->tunings++;
-    g_mutex_unlock (&self->stats_lock);
-  } else {
-    /* nothing could be timed: the fixed rules */
-    GST_WARNING_OBJECT (self, "auto-tuning timed no variant; using the fixed rules");
-    best = fixed_variant (self, r);
-    complete = FALSE;
-  }
-  if (complete) {
-    known = g_bytes_new (&best, sizeof (best));
-    gst_cl_context_keep_choice (self->ctx, key, known);
-    g_bytes_unref (known);
-  }
-  g_free (key);
-  return best;
+  g_mutex_unlock (&self->stats_lock);
+  return v;
 }
 
 /* Makes self->built[slot] the kernel for the current settings and that pixel shape (the views
@@ -2108,7 +1817,7 @@ gst_cl_convolve_start (GstBaseTransform * bt)
   g_mutex_unlock (&self->stats_lock);
 
   g_free (self->tune_dir);
-  self->tune_dir = tune_dir ();
+  self->tune_dir = gst_cl_tuner_dir ();
   self->block_override = g_getenv (BLOCK_ENV) ? CLAMP (atoi (g_getenv (BLOCK_ENV)), 0, 16) : 0;
   self->split_override = split_override ();
   self->facts = (ClDeviceFacts) { self->ctx->local_mem_dedicated, self->ctx->local_mem_size,
@@ -2210,6 +1919,7 @@ gst_cl_convolve_class_init (GstClConvolveClass * klass)
   const GParamFlags ctrl = live | GST_PARAM_CONTROLLABLE;
 
   GST_DEBUG_CATEGORY_INIT (gst_cl_convolve_debug, "clconvolve", 0, "OpenCL convolution");
+  gst_cl_tuner_init ();
 
   gobject_class->set_property = gst_cl_convolve_set_property;
   gobject_class->get_property = gst_cl_convolve_get_property;

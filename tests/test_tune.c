@@ -598,18 +598,28 @@ store_payload (const gchar * dir, const gchar * key, const gchar * payload)
 
 /* ------------------------------------------------------------------------ the element's log */
 
-/* The element's warnings about its tuning cache (they go to the debug log, not the bus). */
+/* The element's warnings about its tuning cache (they go to the debug log, not the bus; the
+ * tuner's category "cltuner" or the element's). */
 static GString *tune_warnings;
-/* whether this suite raised the element's category to WARNING (then the default log function
- * is off and everything but those warnings is handed to it) */
+/* whether this suite raised the element's or the tuner's category to WARNING (then the
+ * default log function is off and everything but those warnings is handed to it) */
 static gboolean raised;
+
+/* the element's category and its tuner's */
+static gboolean
+is_ours (GstDebugCategory * category)
+{
+  const gchar *name = gst_debug_category_get_name (category);
+
+  return !strcmp (name, "clconvolve") || !strcmp (name, "cltuner");
+}
 
 static void
 capture_warnings (GstDebugCategory * category, GstDebugLevel level, const gchar * file,
     const gchar * function, gint line, GObject * object, GstDebugMessage * message,
     gpointer data)
 {
-  gboolean ours = !strcmp (gst_debug_category_get_name (category), "clconvolve");
+  gboolean ours = is_ours (category);
 
   if (ours && level == GST_LEVEL_WARNING &&
       strstr (gst_debug_message_get (message), "tuning"))
@@ -618,24 +628,31 @@ capture_warnings (GstDebugCategory * category, GstDebugLevel level, const gchar 
     gst_debug_log_default (category, level, file, function, line, object, message, NULL);
 }
 
-/* At least WARNING for the element's category while a test runs, so that its warnings reach
- * capture_warnings (on: TRUE; off: its threshold back). */
+/* At least WARNING for the element's and the tuner's categories while a test runs, so that
+ * their warnings reach capture_warnings (on: TRUE; off: their thresholds back). */
 static void
 log_element_warnings (gboolean on)
 {
-  static GstDebugLevel before;
+  static GstDebugLevel before[2];
+  static gboolean raised_one[2];
   GSList *all = gst_debug_get_all_categories ();
 
+  if (on)
+    raised = FALSE;
   for (GSList * l = all; l; l = l->next) {
-    if (strcmp (gst_debug_category_get_name (l->data), "clconvolve"))
+    /* 0: the element's, 1: the tuner's */
+    guint i = !strcmp (gst_debug_category_get_name (l->data), "cltuner");
+
+    if (!is_ours (l->data))
       continue;
     if (on) {
-      before = gst_debug_category_get_threshold (l->data);
-      raised = before < GST_LEVEL_WARNING;
-      if (raised)
+      before[i] = gst_debug_category_get_threshold (l->data);
+      raised_one[i] = before[i] < GST_LEVEL_WARNING;
+      raised |= raised_one[i];
+      if (raised_one[i])
         gst_debug_category_set_threshold (l->data, GST_LEVEL_WARNING);
-    } else if (raised) {
-      gst_debug_category_set_threshold (l->data, before);
+    } else if (raised_one[i]) {
+      gst_debug_category_set_threshold (l->data, before[i]);
     }
   }
   g_slist_free (all);
