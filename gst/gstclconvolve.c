@@ -1267,7 +1267,7 @@ enqueue_ready_bands (GstClConvolve * self, const ClLayout * L, PlaneRun * r, con
 /* Discrete device: each plane goes up, through its kernels and down in horizontal bands, each
  * stage on its own in-order queue, so that band b+1 uploads while band b computes and band b-1
  * downloads; events order the queues. Each band's kernels and download are queued as soon as its
- * input rows are (queuing every upload first measured 20% slower on an H200). in: when not
+ * input rows are (faster than queuing every upload first: docs/design.md). in: when not
  * NULL, each band of the input frame is copied into src (pinned staging) just before its upload.
  * Returns when the last download is done, so every frame leaves complete and in order. */
 static cl_int

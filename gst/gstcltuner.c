@@ -122,8 +122,8 @@ tune_store (const ClTuner * t, const gchar * key, const ClVariant * v)
 }
 
 #define TUNE_RUNS 5
-/* multiply-adds (per sample) a CPU's timed band aims at: 0.1-1 ms per run of the vector and
- * float4 kernels on 2 AVX-512 cores at 1080p RGBA 7x7 (24 rows) */
+/* multiply-adds (per sample) a CPU's timed band aims at: long enough to time, short enough not
+ * to stall (docs/kernels.md, Timing) */
 #define TUNE_WORK (1 << 23)
 #define CL_MAX_CANDIDATES 10
 #define TUNE_MARGIN 0.05

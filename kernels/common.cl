@@ -290,11 +290,10 @@ window8 (const float8 * seg, int o)
 /* Eight samples out: the rounded sums acc + bias, or the centre's samples where pass is set.
  * Round half up (acc + bias + 0.5 clamped to the sample range, then truncated) equals the other
  * kernels' round half away from zero wherever the result is not saturated to 0, and costs about
- * half the instructions of round and a saturating conversion (PoCL 3.1, AVX2: 5-10 % of the
- * vector and one-pass separable kernels' time).
+ * half the instructions of round and a saturating conversion (docs/kernels.md, vector).
  * With -DPACKED_IO (the host sets it on CPU-like devices) the store goes through a packed
- * struct: one unaligned move, where PoCL 3.1 splits vstore8 into byte stores (1080p RGBA dense
- * 7x7 on 2 Zen 3 cores: 12.7 -> 10.2 ms). */
+ * struct: one unaligned move, where PoCL 3.1 splits vstore8 into byte stores (docs/kernels.md,
+ * vector). */
 #ifdef PACKED_IO
 typedef struct __attribute__ ((packed))
 {

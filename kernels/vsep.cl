@@ -39,8 +39,7 @@ convolve_vsep (int row0, __global const uchar * src, int src_offset, int src_pit
     for (int k = 0; k < KSIZE; k++) {
       int i = base + k, yy = ys - RADIUS + i, o = ys + i - (KSIZE - 1);
 
-      /* a guard, not a break: with a break PoCL leaves the loop rolled (PoCL 3.1, 15x15:
-       * 38 -> 24 ms per 1080p frame without it) */
+      /* a guard, not a break: with a break PoCL leaves the loop rolled (docs/kernels.md) */
       if (i < STRIP + KSIZE - 1 && o < height) {
       /* input row yy: its horizontal sums into ring slot k (= i % KSIZE) */
 #if BORDER == BORDER_CONSTANT
@@ -64,8 +63,7 @@ convolve_vsep (int row0, __global const uchar * src, int src_offset, int src_pit
           __constant float *h = coef + (2 * p + 1) * KSIZE;
 
           /* two chains per vector (even and odd taps): the FMA latency, not their number,
-           * bounds a single chain (1080p RGBA 15x15, with the same in the vertical sums:
-           * 15.8 -> 9.4 ms) */
+           * bounds a single chain (docs/kernels.md) */
           float8 s0[NV], s1[NV];
 
 #pragma unroll

@@ -17,8 +17,8 @@
  * sample is taken out of them by a shift and a mask into a float16 per 16 pixels: one float16
  * holds one sample of 16 pixels (a plane), so a horizontal tap is a shift of one lane (one
  * vector align from two loaded vectors) and no multiply-add is spent on the copied sample,
- * which method=vector's interleaved float8 vectors carry in a quarter of their lanes (PoCL,
- * AVX-512, 1080p RGBA 7x7, kernel alone: 2.9 against 4.2 ms; docs/kernels.md). */
+ * which method=vector's interleaved float8 vectors carry in a quarter of their lanes (measured in
+ * docs/kernels.md). */
 #ifndef NX
 #define NX 1
 #endif
@@ -50,9 +50,8 @@ typedef struct __attribute__ ((packed))
 
 /* 16 consecutive lanes starting o lanes into p (o constant): one vector, or two joined. Where
  * the compiler is clang (PoCL among others), clang's shuffle builtin, one IR shuffle with
- * constant lanes: PoCL 5 (Ubuntu 24.04, AVX-512 Xeon) compiled shuffle2 on float16 into a
- * library call per window, 30 times slower than PoCL 3.1's single valignd (1080p RGBA 7x7: 97
- * against 2.9 ms), and swizzles joined in pieces cost PoCL 3.1 20 %; docs/kernels.md. */
+ * constant lanes: PoCL 5 compiled shuffle2 on float16 into a library call per window, and
+ * swizzles joined in pieces were slower on PoCL 3.1 (docs/kernels.md). */
 #if defined(__has_builtin)
 #if __has_builtin(__builtin_shufflevector)
 #define SPLIT_BUILTIN_SHUFFLE 1
