@@ -1385,11 +1385,56 @@ release_events (Events * e)
   }
 }
 
+/* Makes the settings' snapshot current (uploading new coefficients) and plans info's layout
+ * into *L with its kernels and buffers ready: at negotiation (set_info), so that a format or a
+ * build that fails is an error there, and before each frame (where nothing is built unless a
+ * setting changed). *bands (if not NULL) is the bands property. Returns FALSE after posting an
+ * error. */
+static gboolean
+prepare (GstClConvolve * self, const GstVideoInfo * info, ClLayout * L, gint * bands)
+{
+  gboolean changed = FALSE;
+
+  GST_OBJECT_LOCK (self);
+  if (!self->cur_valid || self->cur_cookie != self->cookie) {
+    self->cur = self->set;
+    self->cur_cookie = self->cookie;
+    self->cur_valid = changed = TRUE;
+  }
+  if (bands)
+    *bands = self->bands;
+  GST_OBJECT_UNLOCK (self);
+
+  if (changed) {
+    gfloat coef[NCOEF], sep[2 * MAX_RANK * CONV_MAX_SIZE] = { 0 };
+    cl_int err;
+
+    /* the SVD of the split runs here, once per coefficient set, not per frame */
+    self->rank = compute_coefficients (&self->cur, coef, sep);
+    err = clEnqueueWriteBuffer (self->queue, self->coef_mem, CL_TRUE, 0, sizeof (coef), coef,
+        0, NULL, NULL);
+    if (err == CL_SUCCESS)
+      err = clEnqueueWriteBuffer (self->queue, self->sep_mem, CL_TRUE, 0, sizeof (sep), sep,
+          0, NULL, NULL);
+    if (err != CL_SUCCESS) {
+      /* the next frame tries again */
+      self->cur_valid = FALSE;
+      FLOW_FAILED ("coefficient upload", err);
+      return FALSE;
+    }
+  }
+  cl_layout_plan (info, self->cur.planes, L);
+  for (gint i = 0; i < L->n_shapes; i++)
+    if (!ensure_kernel (self, i, &L->shapes[i], L))
+      return FALSE;
+  return ensure_tmp (self, L);
+}
+
 static GstFlowReturn
 gst_cl_convolve_transform_frame (GstVideoFilter * vf, GstVideoFrame * in, GstVideoFrame * out)
 {
   GstClConvolve *self = GST_CL_CONVOLVE (vf);
-  gboolean changed = FALSE, in_pinned, out_pinned;
+  gboolean in_pinned, out_pinned;
   Events *e = self->events;
   MemPath path_in, path_out;
   guint copies = 0;
@@ -1400,32 +1445,9 @@ gst_cl_convolve_transform_frame (GstVideoFilter * vf, GstVideoFrame * in, GstVid
   gchar *why = NULL;
   cl_int err;
 
-  GST_OBJECT_LOCK (self);
-  if (!self->cur_valid || self->cur_cookie != self->cookie) {
-    self->cur = self->set;
-    self->cur_cookie = self->cookie;
-    self->cur_valid = changed = TRUE;
-  }
-  bands = self->bands;
-  GST_OBJECT_UNLOCK (self);
-
-  if (changed) {
-    gfloat coef[NCOEF], sep[2 * MAX_RANK * CONV_MAX_SIZE] = { 0 };
-
-    /* the SVD of the split runs here, once per coefficient set, not per frame */
-    self->rank = compute_coefficients (&self->cur, coef, sep);
-    what = "coefficient upload";
-    err = clEnqueueWriteBuffer (self->queue, self->coef_mem, CL_TRUE, 0, sizeof (coef), coef,
-        0, NULL, NULL);
-    if (err == CL_SUCCESS)
-      err = clEnqueueWriteBuffer (self->queue, self->sep_mem, CL_TRUE, 0, sizeof (sep), sep,
-          0, NULL, NULL);
-    if (err != CL_SUCCESS)
-      goto cl_failed;
-  }
-
   /* the negotiated size, not a GstVideoMeta's (which may be larger, or lie) */
-  cl_layout_plan (&vf->in_info, self->cur.planes, &L);
+  if (!prepare (self, &vf->in_info, &L, &bands))
+    return GST_FLOW_ERROR;
   if (!frame_in_bounds (in, &L, &why)) {
     GST_ELEMENT_WARNING (self, STREAM, FORMAT, ("Dropped an invalid input frame: %s.", why),
         ("%" GST_PTR_FORMAT, in->buffer));
@@ -1438,11 +1460,6 @@ gst_cl_convolve_transform_frame (GstVideoFilter * vf, GstVideoFrame * in, GstVid
     g_free (why);
     return GST_FLOW_ERROR;
   }
-  for (gint i = 0; i < L.n_shapes; i++)
-    if (!ensure_kernel (self, i, &L.shapes[i], &L))
-      return GST_FLOW_ERROR;
-  if (!ensure_tmp (self, &L))
-    return GST_FLOW_ERROR;
 
   in_pinned = frame_planes (self, in, &L, src);
   out_pinned = frame_planes (self, out, &L, dst);
@@ -1573,6 +1590,7 @@ gst_cl_convolve_set_info (GstVideoFilter * vf, GstCaps * incaps, GstVideoInfo * 
     GstCaps * outcaps, GstVideoInfo * out_info)
 {
   GstClConvolve *self = GST_CL_CONVOLVE (vf);
+  ClLayout L;
 
   /* the kernels index a frame with 32-bit offsets */
   if (GST_VIDEO_INFO_SIZE (in_info) > G_MAXINT32) {
@@ -1584,7 +1602,8 @@ gst_cl_convolve_set_info (GstVideoFilter * vf, GstCaps * incaps, GstVideoInfo * 
   }
   GST_DEBUG_OBJECT (self, "format %s, %d planes", GST_VIDEO_INFO_NAME (in_info),
       GST_VIDEO_INFO_N_PLANES (in_info));
-  return TRUE;
+  /* the kernels of this format and the current settings, built (and tuned) now */
+  return prepare (self, in_info, &L, NULL);
 }
 
 /* Offers upstream a pool of pinned memory of our device (and the allocator behind it), so that

@@ -1089,6 +1089,63 @@ harness_with_bus (const Case * c, gboolean discrete, GstBus ** bus)
   return h;
 }
 
+/* The program fails to build when caps are set, before any frame: set_info asks for the
+ * kernels, so the element posts LIBRARY/INIT with the build log at negotiation, and the first
+ * buffer is refused instead of failing mid-stream. */
+GST_START_TEST (test_build_failure_at_negotiation)
+{
+  Case c = { CASE_DEFAULTS, .method = "float4" };
+  gchar *path = NULL;
+  gint fd = g_file_open_tmp ("clconvolve-broken-XXXXXX.cl", &path, NULL);
+  const gchar *broken = "__kernel void convolve_direct (__global uchar *p) { p[0] = nothing; }\n";
+  gchar *saved = g_strdup (g_getenv ("GST_CLCONVOLVE_KERNEL_SOURCE"));
+  gchar *caps = caps_string (&c);
+  GstVideoInfo info;
+  GstHarness *h;
+  GstBus *bus;
+  GstMessage *msg;
+  GError *err = NULL;
+  gchar *debug = NULL;
+
+  fail_unless (fd >= 0);
+  fail_unless (g_file_set_contents (path, broken, -1, NULL));
+  close (fd);
+  g_setenv ("GST_CLCONVOLVE_KERNEL_SOURCE", path, TRUE);
+  h = harness_with_bus (&c, FALSE, &bus);
+  if (saved)
+    g_setenv ("GST_CLCONVOLVE_KERNEL_SOURCE", saved, TRUE);
+  else
+    g_unsetenv ("GST_CLCONVOLVE_KERNEL_SOURCE");
+
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL, "no error on the bus once the caps were set");
+  gst_message_parse_error (msg, &err, &debug);
+  fail_unless (g_error_matches (err, GST_LIBRARY_ERROR, GST_LIBRARY_ERROR_INIT),
+      "unexpected error %s", err->message);
+  fail_unless (debug && strstr (debug, "nothing"), "debug text lacks the build log: %s", debug);
+  {
+    GstCaps *cc = gst_caps_from_string (caps);
+
+    fail_unless (gst_video_info_from_caps (&info, cc));
+    gst_caps_unref (cc);
+  }
+  fail_if (gst_harness_push (h, gst_harness_create_buffer (h, info.size)) == GST_FLOW_OK,
+      "a frame was accepted after the build failed");
+  fail_unless_equals_int (gst_harness_buffers_received (h), 0);
+
+  gst_message_unref (msg);
+  g_clear_error (&err);
+  g_free (debug);
+  gst_harness_teardown (h);
+  gst_object_unref (bus);
+  g_unlink (path);
+  g_free (path);
+  g_free (saved);
+  g_free (caps);
+}
+
+GST_END_TEST;
+
 /* Pushes buf, which the element must drop: no output, one warning on bus naming the problem
  * (needle), and the stream goes on. */
 static void
@@ -1543,6 +1600,7 @@ clconvolve_suite (void)
   tcase_add_test (tc, test_device_available);
   tcase_add_test (tc, test_unknown_device);
   tcase_add_test (tc, test_build_failure);
+  tcase_add_test (tc, test_build_failure_at_negotiation);
   tcase_add_test (tc, test_pipeline);
   tcase_add_test (tc, test_restart);
   tcase_add_test (tc, test_huge_frame_refused);
