@@ -85,13 +85,6 @@ static const struct
  * ways). Unset or not an integer: on AVX-512 CPUs. */
 #define SPLIT_ENV "GST_CLCONVOLVE_SPLIT"
 
-#define MAX_BANDS 64
-/* events of one frame per stage: bands of every plane, four kernels per band at most (two
- * views, each a row and a column pass with method=separable) */
-#define MAX_EVENTS (CL_MAX_PLANES * MAX_BANDS * 4)
-/* bands=0 on a discrete device: about 8 bands, none under this many rows */
-#define AUTO_BANDS 8
-#define AUTO_MIN_BAND_ROWS 128
 
 #define NCOEF (CONV_MAX_SIZE * CONV_MAX_SIZE)
 /* method=separable: at most this many vector pairs; the split may leave an L1 error of at most
@@ -221,7 +214,7 @@ struct _GstClConvolve
   ClBuilt built[CL_MAX_SHAPES];
   ClKernelRequest requests[CL_MAX_SHAPES];
   gchar *tune_dir;              /* where tuning choices are kept; NULL: memory only */
-  struct Events *events;        /* one frame's profiling events (large: kept off the stack) */
+  ClEvents *events;             /* one frame's profiling events (large: kept off the stack) */
   Settings cur;                 /* the snapshot in use */
   guint cur_cookie;
   gboolean cur_valid;
@@ -789,16 +782,21 @@ build_variant (GstClConvolve * self, const ClKernelRequest * r, const ClVariant 
   return gst_cl_built_make (self->ctx, &self->facts, self->source, r, v, b, log, what);
 }
 
+/* The coefficients' kernel arguments, the bias scaled to the sample's depth. */
+static ClCoefArgs
+coef_args (GstClConvolve * self, gint depth)
+{
+  return (ClCoefArgs) { self->coef_mem, self->sep_mem, self->rank,
+    (gfloat) (self->cur.bias * (depth == 16 ? 65535.0 / 255.0 : 1.0))
+  };
+}
+
 /* method=auto with autotune: the tuner's choice for the request, counted in the stats. */
 static ClVariant
 tuned_variant (GstClConvolve * self, const ClKernelRequest * r)
 {
   const ClTuner t = { self->ctx, &self->facts, self->queue, self->source,
-    self->sources_digest, self->tune_dir,
-    { self->coef_mem, self->sep_mem, self->rank,
-        (gfloat) (self->cur.bias * (r->depth == 16 ? 65535.0 / 255.0 : 1.0))
-      },
-    GST_OBJECT (self)
+    self->sources_digest, self->tune_dir, coef_args (self, r->depth), GST_OBJECT (self)
   };
   ClTuneOutcome how;
   ClVariant v = gst_cl_tuner_choose (&t, r, &how);
@@ -812,6 +810,13 @@ tuned_variant (GstClConvolve * self, const ClKernelRequest * r)
   return v;
 }
 
+/* The side of the matrix the settings give. */
+static gint
+matrix_size (const Settings * s)
+{
+  return s->kernel == CONV_PRESET_CUSTOM && s->custom_size ? s->custom_size : s->size;
+}
+
 /* Makes self->built[slot] the kernel for the current settings and that pixel shape (the views
  * of L that have it), building on first use (the context keeps programs; coefficients are data,
  * so they never cause a build). */
@@ -819,8 +824,7 @@ static gboolean
 ensure_kernel (GstClConvolve * self, gint slot, const ClShape * shape, const ClLayout * L)
 {
   const Settings *s = &self->cur;
-  ClKernelRequest request = { s->method,
-    s->kernel == CONV_PRESET_CUSTOM && s->custom_size ? s->custom_size : s->size,
+  ClKernelRequest request = { s->method, matrix_size (s),
     shape->channels, shape->depth, shape->skipmask, shape->only, s->border,
     self->block_override, self->rank, 0, 0, shape->passmask, s->autotune, self->split_override,
     self->discrete
@@ -1019,77 +1023,6 @@ staging_planes (GstClConvolve * self, GstMemory ** stage, const ClLayout * L, Cl
   return TRUE;
 }
 
-static void
-copy_rows (guint8 * dst, gsize dst_pitch, const guint8 * src, gsize src_pitch, gsize row,
-    gint rows)
-{
-  if (dst_pitch == row && src_pitch == row) {
-    memcpy (dst, src, row * rows);
-    return;
-  }
-  for (gint y = 0; y < rows; y++)
-    memcpy (dst + y * dst_pitch, src + y * src_pitch, row);
-}
-
-/* Rows [y0, y0 + rows) of a plane between host (with its pitch) and its tightly packed copy at
- * byte base of a device buffer. */
-static cl_int
-enqueue_rows (cl_command_queue q, gboolean upload, cl_mem mem, gsize base, gsize row, gint y0,
-    gint rows, const ClPlane * host, cl_uint n_wait, const cl_event * wait, cl_event * ev)
-{
-  const size_t buffer_origin[3] = { base, y0, 0 };
-  const size_t host_origin[3] = { 0, 0, 0 };
-  const size_t region[3] = { row, rows, 1 };
-  guint8 *ptr = host->host + (gsize) y0 * host->pitch;
-
-  if ((gsize) host->pitch == row && upload)
-    return clEnqueueWriteBuffer (q, mem, CL_FALSE, base + y0 * row, rows * row, ptr, n_wait,
-        wait, ev);
-  if ((gsize) host->pitch == row)
-    return clEnqueueReadBuffer (q, mem, CL_FALSE, base + y0 * row, rows * row, ptr, n_wait,
-        wait, ev);
-  if (upload)
-    return clEnqueueWriteBufferRect (q, mem, CL_FALSE, buffer_origin, host_origin, region, row,
-        0, host->pitch, 0, ptr, n_wait, wait, ev);
-  return clEnqueueReadBufferRect (q, mem, CL_FALSE, buffer_origin, host_origin, region, row, 0,
-      host->pitch, 0, ptr, n_wait, wait, ev);
-}
-
-/* The arguments of b's kernel(s) for view v between src and dst (tmp: the row pass's buffer
- * of method=separable), with the current coefficients. */
-static cl_int
-set_args (GstClConvolve * self, const ClBuilt * b, const ClView * v, const ClPlane * src,
-    const ClPlane * dst, cl_mem tmp, gint depth, const gchar ** what)
-{
-  const ClCoefArgs c = { self->coef_mem, self->sep_mem, self->rank,
-    (gfloat) (self->cur.bias * (depth == 16 ? 65535.0 / 255.0 : 1.0))
-  };
-
-  return gst_cl_built_set_args (b, v, src, dst, tmp, &c, what);
-}
-
-static cl_int
-set_view_args (GstClConvolve * self, const ClLayout * L, const ClView * v, const ClPlane * src,
-    const ClPlane * dst, const gchar ** what)
-{
-  return set_args (self, &self->built[v->shape], v, src, dst, self->tmp_mem, L->depth, what);
-}
-
-/* method=separable: the row pass of view v over rows [y0, y0 + rows), into the tmp buffer. */
-static cl_int
-enqueue_built_rows (GstClConvolve * self, const ClBuilt * b, const ClView * v, gint y0,
-    gint rows, cl_uint n_wait, const cl_event * wait, cl_event * ev)
-{
-  return gst_cl_built_enqueue_rows (self->queue, b, v, y0, rows, n_wait, wait, ev);
-}
-
-static cl_int
-enqueue_view_rows (GstClConvolve * self, const ClView * v, gint y0, gint rows, cl_uint n_wait,
-    const cl_event * wait, cl_event * ev)
-{
-  return enqueue_built_rows (self, &self->built[v->shape], v, y0, rows, n_wait, wait, ev);
-}
-
 /* method=separable: gives each separable view its region of tmp_mem (one float value per
  * computed sample, pixel and pair), growing the buffer when the frame needs more. */
 static gboolean
@@ -1113,227 +1046,7 @@ ensure_tmp (GstClConvolve * self, ClLayout * L)
   return ensure_buffer (self, &self->tmp_mem, &self->tmp_bytes, bytes, CL_MEM_READ_WRITE);
 }
 
-/* ClBuilt kernel b of view v over rows [y0, y0 + rows) (a band, or the whole plane). */
-static cl_int
-enqueue_built (GstClConvolve * self, const ClBuilt * b, const ClView * v, gint y0, gint rows,
-    cl_uint n_wait, const cl_event * wait, cl_event * ev)
-{
-  return gst_cl_built_enqueue (self->queue, b, v, y0, rows, n_wait, wait, ev);
-}
-
-static cl_int
-enqueue_view (GstClConvolve * self, const ClView * v, gint y0, gint rows, cl_uint n_wait,
-    const cl_event * wait, cl_event * ev)
-{
-  return enqueue_built (self, &self->built[v->shape], v, y0, rows, n_wait, wait, ev);
-}
-
 /* Profiling events of a frame, per stage, in the order they were queued. */
-typedef struct Events
-{
-  cl_event ev[GST_CL_N_STAGES][MAX_EVENTS];
-  gint n[GST_CL_N_STAGES];
-} Events;
-
-static cl_event *
-next_event (Events * e, gint stage)
-{
-  g_assert (e->n[stage] < MAX_EVENTS);
-  return &e->ev[stage][e->n[stage]++];
-}
-
-/* Host-unified device: the kernels read and write pinned host memory in place; planes no view
- * convolves are copied by the device. */
-static cl_int
-run_unified (GstClConvolve * self, const ClLayout * L, const ClPlane * src, const ClPlane * dst,
-    Events * e, const gchar ** what)
-{
-  cl_int err;
-
-  for (gint i = 0; i < L->n_views; i++) {
-    const ClView *v = &L->views[i];
-
-    err = set_view_args (self, L, v, &src[v->plane], &dst[v->plane], what);
-    if (err != CL_SUCCESS)
-      return err;
-    *what = "kernel launch";
-    if (self->built[v->shape].rows) {
-      err = enqueue_view_rows (self, v, 0, v->height, 0, NULL,
-          next_event (e, GST_CL_STAGE_KERNEL));
-      if (err != CL_SUCCESS)
-        return err;
-    }
-    err = enqueue_view (self, v, 0, v->height, 0, NULL, next_event (e, GST_CL_STAGE_KERNEL));
-    if (err != CL_SUCCESS)
-      return err;
-  }
-  for (gint p = 0; p < L->n_planes; p++) {
-    const size_t src_origin[3] = { src[p].offset, 0, 0 };
-    const size_t dst_origin[3] = { dst[p].offset, 0, 0 };
-    const size_t region[3] = { L->row[p], L->height[p], 1 };
-
-    if (L->convolved[p])
-      continue;
-    *what = "plane copy";
-    err = clEnqueueCopyBufferRect (self->queue, src[p].mem, dst[p].mem, src_origin, dst_origin,
-        region, src[p].pitch, 0, dst[p].pitch, 0, 0, NULL, NULL);
-    if (err != CL_SUCCESS)
-      return err;
-  }
-  *what = "clFinish";
-  return clFinish (self->queue);
-}
-
-/* Rows per band of a plane: a multiple of the work-group height of every view on it, so that
- * bands never share a work-group. */
-static gint
-band_rows (GstClConvolve * self, const ClLayout * L, gint p, gint bands)
-{
-  gint h = L->height[p], ly = 1;
-  gint rows = bands > 0 ? (h + bands - 1) / bands :
-      MAX ((h + AUTO_BANDS - 1) / AUTO_BANDS, AUTO_MIN_BAND_ROWS);
-
-  /* bands in whole work-group rows of every view of the plane (a work-item of method=vector
-   * or tiled covers py rows): the least common multiple of their heights */
-  for (gint i = 0; i < L->n_views; i++)
-    if (L->views[i].plane == p) {
-      const ClBuilt *b = &self->built[L->views[i].shape];
-      gint unit = (gint) b->local[1] * b->py, a = ly, c = unit;
-
-      while (c) {
-        gint t = a % c;
-
-        a = c;
-        c = t;
-      }
-      ly = ly / a * unit;
-    }
-  return MAX ((rows + ly - 1) / ly * ly, ly);
-}
-
-/* A plane on its way through a discrete device in bands. */
-typedef struct
-{
-  gint p, rows, nb, next;
-  cl_event up[MAX_BANDS];       /* borrowed from Events */
-} PlaneRun;
-
-/* Enqueues the kernels and the download of every band of the plane not yet enqueued whose input
- * rows are all on the device once band b is: a band's kernels need the upload of the last band
- * their halo reaches (all of them when wrap reaches across the plane); its download needs its
- * kernels. A plane no view convolves is downloaded from the input copy as it arrives. */
-static cl_int
-enqueue_ready_bands (GstClConvolve * self, const ClLayout * L, PlaneRun * r, const ClPlane * dst,
-    gint b, Events * e, const gchar ** what)
-{
-  gint p = r->p, h = L->height[p], radius = self->requests[0].size / 2;
-  gsize row = L->row[p];
-  gint first = r->next;
-  cl_int err = CL_SUCCESS;
-
-  for (; r->next < r->nb; r->next++) {
-    gint y0 = r->next * r->rows, n = MIN (r->rows, h - y0), last = y0 + n - 1 + radius;
-    gint need = !L->convolved[p] ? r->next : last >= h - 1 ||
-        (self->cur.border == GST_CL_CONVOLVE_BORDER_WRAP && y0 < radius) ? r->nb - 1 :
-        last / r->rows;
-    cl_event done = r->up[r->next], *k = NULL;
-    cl_mem from = L->convolved[p] ? self->dst_mem : self->src_mem;
-
-    if (need > b)
-      break;
-    for (gint i = 0; i < L->n_views; i++) {
-      if (L->views[i].plane != p)
-        continue;
-      *what = "kernel launch";
-      k = next_event (e, GST_CL_STAGE_KERNEL);
-      err = enqueue_view (self, &L->views[i], y0, n, 1, &r->up[need], k);
-      if (err != CL_SUCCESS)
-        return err;
-      done = *k;
-    }
-    *what = "frame download";
-    err = enqueue_rows (self->down_queue, FALSE, from, L->base[p], row, y0, n, &dst[p], 1,
-        &done, next_event (e, GST_CL_STAGE_DOWNLOAD));
-    if (err != CL_SUCCESS)
-      return err;
-  }
-  if (r->next > first) {
-    clFlush (self->queue);
-    clFlush (self->down_queue);
-  }
-  return err;
-}
-
-/* Discrete device: each plane goes up, through its kernels and down in horizontal bands, each
- * stage on its own in-order queue, so that band b+1 uploads while band b computes and band b-1
- * downloads; events order the queues. Each band's kernels and download are queued as soon as its
- * input rows are (faster than queuing every upload first: docs/design.md). in: when not
- * NULL, each band of the input frame is copied into src (pinned staging) just before its upload.
- * Returns when the last download is done, so every frame leaves complete and in order. */
-static cl_int
-run_discrete (GstClConvolve * self, const ClLayout * L, const ClPlane * src, const ClPlane * dst,
-    GstVideoFrame * in, gint bands, Events * e, const gchar ** what)
-{
-  cl_int err;
-
-  for (gint p = 0; p < L->n_planes; p++) {
-    PlaneRun r = { p, band_rows (self, L, p, bands), 0, 0, {NULL} };
-    ClPlane dev_in = { self->src_mem, L->base[p], L->row[p], NULL };
-    ClPlane dev_out = { self->dst_mem, L->base[p], L->row[p], NULL };
-
-    r.nb = (L->height[p] + r.rows - 1) / r.rows;
-    for (gint i = 0; i < L->n_views; i++) {
-      if (L->views[i].plane != p)
-        continue;
-      err = set_view_args (self, L, &L->views[i], &dev_in, &dev_out, what);
-      if (err != CL_SUCCESS)
-        return err;
-    }
-    for (gint b = 0; b < r.nb; b++) {
-      gint y0 = b * r.rows, n = MIN (r.rows, L->height[p] - y0);
-      cl_event *up = next_event (e, GST_CL_STAGE_UPLOAD);
-
-      if (in)
-        copy_rows (src[p].host + (gsize) y0 * src[p].pitch, src[p].pitch,
-            (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (in, p) +
-            (gsize) y0 * GST_VIDEO_FRAME_PLANE_STRIDE (in, p),
-            GST_VIDEO_FRAME_PLANE_STRIDE (in, p), L->row[p], n);
-      *what = "frame upload";
-      err = enqueue_rows (self->up_queue, TRUE, self->src_mem, L->base[p], L->row[p], y0, n,
-          &src[p], 0, NULL, up);
-      if (err != CL_SUCCESS)
-        return err;
-      r.up[b] = *up;
-      clFlush (self->up_queue);
-      /* method=separable: the band's row pass needs only the band itself */
-      for (gint i = 0; i < L->n_views; i++) {
-        if (L->views[i].plane != p || !self->built[L->views[i].shape].rows)
-          continue;
-        *what = "kernel launch";
-        err = enqueue_view_rows (self, &L->views[i], y0, n, 1, up,
-            next_event (e, GST_CL_STAGE_KERNEL));
-        if (err != CL_SUCCESS)
-          return err;
-      }
-      err = enqueue_ready_bands (self, L, &r, dst, b, e, what);
-      if (err != CL_SUCCESS)
-        return err;
-    }
-  }
-  *what = "frame download";
-  return clWaitForEvents (1, &e->ev[GST_CL_STAGE_DOWNLOAD][e->n[GST_CL_STAGE_DOWNLOAD] - 1]);
-}
-
-static void
-finish_all (GstClConvolve * self)
-{
-  if (self->up_queue)
-    clFinish (self->up_queue);
-  clFinish (self->queue);
-  if (self->down_queue)
-    clFinish (self->down_queue);
-}
-
 static void
 log_path (GstClConvolve * self, const gchar * side, MemPath old, MemPath path)
 {
@@ -1343,7 +1056,7 @@ log_path (GstClConvolve * self, const gchar * side, MemPath old, MemPath path)
 
 /* Counts the frame, its host copies and paths, and adds its profiling events to the stats. */
 static void
-record_frame (GstClConvolve * self, const Events * e, guint copies, MemPath path_in,
+record_frame (GstClConvolve * self, const ClEvents * e, guint copies, MemPath path_in,
     MemPath path_out)
 {
   log_path (self, "input", self->path_in, path_in);
@@ -1371,18 +1084,6 @@ record_frame (GstClConvolve * self, const Events * e, guint copies, MemPath path
   self->path_in = path_in;
   self->path_out = path_out;
   g_mutex_unlock (&self->stats_lock);
-}
-
-/* Releases a frame's events and empties the lists for the next frame (the lists start empty:
- * allocated zeroed), so no frame clears the whole array. */
-static void
-release_events (Events * e)
-{
-  for (gint i = 0; i < GST_CL_N_STAGES; i++) {
-    for (gint b = 0; b < e->n[i]; b++)
-      g_clear_pointer (&e->ev[i][b], clReleaseEvent);
-    e->n[i] = 0;
-  }
 }
 
 /* Makes the settings' snapshot current (uploading new coefficients) and plans info's layout
@@ -1435,12 +1136,13 @@ gst_cl_convolve_transform_frame (GstVideoFilter * vf, GstVideoFrame * in, GstVid
 {
   GstClConvolve *self = GST_CL_CONVOLVE (vf);
   gboolean in_pinned, out_pinned;
-  Events *e = self->events;
+  ClEvents *e = self->events;
   MemPath path_in, path_out;
   guint copies = 0;
   gint bands;
   ClPlane src[CL_MAX_PLANES], dst[CL_MAX_PLANES];
   ClLayout L;
+  ClFrameRun f = { self->queue, self->up_queue, self->down_queue };
   const gchar *what = "";
   gchar *why = NULL;
   cl_int err;
@@ -1463,6 +1165,10 @@ gst_cl_convolve_transform_frame (GstVideoFilter * vf, GstVideoFrame * in, GstVid
 
   in_pinned = frame_planes (self, in, &L, src);
   out_pinned = frame_planes (self, out, &L, dst);
+  f = (ClFrameRun) { self->queue, self->up_queue, self->down_queue, self->built, NULL, NULL,
+    self->tmp_mem, coef_args (self, L.depth), matrix_size (&self->cur) / 2,
+    self->cur.border == GST_CL_CONVOLVE_BORDER_WRAP
+  };
 
   if (!self->discrete) {
     path_in = in_pinned ? PATH_IN_PLACE : PATH_STAGING_COPY;
@@ -1474,7 +1180,7 @@ gst_cl_convolve_transform_frame (GstVideoFilter * vf, GstVideoFrame * in, GstVid
       if (!staging_planes (self, &self->stage_in, &L, src))
         return GST_FLOW_ERROR;
       for (gint p = 0; p < L.n_planes; p++)
-        copy_rows (src[p].host, src[p].pitch, frame[p].host, frame[p].pitch, L.row[p],
+        gst_cl_copy_rows (src[p].host, src[p].pitch, frame[p].host, frame[p].pitch, L.row[p],
             L.height[p]);
       copies++;
     }
@@ -1483,10 +1189,10 @@ gst_cl_convolve_transform_frame (GstVideoFilter * vf, GstVideoFrame * in, GstVid
         return GST_FLOW_ERROR;
       copies++;
     }
-    err = run_unified (self, &L, src, dst, e, &what);
+    err = gst_cl_run_unified (&f, &L, src, dst, e, &what);
     if (err == CL_SUCCESS && !out_pinned)
       for (gint p = 0; p < L.n_planes; p++)
-        copy_rows (GST_VIDEO_FRAME_PLANE_DATA (out, p), GST_VIDEO_FRAME_PLANE_STRIDE (out, p),
+        gst_cl_copy_rows (GST_VIDEO_FRAME_PLANE_DATA (out, p), GST_VIDEO_FRAME_PLANE_STRIDE (out, p),
             dst[p].host, dst[p].pitch, L.row[p], L.height[p]);
   } else {
     path_in = in_pinned ? PATH_PINNED_DMA : PATH_STAGING_COPY;
@@ -1500,21 +1206,23 @@ gst_cl_convolve_transform_frame (GstVideoFilter * vf, GstVideoFrame * in, GstVid
       copies++;
     }
     copies += !out_pinned;
-    err = run_discrete (self, &L, src, dst, in_pinned ? NULL : in, bands, e, &what);
+    f.src = self->src_mem;
+    f.dst = self->dst_mem;
+    err = gst_cl_run_discrete (&f, &L, src, dst, in_pinned ? NULL : in, bands, e, &what);
   }
   if (err != CL_SUCCESS)
     goto cl_failed;
 
   record_frame (self, e, copies, path_in, path_out);
-  release_events (e);
+  gst_cl_events_release (e);
   return GST_FLOW_OK;
 
   /* ERRORS */
 cl_failed:
   {
     /* transfers may still use the frames: let them finish before the frames are unmapped */
-    finish_all (self);
-    release_events (e);
+    gst_cl_run_finish (&f);
+    gst_cl_events_release (e);
     FLOW_FAILED (what, err);
     return GST_FLOW_ERROR;
   }
@@ -2011,7 +1719,7 @@ gst_cl_convolve_class_init (GstClConvolveClass * klass)
           "three queues; 1 = one after the other; 0 = automatic (about 8 bands of at least 128 "
           "rows). A CPU device works on the frame in place and ignores it. Frames still leave "
           "one at a time, complete and in order: no latency is added",
-          0, MAX_BANDS, DEFAULT_BANDS, live));
+          0, CL_MAX_BANDS, DEFAULT_BANDS, live));
   g_object_class_install_property (gobject_class, PROP_PLANES,
       g_param_spec_flags ("planes", "Planes", "Which planes or components are convolved; the "
           "others pass through unchanged. auto: luma (y) of YUV and gray formats, r+g+b of RGB "
@@ -2075,7 +1783,7 @@ gst_cl_convolve_init (GstClConvolve * self)
   self->bands = DEFAULT_BANDS;
   self->set.planes = DEFAULT_PLANES;
   self->set.autotune = DEFAULT_AUTOTUNE;
-  self->events = g_new0 (Events, 1);
+  self->events = g_new0 (ClEvents, 1);
   g_mutex_init (&self->stats_lock);
   gst_cl_stats_init (&self->stats);
 }

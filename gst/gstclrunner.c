@@ -192,3 +192,262 @@ gst_cl_built_enqueue (cl_command_queue queue, const ClBuilt * b, const ClView * 
 
   return launch_rows (queue, b->kernel, y0, global, b->local, n_wait, wait, ev);
 }
+
+/* ---------------------------------------------------------------------------------------------
+ * A frame's paths */
+
+/* bands=0 on a discrete device: about 8 bands, none under this many rows */
+#define AUTO_BANDS 8
+#define AUTO_MIN_BAND_ROWS 128
+
+void
+gst_cl_copy_rows (guint8 * dst, gsize dst_pitch, const guint8 * src, gsize src_pitch, gsize row,
+    gint rows)
+{
+  if (dst_pitch == row && src_pitch == row) {
+    memcpy (dst, src, row * rows);
+    return;
+  }
+  for (gint y = 0; y < rows; y++)
+    memcpy (dst + y * dst_pitch, src + y * src_pitch, row);
+}
+
+/* Rows [y0, y0 + rows) of a plane between host (with its pitch) and its tightly packed copy at
+ * byte base of a device buffer. */
+static cl_int
+enqueue_rows (cl_command_queue q, gboolean upload, cl_mem mem, gsize base, gsize row, gint y0,
+    gint rows, const ClPlane * host, cl_uint n_wait, const cl_event * wait, cl_event * ev)
+{
+  const size_t buffer_origin[3] = { base, y0, 0 };
+  const size_t host_origin[3] = { 0, 0, 0 };
+  const size_t region[3] = { row, rows, 1 };
+  guint8 *ptr = host->host + (gsize) y0 * host->pitch;
+
+  if ((gsize) host->pitch == row && upload)
+    return clEnqueueWriteBuffer (q, mem, CL_FALSE, base + y0 * row, rows * row, ptr, n_wait,
+        wait, ev);
+  if ((gsize) host->pitch == row)
+    return clEnqueueReadBuffer (q, mem, CL_FALSE, base + y0 * row, rows * row, ptr, n_wait,
+        wait, ev);
+  if (upload)
+    return clEnqueueWriteBufferRect (q, mem, CL_FALSE, buffer_origin, host_origin, region, row,
+        0, host->pitch, 0, ptr, n_wait, wait, ev);
+  return clEnqueueReadBufferRect (q, mem, CL_FALSE, buffer_origin, host_origin, region, row, 0,
+      host->pitch, 0, ptr, n_wait, wait, ev);
+}
+
+static cl_event *
+next_event (ClEvents * e, gint stage)
+{
+  g_assert (e->n[stage] < CL_MAX_EVENTS);
+  return &e->ev[stage][e->n[stage]++];
+}
+
+/* Host-unified device: the kernels read and write pinned host memory in place; planes no view
+ * convolves are copied by the device. */
+cl_int
+gst_cl_run_unified (const ClFrameRun * f, const ClLayout * L, const ClPlane * src,
+    const ClPlane * dst, ClEvents * e, const gchar ** what)
+{
+  cl_int err;
+
+  for (gint i = 0; i < L->n_views; i++) {
+    const ClView *v = &L->views[i];
+
+    err = gst_cl_built_set_args (&f->built[v->shape], v, &src[v->plane], &dst[v->plane],
+        f->tmp, &f->coefs, what);
+    if (err != CL_SUCCESS)
+      return err;
+    *what = "kernel launch";
+    if (f->built[v->shape].rows) {
+      err = gst_cl_built_enqueue_rows (f->queue, &f->built[v->shape], v, 0, v->height, 0, NULL,
+          next_event (e, GST_CL_STAGE_KERNEL));
+      if (err != CL_SUCCESS)
+        return err;
+    }
+    err = gst_cl_built_enqueue (f->queue, &f->built[v->shape], v, 0, v->height, 0, NULL,
+        next_event (e, GST_CL_STAGE_KERNEL));
+    if (err != CL_SUCCESS)
+      return err;
+  }
+  for (gint p = 0; p < L->n_planes; p++) {
+    const size_t src_origin[3] = { src[p].offset, 0, 0 };
+    const size_t dst_origin[3] = { dst[p].offset, 0, 0 };
+    const size_t region[3] = { L->row[p], L->height[p], 1 };
+
+    if (L->convolved[p])
+      continue;
+    *what = "plane copy";
+    err = clEnqueueCopyBufferRect (f->queue, src[p].mem, dst[p].mem, src_origin, dst_origin,
+        region, src[p].pitch, 0, dst[p].pitch, 0, 0, NULL, NULL);
+    if (err != CL_SUCCESS)
+      return err;
+  }
+  *what = "clFinish";
+  return clFinish (f->queue);
+}
+
+/* Rows per band of a plane: a multiple of the work-group height of every view on it, so that
+ * bands never share a work-group. */
+static gint
+band_rows (const ClFrameRun * f, const ClLayout * L, gint p, gint bands)
+{
+  gint h = L->height[p], ly = 1;
+  gint rows = bands > 0 ? (h + bands - 1) / bands :
+      MAX ((h + AUTO_BANDS - 1) / AUTO_BANDS, AUTO_MIN_BAND_ROWS);
+
+  /* bands in whole work-group rows of every view of the plane (a work-item of method=vector
+   * or tiled covers py rows): the least common multiple of their heights */
+  for (gint i = 0; i < L->n_views; i++)
+    if (L->views[i].plane == p) {
+      const ClBuilt *b = &f->built[L->views[i].shape];
+      gint unit = (gint) b->local[1] * b->py, a = ly, c = unit;
+
+      while (c) {
+        gint t = a % c;
+
+        a = c;
+        c = t;
+      }
+      ly = ly / a * unit;
+    }
+  return MAX ((rows + ly - 1) / ly * ly, ly);
+}
+
+/* A plane on its way through a discrete device in bands. */
+typedef struct
+{
+  gint p, rows, nb, next;
+  cl_event up[CL_MAX_BANDS];       /* borrowed from ClEvents */
+} PlaneRun;
+
+/* Enqueues the kernels and the download of every band of the plane not yet enqueued whose input
+ * rows are all on the device once band b is: a band's kernels need the upload of the last band
+ * their halo reaches (all of them when wrap reaches across the plane); its download needs its
+ * kernels. A plane no view convolves is downloaded from the input copy as it arrives. */
+static cl_int
+enqueue_ready_bands (const ClFrameRun * f, const ClLayout * L, PlaneRun * r, const ClPlane * dst,
+    gint b, ClEvents * e, const gchar ** what)
+{
+  gint p = r->p, h = L->height[p], radius = f->radius;
+  gsize row = L->row[p];
+  gint first = r->next;
+  cl_int err = CL_SUCCESS;
+
+  for (; r->next < r->nb; r->next++) {
+    gint y0 = r->next * r->rows, n = MIN (r->rows, h - y0), last = y0 + n - 1 + radius;
+    gint need = !L->convolved[p] ? r->next : last >= h - 1 ||
+        (f->wrap && y0 < radius) ? r->nb - 1 :
+        last / r->rows;
+    cl_event done = r->up[r->next], *k = NULL;
+    cl_mem from = L->convolved[p] ? f->dst : f->src;
+
+    if (need > b)
+      break;
+    for (gint i = 0; i < L->n_views; i++) {
+      if (L->views[i].plane != p)
+        continue;
+      *what = "kernel launch";
+      k = next_event (e, GST_CL_STAGE_KERNEL);
+      err = gst_cl_built_enqueue (f->queue, &f->built[L->views[i].shape], &L->views[i], y0, n,
+          1, &r->up[need], k);
+      if (err != CL_SUCCESS)
+        return err;
+      done = *k;
+    }
+    *what = "frame download";
+    err = enqueue_rows (f->down, FALSE, from, L->base[p], row, y0, n, &dst[p], 1,
+        &done, next_event (e, GST_CL_STAGE_DOWNLOAD));
+    if (err != CL_SUCCESS)
+      return err;
+  }
+  if (r->next > first) {
+    clFlush (f->queue);
+    clFlush (f->down);
+  }
+  return err;
+}
+
+/* Discrete device: each plane goes up, through its kernels and down in horizontal bands, each
+ * stage on its own in-order queue, so that band b+1 uploads while band b computes and band b-1
+ * downloads; events order the queues. Each band's kernels and download are queued as soon as its
+ * input rows are (faster than queuing every upload first: docs/design.md). in: when not
+ * NULL, each band of the input frame is copied into src (pinned staging) just before its upload.
+ * Returns when the last download is done, so every frame leaves complete and in order. */
+cl_int
+gst_cl_run_discrete (const ClFrameRun * f, const ClLayout * L, const ClPlane * src,
+    const ClPlane * dst, const GstVideoFrame * in, gint bands, ClEvents * e, const gchar ** what)
+{
+  cl_int err;
+
+  for (gint p = 0; p < L->n_planes; p++) {
+    PlaneRun r = { p, band_rows (f, L, p, bands), 0, 0, {NULL} };
+    ClPlane dev_in = { f->src, L->base[p], L->row[p], NULL };
+    ClPlane dev_out = { f->dst, L->base[p], L->row[p], NULL };
+
+    r.nb = (L->height[p] + r.rows - 1) / r.rows;
+    for (gint i = 0; i < L->n_views; i++) {
+      if (L->views[i].plane != p)
+        continue;
+      err = gst_cl_built_set_args (&f->built[L->views[i].shape], &L->views[i], &dev_in,
+          &dev_out, f->tmp, &f->coefs, what);
+      if (err != CL_SUCCESS)
+        return err;
+    }
+    for (gint b = 0; b < r.nb; b++) {
+      gint y0 = b * r.rows, n = MIN (r.rows, L->height[p] - y0);
+      cl_event *up = next_event (e, GST_CL_STAGE_UPLOAD);
+
+      if (in)
+        gst_cl_copy_rows (src[p].host + (gsize) y0 * src[p].pitch, src[p].pitch,
+            (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (in, p) +
+            (gsize) y0 * GST_VIDEO_FRAME_PLANE_STRIDE (in, p),
+            GST_VIDEO_FRAME_PLANE_STRIDE (in, p), L->row[p], n);
+      *what = "frame upload";
+      err = enqueue_rows (f->up, TRUE, f->src, L->base[p], L->row[p], y0, n, &src[p], 0, NULL,
+          up);
+      if (err != CL_SUCCESS)
+        return err;
+      r.up[b] = *up;
+      clFlush (f->up);
+      /* method=separable: the band's row pass needs only the band itself */
+      for (gint i = 0; i < L->n_views; i++) {
+        if (L->views[i].plane != p || !f->built[L->views[i].shape].rows)
+          continue;
+        *what = "kernel launch";
+        err = gst_cl_built_enqueue_rows (f->queue, &f->built[L->views[i].shape], &L->views[i],
+            y0, n, 1, up, next_event (e, GST_CL_STAGE_KERNEL));
+        if (err != CL_SUCCESS)
+          return err;
+      }
+      err = enqueue_ready_bands (f, L, &r, dst, b, e, what);
+      if (err != CL_SUCCESS)
+        return err;
+    }
+  }
+  *what = "frame download";
+  return clWaitForEvents (1, &e->ev[GST_CL_STAGE_DOWNLOAD][e->n[GST_CL_STAGE_DOWNLOAD] - 1]);
+}
+
+void
+gst_cl_run_finish (const ClFrameRun * f)
+{
+  if (f->up)
+    clFinish (f->up);
+  clFinish (f->queue);
+  if (f->down)
+    clFinish (f->down);
+}
+
+/* Releases a frame's events and empties the lists for the next frame (the lists start empty:
+ * allocated zeroed), so no frame clears the whole array. */
+void
+gst_cl_events_release (ClEvents * e)
+{
+  for (gint i = 0; i < GST_CL_N_STAGES; i++) {
+    for (gint b = 0; b < e->n[i]; b++)
+      g_clear_pointer (&e->ev[i][b], clReleaseEvent);
+    e->n[i] = 0;
+  }
+}
+

@@ -12,14 +12,16 @@
 
 #include "framelayout.h"
 #include "gstclcontext.h"
+#include "gstclstats.h"
 #include "variants.h"
 
 G_BEGIN_DECLS
 
 /* The runner: a variant built into kernels from the context's programs, its arguments set
- * through one checked table per kernel signature (a failure names the argument), and its
- * launches over a band of rows. The element's paths (in place, banded discrete) and the tuner
- * run kernels through it; nothing else calls clSetKernelArg or clEnqueueNDRangeKernel. */
+ * through one checked table per kernel signature (a failure names the argument), its launches
+ * over a band of rows, and a frame's two paths: in place on a host-unified device, in
+ * overlapped bands on a discrete one. The element and the tuner run kernels through it;
+ * nothing else calls clSetKernelArg or clEnqueueNDRangeKernel. */
 
 /* A frame's plane as a command sees it: the OpenCL buffer and the plane's byte offset and pitch
  * in it, and the plane's host address (transfers and copies). */
@@ -77,6 +79,57 @@ cl_int gst_cl_built_enqueue (cl_command_queue queue, const ClBuilt * b, const Cl
 /* method=separable in two passes: the row pass over the same rows, into tmp. */
 cl_int gst_cl_built_enqueue_rows (cl_command_queue queue, const ClBuilt * b, const ClView * v,
     gint y0, gint rows, cl_uint n_wait, const cl_event * wait, cl_event * ev);
+
+/* The most bands a plane is cut into on a discrete device (the bands property's maximum). */
+#define CL_MAX_BANDS 64
+/* events of one frame per stage: bands of every plane, four kernels per band at most (two
+ * views of a plane, each with a row pass) */
+#define CL_MAX_EVENTS (CL_MAX_PLANES * CL_MAX_BANDS * 4)
+
+/* One frame's events, per stage (GstClStage), in the order they were queued; allocate it
+ * zeroed (it is large: keep it off the stack). */
+typedef struct
+{
+  cl_event ev[GST_CL_N_STAGES][CL_MAX_EVENTS];
+  gint n[GST_CL_N_STAGES];
+} ClEvents;
+
+/* Releases a frame's events and empties the lists for the next frame. */
+void gst_cl_events_release (ClEvents * e);
+
+/* What a frame runs on: the element's queues (up and down: the discrete path's transfer
+ * queues), the built kernels of the layout's pixel shapes, the discrete path's device copies of
+ * the frame, method=separable's row-pass buffer, the coefficients' arguments, and what the band
+ * schedule needs of the matrix: its radius and whether border=wrap reaches across the plane. */
+typedef struct
+{
+  cl_command_queue queue, up, down;
+  const ClBuilt *built;
+  cl_mem src, dst, tmp;
+  ClCoefArgs coefs;
+  gint radius;
+  gboolean wrap;
+} ClFrameRun;
+
+/* Host-unified device: the kernels read and write the planes where they are (pinned host
+ * memory); planes no view convolves are copied by the device. Returns when all is done; on a
+ * failure *what names the step. */
+cl_int gst_cl_run_unified (const ClFrameRun * f, const ClLayout * L, const ClPlane * src,
+    const ClPlane * dst, ClEvents * e, const gchar ** what);
+
+/* Discrete device: each plane up, through its kernels and down in bands on three queues
+ * (bands: the property, 0 for automatic). in: when not NULL, each band of it is copied into src
+ * (pinned staging) just before its upload. Returns when the last download is done. */
+cl_int gst_cl_run_discrete (const ClFrameRun * f, const ClLayout * L, const ClPlane * src,
+    const ClPlane * dst, const GstVideoFrame * in, gint bands, ClEvents * e,
+    const gchar ** what);
+
+/* Waits for everything queued on f's queues (after a failure, before the frames go). */
+void gst_cl_run_finish (const ClFrameRun * f);
+
+/* rows rows of row bytes from src to dst, each with its pitch. */
+void gst_cl_copy_rows (guint8 * dst, gsize dst_pitch, const guint8 * src, gsize src_pitch,
+    gsize row, gint rows);
 
 G_END_DECLS
 
