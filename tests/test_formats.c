@@ -1071,7 +1071,7 @@ GST_END_TEST;
  * 31, 17 and 38 pixels), frames narrower than a block and than the matrix (blocks straddling
  * both borders), 1, 2 and 4 samples of 8 and 16 bits, copied samples (padding, luma) and every
  * border. Loop index: block (1, 3) * 2 + discrete. Each frame against the reference, and the
- * variant that ran is float4 with that block. */
+ * variant that ran is float4 with that block; with 1, also two-pass separable. */
 GST_START_TEST (test_float4_blocks)
 {
   gint block = (__i__ >> 1) ? 3 : 1;
@@ -1113,6 +1113,21 @@ GST_START_TEST (test_float4_blocks)
       gst_buffer_pool_set_active (pool, FALSE);
       gst_object_unref (pool);
     }
+    gst_harness_teardown (h);
+  }
+  /* block 1 also makes method=separable run two passes on a CPU (in place, where it would
+   * otherwise run the one-pass kernel): that form on the in-place path */
+  if (block == 1) {
+    const Case c = { "RGBA", 23, 17, "auto", &f_gauss7, "wrap", "separable", INPUT_DEFAULT };
+    GstHarness *h = start_harness (&c, discrete);
+    GstStructure *st = NULL;
+
+    for (guint f = 0; f < 2; f++)
+      push_and_check (h, &c, discrete, NULL, 2200 + f);
+    g_object_get (h->element, "stats", &st, NULL);
+    fail_unless (!g_strcmp0 (st ? gst_structure_get_string (st, "variant") : NULL,
+            "separable"), "RGBA gaussian 7, %s=1: ran %s", BLOCK_ENV, struct_text (st));
+    gst_structure_free (st);
     gst_harness_teardown (h);
   }
   g_unsetenv (BLOCK_ENV);
