@@ -1006,26 +1006,47 @@ GST_START_TEST (test_stress_properties)
 
 GST_END_TEST;
 
-/* a program that does not build gives LIBRARY/INIT with the compiler's log in the debug text */
-GST_START_TEST (test_build_failure)
+/* Points GST_CLCONVOLVE_KERNEL_SOURCE (read when an element starts) at a file whose program
+ * does not build, the compiler naming the undeclared identifier; returns the file's path. The
+ * variable's value before is kept in *saved for broken_source_end. */
+static gchar *
+broken_source_begin (const gchar * identifier, gchar ** saved)
 {
   gchar *path = NULL;
   gint fd = g_file_open_tmp ("clconvolve-broken-XXXXXX.cl", &path, NULL);
-  const gchar *broken = "__kernel void convolve_direct (__global uchar *p) { p[0] = undeclared; }\n";
-  gchar *saved = g_strdup (g_getenv ("GST_CLCONVOLVE_KERNEL_SOURCE"));
-  GError *err = NULL;
-  gchar *debug = NULL;
+  gchar *text = g_strdup_printf ("__kernel void convolve_direct (__global uchar *p) "
+      "{ p[0] = %s; }\n", identifier);
 
   fail_unless (fd >= 0);
-  fail_unless (g_file_set_contents (path, broken, -1, NULL));
+  fail_unless (g_file_set_contents (path, text, -1, NULL));
   close (fd);
+  g_free (text);
+  *saved = g_strdup (g_getenv ("GST_CLCONVOLVE_KERNEL_SOURCE"));
   g_setenv ("GST_CLCONVOLVE_KERNEL_SOURCE", path, TRUE);
-  fail_if (run_one_frame_pipeline ("clconvolve", &err, &debug));
+  return path;
+}
+
+/* Puts the variable back as broken_source_begin found it. */
+static void
+broken_source_end (gchar * saved)
+{
   if (saved)
     g_setenv ("GST_CLCONVOLVE_KERNEL_SOURCE", saved, TRUE);
   else
     g_unsetenv ("GST_CLCONVOLVE_KERNEL_SOURCE");
   g_free (saved);
+}
+
+/* a program that does not build gives LIBRARY/INIT with the compiler's log in the debug text */
+GST_START_TEST (test_build_failure)
+{
+  gchar *saved;
+  gchar *path = broken_source_begin ("undeclared", &saved);
+  GError *err = NULL;
+  gchar *debug = NULL;
+
+  fail_if (run_one_frame_pipeline ("clconvolve", &err, &debug));
+  broken_source_end (saved);
   fail_unless (err != NULL);
   fail_unless (g_error_matches (err, GST_LIBRARY_ERROR, GST_LIBRARY_ERROR_INIT),
       "unexpected error %s", err->message);
@@ -1095,10 +1116,8 @@ harness_with_bus (const Case * c, gboolean discrete, GstBus ** bus)
 GST_START_TEST (test_build_failure_at_negotiation)
 {
   Case c = { CASE_DEFAULTS, .method = "float4" };
-  gchar *path = NULL;
-  gint fd = g_file_open_tmp ("clconvolve-broken-XXXXXX.cl", &path, NULL);
-  const gchar *broken = "__kernel void convolve_direct (__global uchar *p) { p[0] = nothing; }\n";
-  gchar *saved = g_strdup (g_getenv ("GST_CLCONVOLVE_KERNEL_SOURCE"));
+  gchar *saved;
+  gchar *path = broken_source_begin ("nothing", &saved);
   gchar *caps = caps_string (&c);
   GstVideoInfo info;
   GstHarness *h;
@@ -1107,15 +1126,8 @@ GST_START_TEST (test_build_failure_at_negotiation)
   GError *err = NULL;
   gchar *debug = NULL;
 
-  fail_unless (fd >= 0);
-  fail_unless (g_file_set_contents (path, broken, -1, NULL));
-  close (fd);
-  g_setenv ("GST_CLCONVOLVE_KERNEL_SOURCE", path, TRUE);
   h = harness_with_bus (&c, FALSE, &bus);
-  if (saved)
-    g_setenv ("GST_CLCONVOLVE_KERNEL_SOURCE", saved, TRUE);
-  else
-    g_unsetenv ("GST_CLCONVOLVE_KERNEL_SOURCE");
+  broken_source_end (saved);
 
   msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
   fail_unless (msg != NULL, "no error on the bus once the caps were set");
@@ -1140,7 +1152,6 @@ GST_START_TEST (test_build_failure_at_negotiation)
   gst_object_unref (bus);
   g_unlink (path);
   g_free (path);
-  g_free (saved);
   g_free (caps);
 }
 
