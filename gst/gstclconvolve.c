@@ -78,19 +78,19 @@ static const struct
  * back in bands on three queues, as on a GPU, so that path can be tested without one. */
 #define DISCRETE_ENV "GST_CLCONVOLVE_DISCRETE"
 /* Developer override: pixels per work-item of the float4 kernel (register blocking); 1 also
- * makes method=separable run two passes on a CPU (the suites run with it to cover both). */
+ * makes method=separable run two passes on a CPU (the formats suite's float4_blocks case runs
+ * with it to cover that form). */
 #define BLOCK_ENV "GST_CLCONVOLVE_BLOCK"
 /* Developer override: 1 (a non-zero integer) lets method=vector split the colour planes
  * (convolve_vsplit) wherever the view allows it, on any device; 0 never (the suites run both
  * ways). Unset or not an integer: on AVX-512 CPUs. */
 #define SPLIT_ENV "GST_CLCONVOLVE_SPLIT"
 
-
 #define NCOEF (CONV_MAX_SIZE * CONV_MAX_SIZE)
-/* method=separable: at most this many vector pairs; the split may leave an L1 error of at most
- * SEP_LIMIT / 65535 of the matrix (divided by its divisor), i.e. 0.002 of a sample's least
- * significant bit at 16 bits, so the split is as exact as the dense sum in float */
-#define MAX_RANK CL_MAX_RANK
+/* method=separable: at most CL_MAX_RANK vector pairs (variants.h); the split may leave an L1
+ * error of at most SEP_LIMIT / 65535 of the matrix (divided by its divisor), i.e. 0.002 of a
+ * sample's least significant bit at 16 bits, so the split is as exact as the dense sum in
+ * float */
 #define SEP_LIMIT 0.002
 
 #define DEFAULT_KERNEL CONV_PRESET_GAUSSIAN
@@ -188,14 +188,14 @@ struct _GstClConvolve
   guint programs_built, programs_loaded;        /* the device context's, at the last build */
   guint programs_held;          /* the programs it kept then (in use and idle) */
   guint tunings, tunings_loaded;        /* keys this element timed / read from the disk */
-  ClVariant variant;              /* the last variant made current (first shape) */
+  ClVariant variant;            /* the last variant made current (first shape) */
 
   /* streaming thread (and start/stop) only */
   GstClContext *ctx;
   ClDeviceFacts facts;          /* the context's device, for the variant rules */
-  const gchar *source[CL_N_SOURCES];       /* each program's source (ClKernelSource) */
+  const gchar *source[CL_N_SOURCES];    /* each program's source (ClKernelSource) */
   const gchar *sources_digest;  /* SHA-256 of them all (the tuning key) */
-  gchar *source_override[CL_N_SOURCES];    /* GST_CLCONVOLVE_KERNEL_SOURCE's texts, else NULL */
+  gchar *source_override[CL_N_SOURCES]; /* GST_CLCONVOLVE_KERNEL_SOURCE's texts, else NULL */
   gchar *digest_override;
   cl_command_queue queue;       /* kernels (and everything on a host-unified device) */
   cl_command_queue up_queue, down_queue;        /* discrete device: transfers */
@@ -207,7 +207,7 @@ struct _GstClConvolve
   GstMemory *stage_in, *stage_out;      /* pinned staging for frames in other memory */
   cl_mem coef_mem, src_mem, dst_mem;    /* dst/src_mem: device copies (discrete only) */
   cl_mem sep_mem;               /* method=separable: the vector pairs */
-  gint rank;                    /* pairs of the current coefficients, -1: more than MAX_RANK */
+  gint rank;                    /* pairs of the current coefficients, -1: more than CL_MAX_RANK */
   cl_mem tmp_mem;               /* method=separable: the row pass's output */
   gsize tmp_bytes;
   gsize src_bytes, dst_bytes;
@@ -703,7 +703,7 @@ gst_cl_convolve_get_property (GObject * object, guint prop_id, GValue * value,
 
 /* The device's float coefficients: the matrix already divided by the divisor; with sep not
  * NULL also its split into vector pairs (sep: [pair][vertical n, horizontal n]), returning the
- * number of pairs or -1 when it needs more than MAX_RANK. */
+ * number of pairs or -1 when it needs more than CL_MAX_RANK. */
 static gint
 compute_coefficients (const Settings * s, gfloat * out, gfloat * sep)
 {
@@ -721,14 +721,14 @@ compute_coefficients (const Settings * s, gfloat * out, gfloat * sep)
     gdouble *vert = g_new (gdouble, n * n), *horiz = g_new (gdouble, n * n);
     gint r = conv_low_rank (k, n, SEP_LIMIT / 65535.0, vert, horiz);
 
-    for (gint i = 0; i < MIN (r, MAX_RANK); i++)
+    for (gint i = 0; i < MIN (r, CL_MAX_RANK); i++)
       for (gint t = 0; t < n; t++) {
         sep[(2 * i) * n + t] = (gfloat) vert[i * n + t];
         sep[(2 * i + 1) * n + t] = (gfloat) horiz[i * n + t];
       }
     g_free (vert);
     g_free (horiz);
-    return r <= MAX_RANK ? r : -1;
+    return r <= CL_MAX_RANK ? r : -1;
   }
   return -1;
 }
@@ -1107,7 +1107,7 @@ prepare (GstClConvolve * self, const GstVideoInfo * info, ClLayout * L, gint * b
   GST_OBJECT_UNLOCK (self);
 
   if (changed) {
-    gfloat coef[NCOEF], sep[2 * MAX_RANK * CONV_MAX_SIZE] = { 0 };
+    gfloat coef[NCOEF], sep[2 * CL_MAX_RANK * CONV_MAX_SIZE] = { 0 };
     cl_int err;
 
     /* the SVD of the split runs here, once per coefficient set, not per frame */
@@ -1142,7 +1142,7 @@ gst_cl_convolve_transform_frame (GstVideoFilter * vf, GstVideoFrame * in, GstVid
   gint bands;
   ClPlane src[CL_MAX_PLANES], dst[CL_MAX_PLANES];
   ClLayout L;
-  ClFrameRun f = { self->queue, self->up_queue, self->down_queue };
+  ClFrameRun f;
   const gchar *what = "";
   gchar *why = NULL;
   cl_int err;
@@ -1192,8 +1192,9 @@ gst_cl_convolve_transform_frame (GstVideoFilter * vf, GstVideoFrame * in, GstVid
     err = gst_cl_run_unified (&f, &L, src, dst, e, &what);
     if (err == CL_SUCCESS && !out_pinned)
       for (gint p = 0; p < L.n_planes; p++)
-        gst_cl_copy_rows (GST_VIDEO_FRAME_PLANE_DATA (out, p), GST_VIDEO_FRAME_PLANE_STRIDE (out, p),
-            dst[p].host, dst[p].pitch, L.row[p], L.height[p]);
+        gst_cl_copy_rows (GST_VIDEO_FRAME_PLANE_DATA (out, p),
+            GST_VIDEO_FRAME_PLANE_STRIDE (out, p), dst[p].host, dst[p].pitch, L.row[p],
+            L.height[p]);
   } else {
     path_in = in_pinned ? PATH_PINNED_DMA : PATH_STAGING_COPY;
     path_out = out_pinned ? PATH_PINNED_DMA : PATH_PAGEABLE_DMA;
@@ -1576,7 +1577,7 @@ gst_cl_convolve_start (GstBaseTransform * bt)
       sizeof (gfloat) * NCOEF, NULL, &err);
   if (self->coef_mem)
     self->sep_mem = clCreateBuffer (self->ctx->context, CL_MEM_READ_ONLY,
-        sizeof (gfloat) * 2 * MAX_RANK * CONV_MAX_SIZE, NULL, &err);
+        sizeof (gfloat) * 2 * CL_MAX_RANK * CONV_MAX_SIZE, NULL, &err);
   if (!self->coef_mem || !self->sep_mem) {
     FLOW_FAILED ("clCreateBuffer", err);
     goto fail;

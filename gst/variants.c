@@ -288,7 +288,7 @@ cl_variant_launch (const ClDeviceFacts * d, const ClKernelRequest * r, const ClV
     out->local[0] = g.w;
     out->local[1] = g.h;
   } else if (vector) {
-    /* a row of 16 work-items per group (PoCL, 1080p RGBA 7x7: 16x1 ahead of 8x2 and 4x4) */
+    /* a row of 16 work-items per group (docs/kernels.md, vector) */
     out->local[0] = MIN (16, wg);
     out->local[1] = 1;
   } else {
