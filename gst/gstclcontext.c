@@ -557,6 +557,8 @@ gst_cl_context_finalize (GObject * object)
   g_mutex_unlock (&registry_lock);
 
   GST_DEBUG ("destroying the context on %s", GST_STR_NULL (ctx->device_name));
+  if (ctx->worker_free)
+    ctx->worker_free (ctx);
   g_clear_pointer (&ctx->programs, g_hash_table_destroy);
   g_clear_pointer (&ctx->choices, g_hash_table_destroy);
   g_cond_clear (&ctx->built);
@@ -877,6 +879,26 @@ gst_cl_context_ensure_element (GstElement * element, const gchar * spec,
   return ctx;
 }
 
+/* A program built from binary (NULL when the driver refuses it). */
+static cl_program
+program_from_binary (GstClContext * ctx, const guint8 * binary, gsize size,
+    const gchar * options, cl_int * err)
+{
+  const unsigned char *bins[1] = { binary };
+  cl_int status = CL_SUCCESS;
+  cl_program prog = clCreateProgramWithBinary (ctx->context, 1, &ctx->device, &size, bins,
+      &status, err);
+
+  if (prog && status == CL_SUCCESS && *err == CL_SUCCESS &&
+      (*err = clBuildProgram (prog, 1, &ctx->device, options, NULL, NULL)) == CL_SUCCESS)
+    return prog;
+  if (*err == CL_SUCCESS)
+    *err = status;
+  if (prog)
+    clReleaseProgram (prog);
+  return NULL;
+}
+
 /* The program of key from the disk cache, built for the device; NULL when there is none or
  * the driver refuses it (then the caller builds from source and the file is replaced). */
 static cl_program
@@ -885,45 +907,67 @@ load_cached (GstClContext * ctx, const gchar * key, const gchar * options)
   const gchar *why = NULL;
   gsize size = 0;
   guint8 *binary = gst_cl_program_cache_load (ctx->cache_dir, key, &size, &why);
-  const unsigned char *bins[1] = { binary };
-  cl_int status = CL_SUCCESS, err;
+  cl_int err = CL_SUCCESS;
   cl_program prog;
 
   if (!binary) {
     GST_DEBUG ("program cache %s/%s: %s", ctx->cache_dir, key, why);
     return NULL;
   }
-  prog = clCreateProgramWithBinary (ctx->context, 1, &ctx->device, &size, bins, &status, &err);
+  prog = program_from_binary (ctx, binary, size, options, &err);
   g_free (binary);
-  if (prog && status == CL_SUCCESS && err == CL_SUCCESS &&
-      clBuildProgram (prog, 1, &ctx->device, options, NULL, NULL) == CL_SUCCESS)
-    return prog;
-  GST_WARNING ("the driver refused the cached binary %s/%s.bin (%s); building from source",
-      ctx->cache_dir, key, gst_cl_error_to_string (err != CL_SUCCESS ? err : status));
-  if (prog)
-    clReleaseProgram (prog);
-  return NULL;
+  if (!prog)
+    GST_WARNING ("the driver refused the cached binary %s/%s.bin (%s); building from source",
+        ctx->cache_dir, key, gst_cl_error_to_string (err));
+  return prog;
 }
 
-/* Keeps the binary of a freshly built program on disk; failing to is not an error. */
-static void
-store_cached (GstClContext * ctx, const gchar * key, cl_program prog)
+/* The binary of a built program (free with g_free), NULL if the driver gives none. */
+static guint8 *
+program_binary (cl_program prog, gsize * size)
 {
-  size_t size = 0;
   guint8 *binary;
-  GError *error = NULL;
 
-  if (clGetProgramInfo (prog, CL_PROGRAM_BINARY_SIZES, sizeof (size), &size, NULL) !=
-      CL_SUCCESS || size == 0)
-    return;
-  binary = g_malloc (size);
-  if (clGetProgramInfo (prog, CL_PROGRAM_BINARIES, sizeof (binary), &binary, NULL) ==
-      CL_SUCCESS && !gst_cl_program_cache_store (ctx->cache_dir, key, binary, size, &error)) {
+  *size = 0;
+  if (clGetProgramInfo (prog, CL_PROGRAM_BINARY_SIZES, sizeof (*size), size, NULL) !=
+      CL_SUCCESS || *size == 0)
+    return NULL;
+  binary = g_malloc (*size);
+  if (clGetProgramInfo (prog, CL_PROGRAM_BINARIES, sizeof (binary), &binary, NULL) !=
+      CL_SUCCESS)
+    g_clear_pointer (&binary, g_free);
+  return binary;
+}
+
+/* A freshly built program: its binary kept on disk (failing to is not an error) and, on a
+ * host-unified device, the program itself replaced by one made from that binary. PoCL
+ * generates a program's code for every work-group size at the size's first launch, in the
+ * device's own threads and holding up every queue of the device; the binary it returns holds
+ * code for any size, made here (the worker's thread), and a program built from it generates
+ * nothing more at launch. */
+static cl_program
+keep_binary (GstClContext * ctx, const gchar * key, cl_program prog, const gchar * options)
+{
+  gsize size;
+  guint8 *binary = program_binary (prog, &size);
+  GError *error = NULL;
+  cl_program from_binary;
+  cl_int err;
+
+  if (!binary)
+    return prog;
+  if (key && !gst_cl_program_cache_store (ctx->cache_dir, key, binary, size, &error)) {
     GST_WARNING ("could not write the program cache in %s: %s", ctx->cache_dir,
         error->message);
     g_clear_error (&error);
   }
+  if (ctx->host_unified &&
+      (from_binary = program_from_binary (ctx, binary, size, options, &err))) {
+    clReleaseProgram (prog);
+    prog = from_binary;
+  }
   g_free (binary);
+  return prog;
 }
 
 /* Releases the least recently used idle programs beyond the bound (under ctx->lock). */
@@ -994,8 +1038,7 @@ make_program (GstClContext * ctx, const gchar * source, const gchar * options, c
   }
   GST_INFO ("built program '%s' for %s in %.1f ms", options, ctx->device_name,
       (g_get_monotonic_time () - t0) / 1000.0);
-  if (disk_key)
-    store_cached (ctx, disk_key, prog);
+  prog = keep_binary (ctx, disk_key, prog, options);
 
 done:
   g_free (disk_key);
@@ -1004,7 +1047,7 @@ done:
 
 cl_program
 gst_cl_context_get_program (GstClContext * ctx, const gchar * source, const gchar * options,
-    cl_int * err, gchar ** build_log)
+    gboolean may_build, cl_int * err, gchar ** build_log)
 {
   gchar *key = g_strdup_printf ("%08x %s", g_str_hash (source), options);
   ProgramEntry *e;
@@ -1014,8 +1057,14 @@ gst_cl_context_get_program (GstClContext * ctx, const gchar * source, const gcha
   *err = CL_SUCCESS;
   g_mutex_lock (&ctx->lock);
   /* another thread building the same program: wait for it rather than build it twice */
-  while ((e = g_hash_table_lookup (ctx->programs, key)) && !e->program)
+  while (may_build && (e = g_hash_table_lookup (ctx->programs, key)) && !e->program)
     g_cond_wait (&ctx->built, &ctx->lock);
+  e = g_hash_table_lookup (ctx->programs, key);
+  if (!may_build && (!e || !e->program)) {
+    g_mutex_unlock (&ctx->lock);
+    g_free (key);
+    return NULL;
+  }
   if (e) {
     e->users++;
     e->last_use = ++ctx->clock;

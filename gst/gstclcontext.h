@@ -39,6 +39,10 @@ struct _GstClContext
   gchar *identity;              /* device, driver and platform versions: part of the cache key */
   guint programs_built, programs_loaded;        /* from source / from the disk cache */
   GHashTable *choices;          /* tuning key -> GBytes (under lock) */
+  struct _ClWorker *worker;     /* builds and tunes for the elements (gstclworker.c), made on
+                                 * first use under the object lock; worker_free stops it (the
+                                 * context does not link the worker: the benchmark uses it) */
+  void (*worker_free) (GstClContext * ctx);
 
   /*< public, read-only >*/
   cl_platform_id platform;
@@ -89,9 +93,11 @@ void gst_cl_context_release (GstClContext * ctx);
  * program built once is also kept on disk (gstclprogramcache.h) and loaded from there by later
  * contexts, i.e. later runs. Builds and file I/O run without the context's lock (a request for
  * the same program waits for the build in progress). On a build failure returns NULL, sets
- * *err and, if the compiler said anything, *build_log (free with g_free). */
+ * *err and, if the compiler said anything, *build_log (free with g_free). Without may_build
+ * it neither builds, loads nor waits: NULL with *err CL_SUCCESS when the program is not ready
+ * in memory (the streaming thread's lookup). */
 cl_program gst_cl_context_get_program (GstClContext * ctx, const gchar * source,
-    const gchar * options, cl_int * err, gchar ** build_log);
+    const gchar * options, gboolean may_build, cl_int * err, gchar ** build_log);
 
 /* Gives back one use of prog. With discard, the program is released at once if nothing else
  * uses it (auto-tuning's candidates that lost); otherwise it is kept as the most recently used

@@ -33,6 +33,7 @@
 #include "framelayout.h"
 #include "variants.h"
 #include "gstcltuner.h"
+#include "gstclworker.h"
 #include "gstclcontext.h"
 #include "gstclbufferpool.h"
 #include "gstclmemory.h"
@@ -85,6 +86,12 @@ static const struct
  * (convolve_vsplit) wherever the view allows it, on any device; 0 never (the suites run both
  * ways). Unset or not an integer: on AVX-512 CPUs. */
 #define SPLIT_ENV "GST_CLCONVOLVE_SPLIT"
+/* Developer override: 1 runs the generic kernel (matrix side and border as arguments) for every
+ * setting, never a specialised one (the suites check it; the benchmark measures its cost). */
+#define GENERIC_ENV "GST_CLCONVOLVE_GENERIC"
+/* Developer override: 1 makes the streaming thread wait for the worker's builds and tuning, as
+ * before they moved off it, so that a test's first frame runs the variant it checks. */
+#define SYNC_ENV "GST_CLCONVOLVE_SYNC_BUILDS"
 
 #define NCOEF (CONV_MAX_SIZE * CONV_MAX_SIZE)
 /* method=separable: at most CL_MAX_RANK vector pairs (variants.h); the split may leave an L1
@@ -188,6 +195,8 @@ struct _GstClConvolve
   guint programs_built, programs_loaded;        /* the device context's, at the last build */
   guint programs_held;          /* the programs it kept then (in use and idle) */
   guint tunings, tunings_loaded;        /* keys this element timed / read from the disk */
+  guint64 generic_frames;       /* frames a generic kernel ran on */
+  guint jobs_pending;           /* jobs the element waits for */
   ClVariant variant;            /* the last variant made current (first shape) */
 
   /* streaming thread (and start/stop) only */
@@ -203,6 +212,7 @@ struct _GstClConvolve
   gboolean discrete;            /* frames are copied to device memory and back */
   gint block_override;          /* GST_CLCONVOLVE_BLOCK, 0 when unset */
   gint split_override;          /* GST_CLCONVOLVE_SPLIT: 0 or 1, -1 when unset */
+  gboolean generic_only;        /* GST_CLCONVOLVE_GENERIC */
   GstAllocator *allocator;      /* pinned memory: proposed upstream, staging */
   GstMemory *stage_in, *stage_out;      /* pinned staging for frames in other memory */
   cl_mem coef_mem, src_mem, dst_mem;    /* dst/src_mem: device copies (discrete only) */
@@ -211,11 +221,17 @@ struct _GstClConvolve
   cl_mem tmp_mem;               /* method=separable: the row pass's output */
   gsize tmp_bytes;
   gsize src_bytes, dst_bytes;
-  ClBuilt built[CL_MAX_SHAPES];
+  ClBuilt built[CL_MAX_SHAPES];  /* specialised kernels, per pixel shape */
+  ClBuilt generic[CL_MAX_SHAPES];        /* the generic kernels, kept once made */
+  ClBuilt run[CL_MAX_SHAPES];    /* what each shape runs: a view of built or generic */
+  ClJob *jobs[CL_MAX_SHAPES];    /* the worker's jobs the element waits for, per shape */
+  gint64 job_asked[CL_MAX_SHAPES];
+  gboolean sync_builds;         /* GST_CLCONVOLVE_SYNC_BUILDS */
   ClKernelRequest requests[CL_MAX_SHAPES];
   gchar *tune_dir;              /* where tuning choices are kept; NULL: memory only */
   ClEvents *events;             /* one frame's profiling events (large: kept off the stack) */
-  Settings cur;                 /* the snapshot in use */
+  Settings *cur;                /* the snapshot in use (on the heap: the instance must stay
+                                 * under 64 KiB, and Settings is half of that) */
   guint cur_cookie;
   gboolean cur_valid;
 };
@@ -625,6 +641,8 @@ stats_structure (GstClConvolve * self)
       "programs-held", G_TYPE_UINT, self->programs_held,
       "tunings", G_TYPE_UINT, self->tunings,
       "tunings-from-cache", G_TYPE_UINT, self->tunings_loaded,
+      "generic-frames", G_TYPE_UINT64, self->generic_frames,
+      "jobs-pending", G_TYPE_UINT, self->jobs_pending,
       "variant", G_TYPE_STRING, variant, NULL);
   g_mutex_unlock (&self->stats_lock);
   return st;
@@ -775,41 +793,6 @@ built_clear (GstClConvolve * self, ClBuilt * b, gboolean discard)
   gst_cl_built_clear (self->ctx, b, discard);
 }
 
-static cl_int
-build_variant (GstClConvolve * self, const ClKernelRequest * r, const ClVariant * v,
-    ClBuilt * b, gchar ** log, const gchar ** what)
-{
-  return gst_cl_built_make (self->ctx, &self->facts, self->source, r, v, b, log, what);
-}
-
-/* The coefficients' kernel arguments, the bias scaled to the sample's depth. */
-static ClCoefArgs
-coef_args (GstClConvolve * self, gint depth)
-{
-  return (ClCoefArgs) { self->coef_mem, self->sep_mem, self->rank,
-    (gfloat) (self->cur.bias * (depth == 16 ? 65535.0 / 255.0 : 1.0))
-  };
-}
-
-/* method=auto with autotune: the tuner's choice for the request, counted in the stats. */
-static ClVariant
-tuned_variant (GstClConvolve * self, const ClKernelRequest * r)
-{
-  const ClTuner t = { self->ctx, &self->facts, self->queue, self->source,
-    self->sources_digest, self->tune_dir, coef_args (self, r->depth), GST_OBJECT (self)
-  };
-  ClTuneOutcome how;
-  ClVariant v = gst_cl_tuner_choose (&t, r, &how);
-
-  g_mutex_lock (&self->stats_lock);
-  if (how == CL_TUNE_LOADED)
-    self->tunings_loaded++;
-  else if (how == CL_TUNE_TIMED)
-    self->tunings++;
-  g_mutex_unlock (&self->stats_lock);
-  return v;
-}
-
 /* The side of the matrix the settings give. */
 static gint
 matrix_size (const Settings * s)
@@ -817,24 +800,224 @@ matrix_size (const Settings * s)
   return s->kernel == CONV_PRESET_CUSTOM && s->custom_size ? s->custom_size : s->size;
 }
 
-/* Makes self->built[slot] the kernel for the current settings and that pixel shape (the views
- * of L that have it), building on first use (the context keeps programs; coefficients are data,
- * so they never cause a build). */
+/* The coefficients' kernel arguments, the bias scaled to the sample's depth. */
+static ClCoefArgs
+coef_args (GstClConvolve * self, gint depth)
+{
+  return (ClCoefArgs) { self->coef_mem, self->sep_mem, self->rank,
+    (gfloat) (self->cur->bias * (depth == 16 ? 65535.0 / 255.0 : 1.0)), matrix_size (self->cur),
+    self->cur->border
+  };
+}
+
+/* The tuner as the element's streaming thread sees it (lookups only; the worker times). */
+static ClTuner
+element_tuner (GstClConvolve * self, const ClKernelRequest * r)
+{
+  return (ClTuner) { self->ctx, &self->facts, self->queue, self->source,
+    self->sources_digest, self->tune_dir, coef_args (self, r->depth), GST_OBJECT (self), FALSE
+  };
+}
+
+/* Counts a tuning outcome in the stats. */
+static void
+count_tuning (GstClConvolve * self, ClTuneOutcome how)
+{
+  g_mutex_lock (&self->stats_lock);
+  if (how == CL_TUNE_LOADED)
+    self->tunings_loaded++;
+  else if (how == CL_TUNE_TIMED)
+    self->tunings++;
+  g_mutex_unlock (&self->stats_lock);
+}
+
+/* Makes b what slot runs (run[slot] is a view of it), logged and shown in the stats. */
+static void
+run_built (GstClConvolve * self, gint slot, const ClBuilt * b)
+{
+  gchar text[64];
+
+  self->run[slot] = *b;
+  g_mutex_lock (&self->stats_lock);
+  gst_cl_context_program_counts (self->ctx, &self->programs_built, &self->programs_loaded,
+      &self->programs_held);
+  if (slot == 0)
+    self->variant = b->variant;
+  g_mutex_unlock (&self->stats_lock);
+  GST_INFO_OBJECT (self, "method=%s: running %s (%s, work-group %" G_GSIZE_FORMAT "x%"
+      G_GSIZE_FORMAT ") on %s", enum_nick (GST_TYPE_CL_CONVOLVE_METHOD, self->cur->method),
+      cl_variant_text (&b->variant, text, sizeof (text)), b->options, b->local[0], b->local[1],
+      self->ctx->device_name);
+}
+
+/* Posts the element message of a build or tuning job of slot ("clconvolve-job") and logs it:
+ * phase "started" when the element asks for it, "done" or "failed" when it switches (res: how
+ * the job ended, wait: since the element asked). */
+static void
+post_job (GstClConvolve * self, ClJob * job, const gchar * phase, const ClJobResult * res,
+    gint64 wait_us)
+{
+  gchar *what = gst_cl_job_describe (job);
+  GstStructure *st = gst_structure_new ("clconvolve-job",
+      "job", G_TYPE_STRING, gst_cl_job_kind_name (job),
+      "phase", G_TYPE_STRING, phase,
+      "what", G_TYPE_STRING, what, NULL);
+
+  if (res) {
+    gchar text[64];
+
+    gst_structure_set (st, "variant", G_TYPE_STRING, cl_variant_text (&res->variant, text,
+            sizeof (text)), "queued", G_TYPE_UINT64, (guint64) res->queued_us * GST_USECOND,
+        "duration", G_TYPE_UINT64, (guint64) res->run_us * GST_USECOND,
+        "wait", G_TYPE_UINT64, (guint64) wait_us * GST_USECOND, NULL);
+    GST_INFO_OBJECT (self, "%s %s: %s, %s after %.1f ms (%.1f ms queued, %.1f ms since "
+        "asked)", gst_cl_job_kind_name (job), phase, what, text, res->run_us / 1000.0,
+        res->queued_us / 1000.0, wait_us / 1000.0);
+  } else {
+    GST_INFO_OBJECT (self, "%s %s: %s", gst_cl_job_kind_name (job), phase, what);
+  }
+  gst_element_post_message (GST_ELEMENT (self), gst_message_new_element (GST_OBJECT (self),
+          st));
+  g_free (what);
+}
+
+static void
+drop_job (GstClConvolve * self, gint slot)
+{
+  if (!self->jobs[slot])
+    return;
+  g_clear_pointer (&self->jobs[slot], gst_cl_job_drop);
+  g_mutex_lock (&self->stats_lock);
+  self->jobs_pending--;
+  g_mutex_unlock (&self->stats_lock);
+}
+
+/* Asks the worker for v (or, tune, method=auto's choice) of slot's request. */
+static void
+submit_job (GstClConvolve * self, gint slot, ClJobKind kind, const ClVariant * v)
+{
+  const ClJobSpec spec = { kind, self->requests[slot], *v, self->facts, self->source,
+    self->sources_digest, self->tune_dir
+  };
+
+  self->jobs[slot] = gst_cl_worker_submit (self->ctx, &spec);
+  self->job_asked[slot] = g_get_monotonic_time ();
+  g_mutex_lock (&self->stats_lock);
+  self->jobs_pending++;
+  g_mutex_unlock (&self->stats_lock);
+  post_job (self, self->jobs[slot], "started", NULL, 0);
+}
+
+/* Makes v slot's kernel from a program the context holds ready (never building); FALSE when
+ * it holds none (or the kernel could not be made: the worker's build will say why). */
+static gboolean
+use_ready (GstClContext * ctx, GstClConvolve * self, gint slot, const ClVariant * v)
+{
+  ClBuilt b;
+  gchar *log = NULL;
+  const gchar *what;
+
+  if (gst_cl_built_make (ctx, &self->facts, self->source, &self->requests[slot], v, FALSE, &b,
+          &log, &what) != CL_SUCCESS) {
+    g_free (log);
+    return FALSE;
+  }
+  built_clear (self, &self->built[slot], FALSE);
+  self->built[slot] = b;
+  run_built (self, slot, &self->built[slot]);
+  return TRUE;
+}
+
+/* Runs the generic kernel for slot, building its program on the first use of its pixel shape
+ * (the one build a frame may wait for; the context keeps it, and so does the element). */
+static gboolean
+use_generic (GstClConvolve * self, gint slot)
+{
+  const ClKernelRequest *r = &self->requests[slot];
+  gchar *options = cl_variant_options (&self->facts, r, &cl_variant_generic);
+  ClBuilt *g = &self->generic[slot];
+  gchar *log = NULL;
+  const gchar *what;
+  cl_int err;
+
+  if (!g->kernel || strcmp (options, g->options)) {
+    built_clear (self, g, FALSE);
+    err = gst_cl_built_make (self->ctx, &self->facts, self->source, r, &cl_variant_generic,
+        TRUE, g, &log, &what);
+    if (err != CL_SUCCESS) {
+      if (log || err == CL_BUILD_PROGRAM_FAILURE)
+        GST_ELEMENT_ERROR (self, LIBRARY, INIT,
+            ("Could not build the OpenCL convolution program on %s (%s).",
+                self->ctx->device_name, gst_cl_error_to_string (err)),
+            ("build options: %s\nbuild log:\n%s", options, log ? log : "(empty)"));
+      else
+        FLOW_FAILED (what, err);
+      self->requests[slot].method = -1; /* resolve again on the next frame */
+      g_free (options);
+      g_free (log);
+      return FALSE;
+    }
+  }
+  g_free (options);
+  run_built (self, slot, g);
+  return TRUE;
+}
+
+/* A job of slot that has ended: its variant becomes slot's kernel (a message says so) and
+ * TRUE; a build that failed leaves the kernel running, with a warning. */
+static gboolean
+check_job (GstClConvolve * self, gint slot)
+{
+  ClJob *job = self->jobs[slot];
+  ClJobResult res;
+  gint64 wait;
+
+  if (!gst_cl_job_poll (job, &res))
+    return FALSE;
+  wait = g_get_monotonic_time () - self->job_asked[slot];
+  if (gst_cl_job_kind (job) == CL_JOB_TUNE)
+    count_tuning (self, res.how);
+  if (res.err == CL_SUCCESS && use_ready (self->ctx, self, slot, &res.variant)) {
+    post_job (self, job, "done", &res, wait);
+    drop_job (self, slot);
+    return TRUE;
+  }
+  if (res.err == CL_SUCCESS) {
+    /* built, then released before this frame (the context's idle bound): once more */
+    ClVariant v = res.variant;
+
+    drop_job (self, slot);
+    submit_job (self, slot, CL_JOB_BUILD, &v);
+    return FALSE;
+  }
+  post_job (self, job, "failed", &res, wait);
+  GST_ELEMENT_WARNING (self, LIBRARY, INIT, ("Could not build an OpenCL kernel on %s (%s "
+          "failed: %s); the generic kernel goes on running.", self->ctx->device_name,
+          res.what, gst_cl_error_to_string (res.err)), ("build log:\n%s",
+          res.log ? res.log : "(empty)"));
+  drop_job (self, slot);
+  return FALSE;
+}
+
+/* Makes run[slot] a kernel for the current settings and that pixel shape (the views of L that
+ * have it) without waiting for a compiler: the specialised variant if the context holds its
+ * program, else (while the worker builds it, or for method=auto first tunes it) the one
+ * running if it computes the same, else the generic kernel. Between frames it switches to the
+ * specialised one once the worker is done. Coefficients are data: they never cause a build. */
 static gboolean
 ensure_kernel (GstClConvolve * self, gint slot, const ClShape * shape, const ClLayout * L)
 {
-  const Settings *s = &self->cur;
+  const Settings *s = self->cur;
   ClKernelRequest request = { s->method, matrix_size (s),
     shape->channels, shape->depth, shape->skipmask, shape->only, s->border,
     self->block_override, self->rank, 0, 0, shape->passmask, s->autotune, self->split_override,
     self->discrete
   };
-  ClBuilt b;
-  ClVariant v;
-  gchar *options, *log = NULL;
-  const gchar *what = NULL;
-  gchar text[64];
-  cl_int err;
+  ClTuner t;
+  ClTuneOutcome how = CL_TUNE_KNOWN;
+  ClVariant v = cl_variant_generic;
+  gboolean known = TRUE;
+  gchar *options;
 
   for (gint i = 0; i < L->n_views; i++)
     if (L->views[i].shape == slot && L->views[i].width * L->views[i].height >
@@ -842,54 +1025,43 @@ ensure_kernel (GstClConvolve * self, gint slot, const ClShape * shape, const ClL
       request.width = L->views[i].width;
       request.height = L->views[i].height;
     }
-  if (self->built[slot].kernel && !memcmp (&request, &self->requests[slot], sizeof (request)))
+  if (self->run[slot].kernel && !memcmp (&request, &self->requests[slot], sizeof (request))) {
+    if (self->jobs[slot])
+      check_job (self, slot);
     return TRUE;
-  v = request.method == GST_CL_CONVOLVE_METHOD_AUTO && request.autotune ?
-      tuned_variant (self, &request) : fixed_variant (self, &request);
+  }
+  drop_job (self, slot);
   self->requests[slot] = request;
-  options = cl_variant_options (&self->facts, &request, &v);
-  if (self->built[slot].kernel && !strcmp (options, self->built[slot].options)) {
-    g_free (options);
+  if (self->generic_only)
+    return use_generic (self, slot);
+  if (request.method == GST_CL_CONVOLVE_METHOD_AUTO && request.autotune) {
+    t = element_tuner (self, &request);
+    known = gst_cl_tuner_lookup (&t, &request, &v, &how);
+    count_tuning (self, how);
+  } else {
+    v = fixed_variant (self, &request);
+  }
+  if (known && use_ready (self->ctx, self, slot, &v))
     return TRUE;
+  if (self->sync_builds) {
+    submit_job (self, slot, known ? CL_JOB_BUILD : CL_JOB_TUNE, &v);
+    gst_cl_job_wait (self->jobs[slot]);
+    if (check_job (self, slot))
+      return TRUE;
   }
-  g_free (options);
-
-  err = build_variant (self, &request, &v, &b, &log, &what);
-  if (err == CL_INVALID_WORK_GROUP_SIZE && v.method == GST_CL_CONVOLVE_METHOD_TILED) {
-    GST_WARNING_OBJECT (self, "the tiled kernel compiled for fewer work-items than its "
-        "work-group; using float4");
-    v = (ClVariant) { GST_CL_CONVOLVE_METHOD_FLOAT4,
-      cl_variant_direct_block (&self->facts, &request), 1, 0 };
-    g_clear_pointer (&log, g_free);
-    err = build_variant (self, &request, &v, &b, &log, &what);
-  }
-  if (err != CL_SUCCESS) {
-    options = cl_variant_options (&self->facts, &request, &v);
-    if (log || err == CL_BUILD_PROGRAM_FAILURE)
-      GST_ELEMENT_ERROR (self, LIBRARY, INIT,
-          ("Could not build the OpenCL convolution program on %s (%s).",
-              self->ctx->device_name, gst_cl_error_to_string (err)),
-          ("build options: %s\nbuild log:\n%s", options, log ? log : "(empty)"));
-    else
-      FLOW_FAILED (what, err);
-    self->requests[slot].method = -1;   /* resolve again on the next frame */
+  /* meanwhile: the kernel running, where it is compiled for the same, else the generic one
+   * (made first: on a cold start the worker's build would slow its compile down) */
+  options = self->built[slot].kernel ?
+      cl_variant_options (&self->facts, &request, &self->built[slot].variant) : NULL;
+  if (options && !strcmp (options, self->built[slot].options))
+    self->run[slot] = self->built[slot];
+  else if (!use_generic (self, slot)) {
     g_free (options);
-    g_free (log);
     return FALSE;
   }
-  built_clear (self, &self->built[slot], FALSE);
-  self->built[slot] = b;
-  g_mutex_lock (&self->stats_lock);
-  gst_cl_context_program_counts (self->ctx, &self->programs_built, &self->programs_loaded,
-      &self->programs_held);
-  if (slot == 0)
-    self->variant = v;
-  g_mutex_unlock (&self->stats_lock);
-  GST_INFO_OBJECT (self, "method=%s: running %s (%s, work-group %" G_GSIZE_FORMAT "x%"
-      G_GSIZE_FORMAT ") on %s", enum_nick (GST_TYPE_CL_CONVOLVE_METHOD, s->method),
-      cl_variant_text (&v, text, sizeof (text)), b.options, b.local[0], b.local[1],
-      self->ctx->device_name);
-  g_free (log);
+  g_free (options);
+  if (!self->jobs[slot])
+    submit_job (self, slot, known ? CL_JOB_BUILD : CL_JOB_TUNE, &v);
   return TRUE;
 }
 
@@ -1035,7 +1207,7 @@ ensure_tmp (GstClConvolve * self, ClLayout * L)
     const ClShape *sh = &L->shapes[v->shape];
     gsize value = sizeof (gfloat) * (sh->only >= 0 ? 1 : sh->channels);
 
-    if (!self->built[v->shape].rows)
+    if (!self->run[v->shape].rows)
       continue;
     v->tmp_offset = bytes / value;
     bytes += GST_ROUND_UP_16 (value * v->width * v->height * MAX (self->rank, 1));
@@ -1080,6 +1252,11 @@ record_frame (GstClConvolve * self, const ClEvents * e, guint copies, MemPath pa
     }
   }
   self->stats.frames++;
+  for (gint i = 0; i < CL_MAX_SHAPES; i++)
+    if (self->run[i].kernel && self->run[i].variant.generic) {
+      self->generic_frames++;
+      break;
+    }
   self->host_copies += copies;
   self->path_in = path_in;
   self->path_out = path_out;
@@ -1098,7 +1275,7 @@ prepare (GstClConvolve * self, const GstVideoInfo * info, ClLayout * L, gint * b
 
   GST_OBJECT_LOCK (self);
   if (!self->cur_valid || self->cur_cookie != self->cookie) {
-    self->cur = self->set;
+    *self->cur = self->set;
     self->cur_cookie = self->cookie;
     self->cur_valid = changed = TRUE;
   }
@@ -1111,7 +1288,7 @@ prepare (GstClConvolve * self, const GstVideoInfo * info, ClLayout * L, gint * b
     cl_int err;
 
     /* the SVD of the split runs here, once per coefficient set, not per frame */
-    self->rank = compute_coefficients (&self->cur, coef, sep);
+    self->rank = compute_coefficients (self->cur, coef, sep);
     err = clEnqueueWriteBuffer (self->queue, self->coef_mem, CL_TRUE, 0, sizeof (coef), coef,
         0, NULL, NULL);
     if (err == CL_SUCCESS)
@@ -1124,7 +1301,7 @@ prepare (GstClConvolve * self, const GstVideoInfo * info, ClLayout * L, gint * b
       return FALSE;
     }
   }
-  cl_layout_plan (info, self->cur.planes, L);
+  cl_layout_plan (info, self->cur->planes, L);
   for (gint i = 0; i < L->n_shapes; i++)
     if (!ensure_kernel (self, i, &L->shapes[i], L))
       return FALSE;
@@ -1165,9 +1342,9 @@ gst_cl_convolve_transform_frame (GstVideoFilter * vf, GstVideoFrame * in, GstVid
 
   in_pinned = frame_planes (self, in, &L, src);
   out_pinned = frame_planes (self, out, &L, dst);
-  f = (ClFrameRun) { self->queue, self->up_queue, self->down_queue, self->built, NULL, NULL,
-    self->tmp_mem, coef_args (self, L.depth), matrix_size (&self->cur) / 2,
-    self->cur.border == GST_CL_CONVOLVE_BORDER_WRAP
+  f = (ClFrameRun) { self->queue, self->up_queue, self->down_queue, self->run, NULL, NULL,
+    self->tmp_mem, coef_args (self, L.depth), matrix_size (self->cur) / 2,
+    self->cur->border == GST_CL_CONVOLVE_BORDER_WRAP
   };
 
   if (!self->discrete) {
@@ -1397,8 +1574,11 @@ release_cl (GstClConvolve * self)
   GstClContext *ctx;
 
   for (gint i = 0; i < CL_MAX_SHAPES; i++) {
+    drop_job (self, i);
     built_clear (self, &self->built[i], FALSE);
+    built_clear (self, &self->generic[i], FALSE);
   }
+  memset (self->run, 0, sizeof (self->run));
   g_clear_pointer (&self->sep_mem, clReleaseMemObject);
   g_clear_pointer (&self->tmp_mem, clReleaseMemObject);
   self->tmp_bytes = 0;
@@ -1541,6 +1721,7 @@ gst_cl_convolve_start (GstBaseTransform * bt)
   self->host_copies = 0;
   self->path_in = self->path_out = PATH_NONE;
   self->tunings = self->tunings_loaded = 0;
+  self->generic_frames = 0;
   memset (&self->variant, 0, sizeof (self->variant));
   g_mutex_unlock (&self->stats_lock);
 
@@ -1548,6 +1729,8 @@ gst_cl_convolve_start (GstBaseTransform * bt)
   self->tune_dir = gst_cl_tuner_dir ();
   self->block_override = g_getenv (BLOCK_ENV) ? CLAMP (atoi (g_getenv (BLOCK_ENV)), 0, 16) : 0;
   self->split_override = split_override ();
+  self->generic_only = g_strcmp0 (g_getenv (GENERIC_ENV), "1") == 0;
+  self->sync_builds = g_strcmp0 (g_getenv (SYNC_ENV), "1") == 0;
   self->facts = (ClDeviceFacts) { self->ctx->local_mem_dedicated, self->ctx->local_mem_size,
     self->ctx->max_work_group_size, self->ctx->native_float_width
   };
@@ -1632,6 +1815,7 @@ gst_cl_convolve_finalize (GObject * object)
   gst_cl_stats_clear (&self->stats);
   g_mutex_clear (&self->stats_lock);
   g_free (self->events);
+  g_free (self->cur);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
@@ -1771,6 +1955,7 @@ gst_cl_convolve_class_init (GstClConvolveClass * klass)
 static void
 gst_cl_convolve_init (GstClConvolve * self)
 {
+  self->cur = g_new0 (Settings, 1);
   self->set.kernel = DEFAULT_KERNEL;
   self->set.size = DEFAULT_SIZE;
   self->set.divisor = DEFAULT_DIVISOR;

@@ -28,8 +28,8 @@ gst_cl_built_clear (GstClContext * ctx, ClBuilt * b, gboolean discard)
 
 cl_int
 gst_cl_built_make (GstClContext * ctx, const ClDeviceFacts * facts,
-    const gchar * const *source, const ClKernelRequest * r, const ClVariant * v, ClBuilt * b,
-    gchar ** log, const gchar ** what)
+    const gchar * const *source, const ClKernelRequest * r, const ClVariant * v,
+    gboolean may_build, ClBuilt * b, gchar ** log, const gchar ** what)
 {
   ClKernelSource src = cl_variant_source (v);
   ClLaunch launch;
@@ -42,10 +42,11 @@ gst_cl_built_make (GstClContext * ctx, const ClDeviceFacts * facts,
   b->options = cl_variant_options (facts, r, v);
   *log = NULL;
   *what = "program build";
-  prog = gst_cl_context_get_program (ctx, source[src], b->options, &err, log);
+  prog = gst_cl_context_get_program (ctx, source[src], b->options, may_build, &err, log);
   if (!prog) {
     gst_cl_built_clear (ctx, b, FALSE);
-    return err != CL_SUCCESS ? err : CL_BUILD_PROGRAM_FAILURE;
+    return err != CL_SUCCESS ? err : may_build ? CL_BUILD_PROGRAM_FAILURE :
+        CL_INVALID_PROGRAM_EXECUTABLE;
   }
   b->program = prog;
   *what = "clCreateKernel";
@@ -148,10 +149,12 @@ gst_cl_built_set_args (const ClBuilt * b, const ClView * v, const ClPlane * src,
       KARG ("dense", dst_offset, dst->offset), KARG ("dense", dst_pitch, dst->pitch),
       KARG ("dense", width, v->width), KARG ("dense", height, v->height),
       KARG ("dense", span, v->span), KARG ("dense", coef, c->coef),
-      KARG ("dense", bias, c->bias), KARG ("dense", passmask, v->passmask)
+      KARG ("dense", bias, c->bias), KARG ("dense", passmask, v->passmask),
+      KARG ("generic", ksize, c->size), KARG ("generic", border, c->border)
     };
 
-    return set_kernel_args (b->kernel, dense, G_N_ELEMENTS (dense), what);
+    return set_kernel_args (b->kernel, dense, G_N_ELEMENTS (dense) - (b->variant.generic ? 0 :
+            2), what);
   }
 }
 

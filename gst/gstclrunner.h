@@ -45,23 +45,26 @@ typedef struct
   gboolean one_pass;            /* convolve_vsep (method=separable on CPUs) */
 } ClBuilt;
 
-/* The coefficients' side of the arguments: the dense matrix, the separable pairs, how many
- * pairs, and the bias in the sample's units. */
+/* The settings' side of the arguments: the dense matrix, the separable pairs, how many pairs,
+ * the bias in the sample's units, and what the generic kernel takes as arguments where the
+ * others are compiled for it: the matrix side and the border. */
 typedef struct
 {
   cl_mem coef, sep;
   gint rank;
   gfloat bias;
+  gint size, border;
 } ClCoefArgs;
 
 /* Builds variant v for the request (the program comes from ctx's caches when it was built
  * before) from source, the embedded or overriding program texts (ClKernelSource order). On
  * failure returns the error with *what naming the step (and *log the build log, if any: free
  * it); a tiled kernel compiled to fewer work-items than its tile returns
- * CL_INVALID_WORK_GROUP_SIZE. */
+ * CL_INVALID_WORK_GROUP_SIZE. Without may_build only a program the context holds ready is
+ * used: CL_INVALID_PROGRAM_EXECUTABLE when there is none (nothing is built or waited for). */
 cl_int gst_cl_built_make (GstClContext * ctx, const ClDeviceFacts * facts,
-    const gchar * const *source, const ClKernelRequest * r, const ClVariant * v, ClBuilt * b,
-    gchar ** log, const gchar ** what);
+    const gchar * const *source, const ClKernelRequest * r, const ClVariant * v,
+    gboolean may_build, ClBuilt * b, gchar ** log, const gchar ** what);
 
 /* Releases b's kernels and gives its program back to ctx (discard: at once, unless another
  * element uses it); b is then empty. */

@@ -43,9 +43,10 @@ static gchar *
 tune_key (const ClTuner * t, const ClKernelRequest * r)
 {
   gchar *what = g_strdup_printf ("tune 4: size %d channels %d depth %d skipmask %u only %d "
-      "border %d rank %d block %d view %dx%d passmask %u split %d", r->size, r->channels,
-      r->depth, r->skipmask, r->only, r->border, r->rank, cl_variant_direct_block (t->facts, r), r->width,
-      r->height, r->passmask, cl_variant_split_offered (t->facts, r));
+      "border %d rank %d block %d view %dx%d passmask %u split %d discrete %d", r->size,
+      r->channels, r->depth, r->skipmask, r->only, r->border, r->rank,
+      cl_variant_direct_block (t->facts, r), r->width, r->height, r->passmask,
+      cl_variant_split_offered (t->facts, r), r->discrete);
   gchar *key = gst_cl_program_cache_key (t->ctx->identity, what, t->digest);
 
   g_free (what);
@@ -76,7 +77,7 @@ tune_load (const ClTuner * t, const gchar * key, const ClVariant * cand, gint n,
   guint8 *data = t->dir ?
       gst_cl_program_cache_load (t->dir, key, &size, &why) : NULL;
   gchar *text;
-  ClVariant v;
+  ClVariant v = { 0 };
   gint end = 0;
   gboolean ok = FALSE;
 
@@ -125,7 +126,6 @@ tune_store (const ClTuner * t, const gchar * key, const ClVariant * v)
 /* multiply-adds (per sample) a CPU's timed band aims at: long enough to time, short enough not
  * to stall (docs/kernels.md, Timing) */
 #define TUNE_WORK (1 << 23)
-#define CL_MAX_CANDIDATES 10
 #define TUNE_MARGIN 0.05
 
 /* One timed run of a built candidate on rows from y0 (its row pass first where it has one):
@@ -146,41 +146,44 @@ tune_run (const ClTuner * t, const ClBuilt * b, const ClView * v, gint y0, gint 
     e = clFinish (t->queue);
   if (e == CL_SUCCESS && t_min)
     *t_min = MIN (*t_min, g_get_monotonic_time () - start);
+  /* a bounded share of the device: as long idle as it was busy */
+  if (t->pace)
+    g_usleep (g_get_monotonic_time () - start);
   return e;
 }
 
-/* Times each candidate on scratch buffers of the request's view width: a band of rows in the
- * middle of an image (left and right borders included, top and bottom not, as in a frame),
- * the whole view height on a device with on-chip local memory and fewer rows on a CPU. Each
- * variant runs once to warm up (PoCL compiles per work-group size at the first launch), then
- * the candidates run in turn, TUNE_RUNS rounds (a slow spell of the machine, as on a shared
- * virtual machine, then slows all of them and not the one it falls on); each one's fastest
- * run counts. *best becomes the fastest, except that the fixed
- * rules' choice (autotune=false) is kept unless another is more than TUNE_MARGIN faster
- * (timings of small frames are noise). Returns how many candidates were timed. */
-static gint
-time_candidates (const ClTuner * t, const ClKernelRequest * r, const ClVariant * cand, gint n,
-    ClVariant * best_out)
+/* Scratch buffers to run kernels of a request on: a band of rows in the middle of an image of
+ * the request's view width (left and right borders included, top and bottom not, as in a
+ * frame), the whole view height on a device with on-chip local memory and fewer rows on a
+ * CPU, and the row-pass buffer when one of the n variants has two passes. */
+typedef struct
 {
-  gint radius = r->size / 2, pix = r->channels * r->depth / 8;
-  gint rows = r->height;
-  gint pitch = GST_ROUND_UP_64 (r->width * pix);
-  gint height;
-  gsize values = r->only >= 0 ? 1 : r->channels;
-  cl_mem in = NULL, out = NULL, tmp = NULL;
-  gboolean two_pass_tried = FALSE;
-  gsize tmp_bytes;
-  ClVariant best = cand[0], fixed = cl_variant_fixed (t->facts, r, NULL);
-  gint64 best_t = G_MAXINT64, fixed_t = G_MAXINT64, t_min[CL_MAX_CANDIDATES];
-  ClBuilt built[CL_MAX_CANDIDATES];
-  cl_int e[CL_MAX_CANDIDATES];
+  cl_mem in, out, tmp;
   ClView v;
   ClPlane ps, pd;
-  gint timed = 0;
-  cl_int err = CL_SUCCESS;
-  gchar text[64];
-  GString *log = g_string_new (NULL);
+  gint radius, rows;
+} Scratch;
 
+static void
+scratch_free (Scratch * s)
+{
+  g_clear_pointer (&s->tmp, clReleaseMemObject);
+  g_clear_pointer (&s->out, clReleaseMemObject);
+  g_clear_pointer (&s->in, clReleaseMemObject);
+}
+
+static cl_int
+scratch_make (const ClTuner * t, const ClKernelRequest * r, const ClVariant * cand, gint n,
+    Scratch * s)
+{
+  gint pix = r->channels * r->depth / 8, pitch = GST_ROUND_UP_64 (r->width * pix), height;
+  gsize values = r->only >= 0 ? 1 : r->channels, tmp_bytes;
+  gboolean two_pass_tried = FALSE;
+  cl_int err = CL_SUCCESS;
+
+  memset (s, 0, sizeof (*s));
+  s->radius = r->size / 2;
+  s->rows = r->height;
   if (!t->ctx->local_mem_dedicated) {
     gint64 per_row = (gint64) r->width * r->channels * r->size * r->size;
     gint tall = 12;
@@ -190,37 +193,80 @@ time_candidates (const ClTuner * t, const ClKernelRequest * r, const ClVariant *
     for (gint c = 0; c < n; c++)
       if (cand[c].method == GST_CL_CONVOLVE_METHOD_SEPARABLE)
         tall = MAX (tall, 2 * cand[c].by);
-    rows = (gint) CLAMP (TUNE_WORK / per_row, tall, 256);
-    rows = MIN (r->height, (rows + 11) / 12 * 12);      /* whole work-items of every MY */
+    s->rows = (gint) CLAMP (TUNE_WORK / per_row, tall, 256);
+    s->rows = MIN (r->height, (s->rows + 11) / 12 * 12);        /* whole work-items of every MY */
   }
-  height = rows + 2 * radius;
-  /* the two-pass kernels' row-pass buffer, only when one of them is a candidate */
+  height = s->rows + 2 * s->radius;
   tmp_bytes = sizeof (gfloat) * values * r->width * height * MAX (r->rank, 1);
   for (gint c = 0; c < n; c++)
     two_pass_tried |= cand[c].method == GST_CL_CONVOLVE_METHOD_SEPARABLE && !cand[c].bx;
-  in = clCreateBuffer (t->ctx->context, CL_MEM_READ_WRITE, (gsize) pitch * height, NULL,
+  s->in = clCreateBuffer (t->ctx->context, CL_MEM_READ_WRITE, (gsize) pitch * height, NULL,
       &err);
-  if (in)
-    out = clCreateBuffer (t->ctx->context, CL_MEM_READ_WRITE, (gsize) pitch * height, NULL,
+  if (s->in)
+    s->out = clCreateBuffer (t->ctx->context, CL_MEM_READ_WRITE, (gsize) pitch * height, NULL,
         &err);
-  if (out && two_pass_tried)
-    tmp = clCreateBuffer (t->ctx->context, CL_MEM_READ_WRITE, tmp_bytes, NULL, &err);
-  if (out && (tmp || !two_pass_tried)) {
+  if (s->out && two_pass_tried)
+    s->tmp = clCreateBuffer (t->ctx->context, CL_MEM_READ_WRITE, tmp_bytes, NULL, &err);
+  if (s->out && (s->tmp || !two_pass_tried)) {
     const guint8 grey = 0x80;
     const gfloat zero = 0.0f;
 
     /* defined data: no denormal floats in the row pass's buffer to slow one variant down */
-    err = clEnqueueFillBuffer (t->queue, in, &grey, 1, 0, (gsize) pitch * height, 0, NULL,
+    err = clEnqueueFillBuffer (t->queue, s->in, &grey, 1, 0, (gsize) pitch * height, 0, NULL,
         NULL);
-    if (err == CL_SUCCESS && tmp)
-      err = clEnqueueFillBuffer (t->queue, tmp, &zero, sizeof (zero), 0, tmp_bytes, 0, NULL,
-          NULL);
+    if (err == CL_SUCCESS && s->tmp)
+      err = clEnqueueFillBuffer (t->queue, s->tmp, &zero, sizeof (zero), 0, tmp_bytes, 0,
+          NULL, NULL);
   }
-
   /* the view's passmask: tiled leaves out the sums of a copied alpha */
-  v = (ClView) { 0, r->width, height, r->width, 0, r->passmask, 0 };
-  ps = (ClPlane) { in, 0, pitch, NULL };
-  pd = (ClPlane) { out, 0, pitch, NULL };
+  s->v = (ClView) { 0, r->width, height, r->width, 0, r->passmask, 0 };
+  s->ps = (ClPlane) { s->in, 0, pitch, NULL };
+  s->pd = (ClPlane) { s->out, 0, pitch, NULL };
+  if (err != CL_SUCCESS)
+    scratch_free (s);
+  return err;
+}
+
+cl_int
+gst_cl_tuner_warm (const ClTuner * t, const ClKernelRequest * r, const ClBuilt * b,
+    const gchar ** what)
+{
+  Scratch s;
+  cl_int err;
+
+  *what = "scratch buffers";
+  err = scratch_make (t, r, &b->variant, 1, &s);
+  if (err == CL_SUCCESS)
+    err = gst_cl_built_set_args (b, &s.v, &s.ps, &s.pd, s.tmp, &t->coefs, what);
+  if (err == CL_SUCCESS) {
+    *what = "warm-up run";
+    err = tune_run (t, b, &s.v, s.radius, s.rows, NULL);
+  }
+  scratch_free (&s);
+  return err;
+}
+
+/* Times each candidate on scratch buffers. Each variant runs once to warm up (PoCL compiles
+ * per work-group size at the first launch), then the candidates run in turn, TUNE_RUNS rounds
+ * (a slow spell of the machine, as on a shared virtual machine, then slows all of them and not
+ * the one it falls on); each one's fastest run counts. *best becomes the fastest, except that
+ * the fixed rules' choice (autotune=false) is kept unless another is more than TUNE_MARGIN
+ * faster (timings of small frames are noise). Returns how many candidates were timed. */
+static gint
+time_candidates (const ClTuner * t, const ClKernelRequest * r, const ClVariant * cand, gint n,
+    ClVariant * best_out)
+{
+  ClVariant best = cand[0], fixed = cl_variant_fixed (t->facts, r, NULL);
+  gint64 best_t = G_MAXINT64, fixed_t = G_MAXINT64, t_min[CL_MAX_CANDIDATES];
+  ClBuilt built[CL_MAX_CANDIDATES];
+  cl_int e[CL_MAX_CANDIDATES];
+  Scratch s;
+  gint timed = 0;
+  cl_int err;
+  gchar text[64];
+  GString *log = g_string_new (NULL);
+
+  err = scratch_make (t, r, cand, n, &s);
   memset (built, 0, sizeof (built));
   for (gint c = 0; c < n; c++) {
     e[c] = CL_INVALID_OPERATION;
@@ -232,12 +278,13 @@ time_candidates (const ClTuner * t, const ClKernelRequest * r, const ClVariant *
     gchar *blog = NULL;
     const gchar *what;
 
-    e[c] = gst_cl_built_make (t->ctx, t->facts, t->source, r, &cand[c], &built[c], &blog, &what);
+    e[c] = gst_cl_built_make (t->ctx, t->facts, t->source, r, &cand[c], TRUE, &built[c], &blog,
+        &what);
     if (e[c] == CL_SUCCESS)
-      e[c] = gst_cl_built_set_args (&built[c], &v, &ps, &pd, tmp, &t->coefs, &what);
+      e[c] = gst_cl_built_set_args (&built[c], &s.v, &s.ps, &s.pd, s.tmp, &t->coefs, &what);
     if (e[c] == CL_SUCCESS) {
       what = "warm-up run";
-      e[c] = tune_run (t, &built[c], &v, radius, rows, NULL);
+      e[c] = tune_run (t, &built[c], &s.v, s.radius, s.rows, NULL);
     }
     if (e[c] != CL_SUCCESS)
       GST_WARNING_OBJECT (t->owner, "auto-tuning: %s failed (%s): %s", cl_variant_text (&cand[c],
@@ -246,7 +293,7 @@ time_candidates (const ClTuner * t, const ClKernelRequest * r, const ClVariant *
   }
   for (gint i = 0; i < TUNE_RUNS && err == CL_SUCCESS; i++)
     for (gint c = 0; c < n; c++)
-      if (e[c] == CL_SUCCESS && (e[c] = tune_run (t, &built[c], &v, radius, rows,
+      if (e[c] == CL_SUCCESS && (e[c] = tune_run (t, &built[c], &s.v, s.radius, s.rows,
                   &t_min[c])) != CL_SUCCESS)
         GST_WARNING_OBJECT (t->owner, "auto-tuning: %s failed: %s", cl_variant_text (&cand[c],
                 text, sizeof (text)), gst_cl_error_to_string (e[c]));
@@ -268,18 +315,50 @@ time_candidates (const ClTuner * t, const ClKernelRequest * r, const ClVariant *
         gst_cl_error_to_string (err));
   if (fixed_t != G_MAXINT64 && best_t >= fixed_t * (1.0 - TUNE_MARGIN))
     best = fixed;
-  /* the candidates that lost are released now; the choice is kept for ensure_kernel */
+  /* the candidates that lost are released now; the choice is kept for the element */
   for (gint c = 0; c < n; c++)
     gst_cl_built_clear (t->ctx, &built[c], memcmp (&cand[c], &best, sizeof (best)) != 0);
   GST_INFO_OBJECT (t->owner, "auto-tuned %dx%d, %d channels of %d bits, %dx%d rows %d..%d:%s "
-      "chose %s", r->size, r->size, r->channels, r->depth, r->width, rows, radius,
-      radius + rows - 1, log->str, cl_variant_text (&best, text, sizeof (text)));
+      "chose %s", r->size, r->size, r->channels, r->depth, r->width, s.rows, s.radius,
+      s.radius + s.rows - 1, log->str, cl_variant_text (&best, text, sizeof (text)));
   g_string_free (log, TRUE);
-  g_clear_pointer (&tmp, clReleaseMemObject);
-  g_clear_pointer (&out, clReleaseMemObject);
-  g_clear_pointer (&in, clReleaseMemObject);
+  scratch_free (&s);
   *best_out = best;
   return timed;
+}
+
+/* The choice kept for the request in the context, else on disk (then kept in the context
+ * too), without timing anything. */
+gboolean
+gst_cl_tuner_lookup (const ClTuner * t, const ClKernelRequest * r, ClVariant * v,
+    ClTuneOutcome * how)
+{
+  ClVariant cand[CL_MAX_CANDIDATES];
+  gint n = cl_variant_candidates (t->facts, r, cand);
+  gchar *key;
+  GBytes *known;
+  gboolean found = FALSE;
+
+  *how = CL_TUNE_KNOWN;
+  if (n == 1) {
+    *v = cand[0];
+    return TRUE;
+  }
+  key = tune_key (t, r);
+  known = gst_cl_context_lookup_choice (t->ctx, key);
+  if (known && g_bytes_get_size (known) == sizeof (*v)) {
+    memcpy (v, g_bytes_get_data (known, NULL), sizeof (*v));
+    found = TRUE;
+  } else if (tune_load (t, key, cand, n, v)) {
+    g_clear_pointer (&known, g_bytes_unref);
+    known = g_bytes_new (v, sizeof (*v));
+    gst_cl_context_keep_choice (t->ctx, key, known);
+    *how = CL_TUNE_LOADED;
+    found = TRUE;
+  }
+  g_clear_pointer (&known, g_bytes_unref);
+  g_free (key);
+  return found;
 }
 
 /* method=auto with autotune: the choice the context holds for the request (any element's on
@@ -289,48 +368,33 @@ ClVariant
 gst_cl_tuner_choose (const ClTuner * t, const ClKernelRequest * r, ClTuneOutcome * how)
 {
   ClVariant cand[CL_MAX_CANDIDATES], best;
-  gint n = cl_variant_candidates (t->facts, r, cand);
+  gint n;
   gchar *key;
   GBytes *known;
-  gboolean complete = TRUE;
   gint timed;
 
-  *how = CL_TUNE_KNOWN;
-  if (n == 1)
-    return cand[0];
-  key = tune_key (t, r);
-  known = gst_cl_context_lookup_choice (t->ctx, key);
-  if (known && g_bytes_get_size (known) == sizeof (best)) {
-    memcpy (&best, g_bytes_get_data (known, NULL), sizeof (best));
-    g_bytes_unref (known);
-    g_free (key);
+  if (gst_cl_tuner_lookup (t, r, &best, how))
     return best;
-  }
-  g_clear_pointer (&known, g_bytes_unref);
-  if (tune_load (t, key, cand, n, &best)) {
-    *how = CL_TUNE_LOADED;
-  } else if ((timed = time_candidates (t, r, cand, n, &best)) > 0) {
+  n = cl_variant_candidates (t->facts, r, cand);
+  key = tune_key (t, r);
+  if ((timed = time_candidates (t, r, cand, n, &best)) > 0) {
     /* a choice among fewer candidates (one failed to build or run) is not stored */
-    if (timed == n)
+    if (timed == n) {
       tune_store (t, key, &best);
-    else
+      known = g_bytes_new (&best, sizeof (best));
+      gst_cl_context_keep_choice (t->ctx, key, known);
+      g_bytes_unref (known);
+    } else {
       GST_WARNING_OBJECT (t->owner, "auto-tuning timed %d of %d variants; its choice is not "
           "stored", timed, n);
-    complete = timed == n;
+    }
     *how = CL_TUNE_TIMED;
   } else {
     /* nothing could be timed: the fixed rules */
     GST_WARNING_OBJECT (t->owner, "auto-tuning timed no variant; using the fixed rules");
     best = cl_variant_fixed (t->facts, r, NULL);
-    complete = FALSE;
     *how = CL_TUNE_FIXED;
-  }
-  if (complete) {
-    known = g_bytes_new (&best, sizeof (best));
-    gst_cl_context_keep_choice (t->ctx, key, known);
-    g_bytes_unref (known);
   }
   g_free (key);
   return best;
 }
-

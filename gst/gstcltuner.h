@@ -31,6 +31,8 @@ typedef struct
   const gchar *dir;
   ClCoefArgs coefs;
   GstObject *owner;
+  gboolean pace;                /* after each run, leave the device idle as long (the worker:
+                                 * streaming frames keep at least half of it) */
 } ClTuner;
 
 typedef enum
@@ -46,6 +48,18 @@ void gst_cl_tuner_init (void);
 
 ClVariant gst_cl_tuner_choose (const ClTuner * t, const ClKernelRequest * r,
     ClTuneOutcome * how);
+
+/* choose's first steps alone, never timing (the streaming thread's): TRUE with *v the choice
+ * when the request has one candidate, the context holds a choice or the disk has one
+ * (CL_TUNE_LOADED, then also kept in the context). */
+gboolean gst_cl_tuner_lookup (const ClTuner * t, const ClKernelRequest * r, ClVariant * v,
+    ClTuneOutcome * how);
+
+/* Runs b once on scratch buffers for the request (PoCL generates a kernel's code for its
+ * work-group size at its first launch: the element's first frame with it then need not); on a
+ * failure *what names the step. */
+cl_int gst_cl_tuner_warm (const ClTuner * t, const ClKernelRequest * r, const ClBuilt * b,
+    const gchar ** what);
 
 /* Where choices are kept: $GST_CLCONVOLVE_TUNE_DIR (NULL when empty: memory only), else
  * <XDG cache dir>/clconvolve/tuning (free with g_free). */

@@ -27,6 +27,8 @@ cl_kernel_source_entry (ClKernelSource src)
   return source_entries[src];
 }
 
+const ClVariant cl_variant_generic = { GST_CL_CONVOLVE_METHOD_FLOAT4, 1, 1, 0, TRUE };
+
 /* Work-groups of 32x8 (8x8 where the device allows fewer than 256 work-items); the tile of
  * samples converted to float where it fits in local memory, else of raw samples (4x smaller
  * for 8-bit), else it does not fit. */
@@ -238,6 +240,15 @@ cl_variant_options (const ClDeviceFacts * d, const ClKernelRequest * r, const Cl
 {
   ClTileGeometry g = cl_variant_tile_geometry (d, r, v->bx, v->by);
   gchar *only = r->only >= 0 ? g_strdup_printf (" -DONLY=%d", r->only) : g_strdup ("");
+  gchar *options;
+
+  /* the pixel shape alone: neither the matrix side nor the border */
+  if (v->generic) {
+    options = g_strdup_printf ("-DGENERIC -DCHANNELS=%d -DDEPTH=%d -DSKIPMASK=%u%s",
+        r->channels, r->depth, r->skipmask, only);
+    g_free (only);
+    return options;
+  }
   gchar *extra = v->method == GST_CL_CONVOLVE_METHOD_TILED ?
       g_strdup_printf (" -DTILE_W=%d -DTILE_H=%d -DTILE_MX=%d -DTILE_MY=%d -DTILE_FLOAT=%d",
       g.w, g.h, v->bx, v->by, g.as_float) :
@@ -249,7 +260,7 @@ cl_variant_options (const ClDeviceFacts * d, const ClKernelRequest * r, const Cl
       g_strdup_printf (" -DBLOCK=%d", v->bx) : v->bx ?
       g_strdup_printf (" -DNV=%d -DSTRIP=%d", v->bx, v->by) : g_strdup ("");
   /* unaligned vector stores as single moves where the device is a CPU (put8, kernels/common.cl) */
-  gchar *options = g_strdup_printf ("-DKSIZE=%d -DCHANNELS=%d -DDEPTH=%d -DSKIPMASK=%u "
+  options = g_strdup_printf ("-DKSIZE=%d -DCHANNELS=%d -DDEPTH=%d -DSKIPMASK=%u "
       "-DBORDER=%d%s%s%s", r->size, r->channels, r->depth, r->skipmask, r->border, only, extra,
       d->local_mem_dedicated ? "" : " -DPACKED_IO");
 
@@ -311,7 +322,9 @@ cl_variant_text (const ClVariant * v, gchar * buf, gsize n)
   const gchar *name = v->method >= 0 && v->method < (gint) G_N_ELEMENTS (names) ?
       names[v->method] : "?";
 
-  if (v->method == GST_CL_CONVOLVE_METHOD_FLOAT4)
+  if (v->generic)
+    g_snprintf (buf, n, "generic");
+  else if (v->method == GST_CL_CONVOLVE_METHOD_FLOAT4)
     g_snprintf (buf, n, "%s block=%d", name, v->bx);
   else if (v->method == GST_CL_CONVOLVE_METHOD_TILED)
     g_snprintf (buf, n, "%s %dx%d", name, v->bx, v->by);

@@ -62,7 +62,12 @@ typedef struct
                                  * separable: 0, 0 for two passes, else one pass of NV vectors
                                  * down STRIP rows */
   gint split;                   /* vector: 1 for the split colour planes (convolve_vsplit) */
+  gboolean generic;             /* float4 block=1 with the matrix side and border as arguments:
+                                 * one program per pixel shape, whatever the settings */
 } ClVariant;
+
+/* The generic variant: what a frame runs while its specialised program is being built. */
+extern const ClVariant cl_variant_generic;
 
 /* The program files of kernels/, each built from common.cl and itself. */
 typedef enum

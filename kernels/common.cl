@@ -44,8 +44,21 @@
  * offset is always 0: PoCL compiles a kernel again for every launch whose offset is not.
  */
 
+/* -DGENERIC: the generic program (direct.cl's convolve_direct, one pixel per work-item), always
+ * ready while a specialised one is built: the matrix side and the border are the kernel's last
+ * two arguments, ksize and border, and the functions of the per-pixel path take them through
+ * SHAPE_PARAMS (empty in the specialised programs, where KSIZE and BORDER are constants). */
+#ifdef GENERIC
+#define KSIZE ksize
+#define BORDER border
+#define SHAPE_PARAMS , int ksize, int border
+#define SHAPE_ARGS , ksize, border
+#else
 #ifndef KSIZE
-#error "build with -DKSIZE=<odd side>"
+#error "build with -DKSIZE=<odd side> (or -DGENERIC)"
+#endif
+#define SHAPE_PARAMS
+#define SHAPE_ARGS
 #endif
 #define RADIUS (KSIZE / 2)
 
@@ -151,26 +164,27 @@ write_pix (pix_t v, __global uchar * p)
 #endif
 }
 
-/* Maps a coordinate outside 0..n-1 back inside (not used for BORDER_CONSTANT). */
+/* Maps a coordinate outside 0..n-1 back inside (not used for BORDER_CONSTANT). Tests of
+ * BORDER, not #if: it is an argument in the generic program, a constant folded away otherwise. */
 inline int
-border_coord (int v, int n)
+border_coord (int v, int n SHAPE_PARAMS)
 {
-#if BORDER == BORDER_CLAMP
-  return clamp (v, 0, n - 1);
-#elif BORDER == BORDER_MIRROR
-  if (n == 1)
-    return 0;
-  int period = 2 * n - 2;
-  v %= period;
-  if (v < 0)
-    v += period;
-  return v < n ? v : period - v;
-#elif BORDER == BORDER_WRAP
-  v %= n;
-  return v < 0 ? v + n : v;
-#else
+  if (BORDER == BORDER_CLAMP)
+    return clamp (v, 0, n - 1);
+  if (BORDER == BORDER_MIRROR) {
+    if (n == 1)
+      return 0;
+    int period = 2 * n - 2;
+    v %= period;
+    if (v < 0)
+      v += period;
+    return v < n ? v : period - v;
+  }
+  if (BORDER == BORDER_WRAP) {
+    v %= n;
+    return v < 0 ? v + n : v;
+  }
   return v;
-#endif
 }
 
 /* A whole pixel in one read: only where the view's pixels are aligned to their size (the
@@ -180,22 +194,23 @@ border_coord (int v, int n)
 /* The pixel at (x, y), which may lie outside the plane; aligned: read it with READ_AL. */
 inline pix_t
 fetch_pix (__global const uchar * src, int pitch, int width, int height, int x, int y,
-    int aligned)
+    int aligned SHAPE_PARAMS)
 {
   __global const uchar *p;
 
-#if BORDER == BORDER_CONSTANT
-  if (x < 0 || y < 0 || x >= width || y >= height)
-    return (pix_t) (0);
-#else
-  x = border_coord (x, width);
-  y = border_coord (y, height);
-#endif
+  if (BORDER == BORDER_CONSTANT) {
+    if (x < 0 || y < 0 || x >= width || y >= height)
+      return (pix_t) (0);
+  } else {
+    x = border_coord (x, width SHAPE_ARGS);
+    y = border_coord (y, height SHAPE_ARGS);
+  }
   p = src + y * pitch + x * PIX_BYTES;
   return aligned ? READ_AL (p) : READ (p);
 }
 
-#define fetch(src, pitch, width, height, x, y) fetch_pix (src, pitch, width, height, x, y, 0)
+#define fetch(src, pitch, width, height, x, y) \
+  fetch_pix (src, pitch, width, height, x, y, 0 SHAPE_ARGS)
 
 inline void
 store (__global uchar * p, sum_t sum, float bias, pix_t centre, uint passmask)
@@ -219,7 +234,7 @@ store (__global uchar * p, sum_t sum, float bias, pix_t centre, uint passmask)
 /* One output pixel of convolve_direct, with the border arithmetic where its window needs it. */
 inline void
 direct_pixel (__global const uchar * src, int src_pitch, __global uchar * drow, int x, int y,
-    int width, int height, __constant float *coef, float bias, uint passmask)
+    int width, int height, __constant float *coef, float bias, uint passmask SHAPE_PARAMS)
 {
   __global uchar *out = drow + x * PIX_BYTES;
   sum_t sum = (sum_t) (0.0f);
@@ -249,12 +264,12 @@ direct_pixel (__global const uchar * src, int src_pitch, __global uchar * drow, 
 inline void
 block_by_pixel (__global const uchar * src, int src_pitch, __global uchar * dst, int dst_pitch,
     int x, int y, int n, int rows, int width, int height, int span, __constant float *coef,
-    float bias, uint passmask)
+    float bias, uint passmask SHAPE_PARAMS)
 {
   for (int m = 0; m < rows && y + m < height; m++)
     for (int b = 0; b < n && x + b < span; b++)
       direct_pixel (src, src_pitch, dst + (y + m) * dst_pitch, x + b, y + m, width, height,
-          coef, bias, passmask);
+          coef, bias, passmask SHAPE_ARGS);
 }
 
 /* The float8 windows of vector.cl and vsep.cl. */

@@ -4,6 +4,8 @@
  *
  * Build option (besides the common ones):
  *   -DBLOCK=n        adjacent pixels per work-item (register blocking); default 1
+ * With -DGENERIC (common.cl) instead of -DKSIZE and -DBORDER, the kernel takes the matrix side
+ * and the border as two more arguments, ksize and border, and computes one pixel per work-item.
  */
 
 #ifndef BLOCK
@@ -17,7 +19,7 @@
 __kernel void
 convolve_direct (int row0, __global const uchar * src, int src_offset, int src_pitch,
     __global uchar * dst, int dst_offset, int dst_pitch, int width, int height, int span,
-    __constant float *coef, float bias, uint passmask)
+    __constant float *coef, float bias, uint passmask SHAPE_PARAMS)
 {
   int xb = get_global_id (0) * BLOCK, y = row0 + (int) get_global_id (1);
   __global uchar *drow = dst + dst_offset + y * dst_pitch;
@@ -53,5 +55,6 @@ convolve_direct (int row0, __global const uchar * src, int src_offset, int src_p
   }
 #endif
   for (int b = 0; b < BLOCK && xb + b < span; b++)
-    direct_pixel (src, src_pitch, drow, xb + b, y, width, height, coef, bias, passmask);
+    direct_pixel (src, src_pitch, drow, xb + b, y, width, height, coef, bias,
+        passmask SHAPE_ARGS);
 }

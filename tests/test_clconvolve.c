@@ -43,6 +43,12 @@ static const Format formats[] = {
   {"GRAY8", 1, 0x0},
 };
 
+/* formats of which the helpers below see the first plane alone (no padding through pad): NV12's
+ * luma, which planes=auto filters (test_live_changes checks its chroma) */
+static const Format luma_formats[] = {
+  {"NV12", 1, 0x0},
+};
+
 
 static const gchar *methods[] = { "auto", "float4", "tiled", "separable", "vector" };
 static const gint preset_sizes[] = { 1, 3, 5, 7, 15, 31, 63 };
@@ -68,6 +74,9 @@ find_format (const gchar * name)
   for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
     if (!strcmp (formats[i].name, name))
       return &formats[i];
+  for (guint i = 0; i < G_N_ELEMENTS (luma_formats); i++)
+    if (!strcmp (luma_formats[i].name, name))
+      return &luma_formats[i];
   g_assert_not_reached ();
   return NULL;
 }
@@ -627,51 +636,230 @@ GST_START_TEST (test_refused_matrix_midstream)
 
 GST_END_TEST;
 
-/* each change while playing applies from the next frame */
+/* One change in a live schedule: before frame `frame` is pushed, the properties in `set`
+ * ("name=value ...", as gst-launch writes them) are set; matrix=N sets a random N x N matrix. */
+typedef struct
+{
+  guint frame;
+  const gchar *set;
+} LiveStep;
+
+static GstHarness *harness_with_bus (const Case * c, gboolean discrete, GstBus ** bus);
+
+/* Sets one step's properties on e and the same settings in c (the settings the reference
+ * uses); matrices[n] keeps the random n x n matrix of matrix=n. */
+static void
+live_apply (GstElement * e, Case * c, const LiveStep * step, gdouble ** matrices)
+{
+  gchar **pairs = g_strsplit (step->set, " ", -1);
+  gint size;
+
+  for (gchar ** p = pairs; *p; p++) {
+    gchar **kv = g_strsplit (*p, "=", 2);
+    const gchar *name = kv[0], *value = kv[1];
+
+    fail_unless (value != NULL, "'%s' is not name=value", *p);
+    if (!strcmp (name, "matrix")) {
+      gint n = atoi (value);
+      gchar *m;
+
+      fail_unless (n % 2 == 1 && n < 10, "matrix=%s", value);
+      if (!matrices[n])
+        matrices[n] = random_matrix (n, 40 + n, 0.0, 1.0);
+      m = matrix_string (matrices[n], n, ";\n");
+      g_object_set (e, "matrix", m, NULL);
+      g_free (m);
+      c->kernel = NULL;
+      c->matrix = matrices[n];
+      c->size = n;
+    } else {
+      gst_util_set_object_arg (G_OBJECT (e), name, value);
+      if (!strcmp (name, "kernel"))
+        c->kernel = g_intern_string (value);
+      else if (!strcmp (name, "size"))
+        c->size = atoi (value);
+      else if (!strcmp (name, "border"))
+        c->border = g_intern_string (value);
+      else if (!strcmp (name, "method"))
+        c->method = g_intern_string (value);
+      else if (!strcmp (name, "angle"))
+        c->angle = g_ascii_strtod (value, NULL);
+      else if (!strcmp (name, "divisor"))
+        c->divisor = g_ascii_strtod (value, NULL);
+      else if (!strcmp (name, "bias"))
+        c->bias = g_ascii_strtod (value, NULL);
+      else if (!strcmp (name, "sigma"))
+        c->sigma = g_ascii_strtod (value, NULL);
+      else
+        fail ("the schedule sets unknown property '%s'", name);
+    }
+    g_strfreev (kv);
+  }
+  g_strfreev (pairs);
+  /* a preset chosen after a matrix keeps the matrix's size */
+  g_object_get (e, "size", &size, NULL);
+  fail_unless_equals_int (size, c->size);
+}
+
+/* Whether the chroma plane of NV12 frames a and b (the input and output) is the same. */
+static gboolean
+chroma_unchanged (const Case * c, GstBuffer * a, GstBuffer * b)
+{
+  GstVideoInfo info;
+  GstVideoFrame fa, fb;
+  gboolean same = TRUE;
+
+  fail_unless (gst_video_info_set_format (&info, GST_VIDEO_FORMAT_NV12, c->width, c->height));
+  fail_unless (gst_video_frame_map (&fa, &info, a, GST_MAP_READ));
+  fail_unless (gst_video_frame_map (&fb, &info, b, GST_MAP_READ));
+  for (gint y = 0; y < GST_VIDEO_INFO_COMP_HEIGHT (&info, 1) && same; y++)
+    same = !memcmp ((const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&fa, 1) +
+        (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&fa, 1),
+        (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&fb, 1) +
+        (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&fb, 1), c->width);
+  gst_video_frame_unmap (&fa);
+  gst_video_frame_unmap (&fb);
+  return same;
+}
+
+/* The suites set SYNC_ENV (the streaming thread waits for the worker, so that a frame runs
+ * the variant a test checks); the tests of live changes unset it for the elements they start,
+ * and put back what was there. */
+#define SYNC_ENV "GST_CLCONVOLVE_SYNC_BUILDS"
+
+static gchar *
+sync_builds_off (void)
+{
+  gchar *saved = g_strdup (g_getenv (SYNC_ENV));
+
+  g_unsetenv (SYNC_ENV);
+  return saved;
+}
+
+static void
+sync_builds_restore (gchar * saved)
+{
+  if (saved)
+    g_setenv (SYNC_ENV, saved, TRUE);
+  g_free (saved);
+}
+
+/* Pushes n_frames distinct frames (increasing PTS) through one element on the given path,
+ * changing settings by the schedule: each output is the reference for the settings in force
+ * when its frame was pushed (whichever kernel variant ran), and exactly one comes out per frame,
+ * in order, with its PTS; no warning or error on the bus. For NV12 the luma is filtered
+ * (planes=auto) and the chroma must come out unchanged. */
+static void
+run_live_schedule (Case c, gboolean discrete, const LiveStep * steps, guint n_steps,
+    guint n_frames)
+{
+  const Format *f = find_format (c.format);
+  gsize bytes = (gsize) c.width * f->channels * c.height;
+  guint8 *expect = g_malloc (bytes), *ties = g_malloc (bytes);
+  gdouble *matrices[10] = { NULL };
+  const gchar *last = "(initial settings)";
+  gboolean nv12 = !strcmp (c.format, "NV12");
+  GstBus *bus;
+  gchar *saved = sync_builds_off ();
+  GstHarness *h = harness_with_bus (&c, discrete, &bus);
+  GstMessage *msg;
+
+  sync_builds_restore (saved);
+
+  for (guint frame = 0, s = 0; frame < n_frames; frame++) {
+    GstClockTime pts = gst_util_uint64_scale (frame, GST_SECOND, 30);
+    guint8 *in;
+    GstBuffer *buf, *copy = NULL, *out;
+    gchar *where = NULL, *what, *settings;
+    gint worst;
+
+    if (s < n_steps && steps[s].frame == frame) {
+      live_apply (h->element, &c, &steps[s], matrices);
+      last = steps[s++].set;
+    }
+    settings = describe (&c);
+    what = g_strdup_printf ("%s path, frame %u, after '%s' (%s)", discrete ? "discrete" :
+        "unified", frame, last, settings);
+    g_free (settings);
+    buf = make_input (&c, 7000 + frame, pts, &in);
+    if (nv12)
+      copy = gst_buffer_copy_deep (buf);
+    reference (&c, in, expect, ties);
+    out = gst_harness_push_and_pull (h, buf);
+    fail_unless (out != NULL, "%s: no output", what);
+    fail_unless (GST_BUFFER_PTS (out) == pts, "%s: output PTS %" GST_TIME_FORMAT ", pushed %"
+        GST_TIME_FORMAT, what, GST_TIME_ARGS (GST_BUFFER_PTS (out)), GST_TIME_ARGS (pts));
+    worst = max_difference (&c, out, expect, ties, &where);
+    fail_unless (worst <= TOLERANCE, "%s: off by %d (> %d LSB) at %s", what, worst, TOLERANCE,
+        where);
+    fail_unless (!copy || chroma_unchanged (&c, copy, out), "%s: the chroma changed", what);
+    gst_buffer_replace (&copy, NULL);
+    gst_buffer_unref (out);
+    g_free (where);
+    g_free (what);
+    g_free (in);
+  }
+  fail_unless (gst_harness_try_pull (h) == NULL, "more outputs than the %u frames", n_frames);
+  fail_unless_equals_int (gst_harness_buffers_received (h), n_frames);
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_WARNING | GST_MESSAGE_ERROR);
+  if (msg) {
+    GError *err = NULL;
+
+    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR)
+      gst_message_parse_error (msg, &err, NULL);
+    else
+      gst_message_parse_warning (msg, &err, NULL);
+    fail ("%s path, %s: %s on the bus", discrete ? "discrete" : "unified", c.format,
+        err->message);
+  }
+
+  gst_element_set_bus (h->element, NULL);
+  gst_object_unref (bus);
+  gst_harness_teardown (h);
+  for (guint i = 0; i < G_N_ELEMENTS (matrices); i++)
+    g_free (matrices[i]);
+  g_free (expect);
+  g_free (ties);
+}
+
+/* Settings changed between frames while playing apply from the next frame: 60 RGBA frames
+ * through a schedule that changes size (3, 5, 9), kernel (presets, motionblur's angle, sigma,
+ * a custom matrix), divisor and bias, each border and each method, reusing the programs it has
+ * built where it can (each new size, method and border is a build); on both paths (loop 0:
+ * unified, 1: discrete), and NV12 with a shorter one (2, 3). */
 GST_START_TEST (test_live_changes)
 {
-  Case c = { CASE_DEFAULTS, .width = 40, .height = 30 };
-  GstHarness *h = harness_for (&c);
-  gdouble *k = random_matrix (3, 3, 0.0, 1.0);
-  gchar *m = matrix_string (k, 3, ";\n");
+  static const LiveStep rgba[] = {
+    {4, "kernel=box"},
+    {8, "kernel=sharpen border=mirror"},
+    {12, "method=vector"},
+    {15, "matrix=3"},
+    {19, "kernel=motionblur angle=30 size=5"},
+    {23, "border=wrap"},
+    {27, "method=tiled"},
+    {30, "kernel=box divisor=3 bias=-20"},
+    {34, "border=constant divisor=0 bias=0 kernel=gaussian sigma=2"},
+    {38, "size=9"},
+    {42, "method=separable"},
+    {45, "kernel=box"},
+    {49, "method=auto"},
+    {53, "matrix=9"},
+    {57, "kernel=motionblur angle=120"},
+  };
+  static const LiveStep nv12[] = {
+    {4, "kernel=box border=wrap"},
+    {8, "size=5 method=vector"},
+    {12, "matrix=5"},
+    {16, "kernel=sharpen method=separable border=mirror"},
+  };
+  Case c = { CASE_DEFAULTS, .width = 64, .height = 48, .size = 3, .method = "float4" };
 
-  check_frame (h, &c, 1);
-  gst_util_set_object_arg (G_OBJECT (h->element), "kernel", "box");
-  c.kernel = "box";
-  check_frame (h, &c, 2);
-  g_object_set (h->element, "size", 9, NULL);
-  c.size = 9;
-  check_frame (h, &c, 3);
-  gst_util_set_object_arg (G_OBJECT (h->element), "border", "wrap");
-  c.border = "wrap";
-  check_frame (h, &c, 4);
-  g_object_set (h->element, "divisor", 3.0, "bias", -20.0, NULL);
-  c.divisor = 3.0;
-  c.bias = -20.0;
-  check_frame (h, &c, 5);
-  g_object_set (h->element, "matrix", m, NULL);
-  c.kernel = NULL;
-  c.matrix = k;
-  c.size = 3;
-  check_frame (h, &c, 6);
-  gst_util_set_object_arg (G_OBJECT (h->element), "method", "tiled");
-  c.method = "tiled";
-  check_frame (h, &c, 7);
-  gst_util_set_object_arg (G_OBJECT (h->element), "kernel", "motionblur");
-  g_object_set (h->element, "angle", 120.0, "divisor", 0.0, "bias", 0.0, NULL);
-  c.kernel = "motionblur";
-  c.angle = 120.0;
-  c.divisor = c.bias = 0.0;
-  check_frame (h, &c, 8);
-  gst_util_set_object_arg (G_OBJECT (h->element), "kernel", "gaussian");
-  g_object_set (h->element, "sigma", 2.0, NULL);
-  c.kernel = "gaussian";
-  c.sigma = 2.0;
-  check_frame (h, &c, 9);
-
-  g_free (m);
-  g_free (k);
-  gst_harness_teardown (h);
+  if (__i__ < 2) {
+    run_live_schedule (c, __i__ == 1, rgba, G_N_ELEMENTS (rgba), 60);
+  } else {
+    c.format = "NV12";
+    run_live_schedule (c, __i__ == 3, nv12, G_N_ELEMENTS (nv12), 20);
+  }
 }
 
 GST_END_TEST;
@@ -922,6 +1110,135 @@ GST_START_TEST (test_huge_frame_refused)
   gst_element_set_state (pipe, GST_STATE_NULL);
   gst_object_unref (src);
   gst_object_unref (pipe);
+}
+
+GST_END_TEST;
+
+static GstHarness *harness_own_context (const Case * c);
+
+/* stats field (a number) of the element */
+static guint64
+stats_u64 (GstHarness * h, const gchar * field)
+{
+  GstStructure *st = NULL;
+  guint64 v = 0;
+  guint u = 0;
+
+  g_object_get (h->element, "stats", &st, NULL);
+  fail_unless (st != NULL);
+  if (!gst_structure_get_uint64 (st, field, &v)) {
+    fail_unless (gst_structure_get_uint (st, field, &u), "no %s in %s", field,
+        struct_text (st));
+    v = u;
+  }
+  gst_structure_free (st);
+  return v;
+}
+
+/* The element messages of the worker's jobs on bus: how many have phase (and, if not NULL, a
+ * "what" containing needle); each ended one says how long it took. */
+static guint
+count_job_messages (GstBus * bus, const gchar * phase, const gchar * needle)
+{
+  GstMessage *msg;
+  guint n = 0;
+
+  while ((msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT))) {
+    const GstStructure *st = gst_message_get_structure (msg);
+    guint64 duration;
+
+    if (gst_structure_has_name (st, "clconvolve-job") &&
+        !g_strcmp0 (gst_structure_get_string (st, "phase"), phase) &&
+        (!needle || strstr (gst_structure_get_string (st, "what"), needle))) {
+      n++;
+      if (strcmp (phase, "started"))
+        fail_unless (gst_structure_get_uint64 (st, "duration", &duration) && duration > 0,
+            "%s", struct_text (st));
+    }
+    gst_message_unref (msg);
+  }
+  return n;
+}
+
+/* The streaming thread never waits for the worker: with the worker held up before each job
+ * (the developer override, 60 s), settings that need programs nobody built apply from the
+ * next frame, each frame matches the reference, the generic kernel runs them and their jobs
+ * stay pending; a message says each job started. Stopping with a job pending then returns
+ * (the element's own context, released with it, stops its worker: ASan checks the leaks). */
+GST_START_TEST (test_slow_worker)
+{
+  Case c = { CASE_DEFAULTS, .format = "RGBA", .width = 40, .height = 30, .kernel = "box",
+    .size = 3, .method = "float4"
+  };
+  const gint sizes[] = { 5, 7, 9 };
+  gchar *saved = sync_builds_off ();
+  GstBus *bus = gst_bus_new ();
+  GstHarness *h;
+  guint frame = 0;
+
+  g_setenv ("GST_CLCONVOLVE_WORKER_DELAY_MS", "60000", TRUE);
+  h = harness_own_context (&c);
+  g_unsetenv ("GST_CLCONVOLVE_WORKER_DELAY_MS");
+  sync_builds_restore (saved);
+  gst_element_set_bus (h->element, bus);
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++) {
+    gchar *v;
+
+    c.size = sizes[i];
+    c.border = border_names[i % TEST_N_BORDERS];
+    apply_case (h->element, &c);
+    for (guint k = 0; k < 2; k++, frame++) {
+      check_frame_at (h, &c, 100 + frame, frame * GST_SECOND / 30);
+      v = element_variant (h);
+      fail_unless_equals_string (v, "generic");
+      g_free (v);
+      fail_unless_equals_int (stats_u64 (h, "jobs-pending"), 1);
+    }
+  }
+  fail_unless_equals_int (stats_u64 (h, "generic-frames"), frame);
+  /* the first setting's job, then one per size */
+  fail_unless (count_job_messages (bus, "started", "float4 block=") >= G_N_ELEMENTS (sizes));
+  gst_element_set_bus (h->element, NULL);
+  gst_object_unref (bus);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* Once the worker is done, the element switches to the specialised kernel between two frames
+ * (a "done" message says what and how long), and the frames before and after match the
+ * reference. */
+GST_START_TEST (test_switch_when_ready)
+{
+  Case c = { CASE_DEFAULTS, .format = "RGBA", .width = 40, .height = 30, .kernel = "gaussian",
+    .size = 5, .method = "vector", .border = "wrap"
+  };
+  gchar *saved = sync_builds_off ();
+  GstBus *bus = gst_bus_new ();
+  GstHarness *h = harness_own_context (&c);
+  gchar *v = NULL;
+  guint frame = 0;
+
+  sync_builds_restore (saved);
+  gst_element_set_bus (h->element, bus);
+  /* up to 2 minutes for the worker (PoCL compiling from nothing on a slow machine) */
+  for (; frame < 1200; frame++) {
+    check_frame_at (h, &c, 200 + frame, frame * GST_SECOND / 30);
+    g_free (v);
+    v = element_variant (h);
+    if (g_str_has_prefix (v, "vector "))
+      break;
+    fail_unless_equals_string (v, "generic");
+    g_usleep (100 * 1000);
+  }
+  fail_unless (g_str_has_prefix (v, "vector "), "still %s after %u frames", v, frame);
+  check_frame_at (h, &c, 5000, frame * GST_SECOND / 30);
+  fail_unless_equals_int (stats_u64 (h, "jobs-pending"), 0);
+  fail_unless (count_job_messages (bus, "done", "vector ") == 1);
+  g_free (v);
+  gst_element_set_bus (h->element, NULL);
+  gst_object_unref (bus);
+  gst_harness_teardown (h);
 }
 
 GST_END_TEST;
@@ -1640,10 +1957,12 @@ clconvolve_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_refused_values);
   tcase_add_test (tc, test_refused_matrix_midstream);
-  tcase_add_test (tc, test_live_changes);
+  tcase_add_loop_test (tc, test_live_changes, 0, 4);
   tcase_add_test (tc, test_controller);
   tcase_add_test (tc, test_stats);
   tcase_add_test (tc, test_stress_properties);
+  tcase_add_test (tc, test_slow_worker);
+  tcase_add_test (tc, test_switch_when_ready);
   tcase_add_test (tc, test_device_spec_refused);
 
   /* the reliability checks, also run under the sanitizers (scripts/test) */

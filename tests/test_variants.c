@@ -312,6 +312,35 @@ test_sources (void)
   }
 }
 
+/* The generic variant: one program per pixel shape (neither the matrix side nor the border in
+ * its options), the float4 file's entry point, one pixel per work-item. */
+static void
+test_generic (void)
+{
+  ClKernelRequest a = req (FLOAT4, 7, 4, 8), b = req (VECTOR, 13, 4, 8);
+  gchar *oa, *ob, *t = text (&cl_variant_generic);
+  ClLaunch l;
+
+  b.border = 2;
+  oa = cl_variant_options (&avx512, &a, &cl_variant_generic);
+  ob = cl_variant_options (&avx512, &b, &cl_variant_generic);
+  g_assert_cmpstr (oa, ==, ob);
+  g_assert_cmpstr (oa, ==, "-DGENERIC -DCHANNELS=4 -DDEPTH=8 -DSKIPMASK=0");
+  g_free (ob);
+  b = req (FLOAT4, 7, 2, 16);
+  b.only = 0;
+  ob = cl_variant_options (&avx512, &b, &cl_variant_generic);
+  g_assert_cmpstr (ob, ==, "-DGENERIC -DCHANNELS=2 -DDEPTH=16 -DSKIPMASK=0 -DONLY=0");
+  g_assert_cmpstr (t, ==, "generic");
+  g_assert_cmpint (cl_variant_source (&cl_variant_generic), ==, CL_SOURCE_DIRECT);
+  g_assert_true (cl_variant_launch (&avx512, &a, &cl_variant_generic, 4096, &l));
+  g_assert_cmpint (l.px, ==, 1);
+  g_assert_cmpint (l.py, ==, 1);
+  g_free (oa);
+  g_free (ob);
+  g_free (t);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -321,5 +350,6 @@ main (int argc, char **argv)
   g_test_add_func ("/variants/avx2", test_avx2);
   g_test_add_func ("/variants/small-local", test_small_local);
   g_test_add_func ("/variants/sources", test_sources);
+  g_test_add_func ("/variants/generic", test_generic);
   return g_test_run ();
 }

@@ -1,0 +1,89 @@
+/* clconvolve: kernels built and tuned off the streaming thread
+ * Copyright (C) 2026 clconvolve developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+#ifndef __GST_CL_WORKER_H__
+#define __GST_CL_WORKER_H__
+
+#include "gstcltuner.h"
+
+G_BEGIN_DECLS
+
+/* The worker: one thread per device context that builds kernel variants into the context's
+ * programs and, for method=auto, times their candidates, so that no streaming thread waits for
+ * a compiler or a tuning run. A job builds its variant and runs it once on scratch buffers
+ * (PoCL generates code per work-group size at a kernel's first launch), so that an element
+ * that then makes the kernel from the context finds it ready. Elements submit jobs and poll
+ * them between frames; identical jobs are shared; a queued job nobody wants any more is
+ * dropped; the context's finalize stops the thread after the job in progress. */
+
+typedef enum
+{
+  CL_JOB_BUILD,                 /* the given variant */
+  CL_JOB_TUNE                   /* method=auto's choice (gst_cl_tuner_choose), then built */
+} ClJobKind;
+
+/* What a job makes; submit copies it (the element may stop before it ends). */
+typedef struct
+{
+  ClJobKind kind;
+  ClKernelRequest request;
+  ClVariant variant;            /* CL_JOB_BUILD */
+  ClDeviceFacts facts;
+  const gchar *const *source;   /* the program texts, ClKernelSource order */
+  const gchar *digest;          /* their digest (tuning key) */
+  const gchar *tune_dir;        /* where choices are kept; NULL: memory only */
+} ClJobSpec;
+
+/* How a job ended. */
+typedef struct
+{
+  cl_int err;                   /* CL_SUCCESS: variant is built and kept in the context */
+  ClVariant variant;            /* what was built (a tiled kernel may have become float4) */
+  ClTuneOutcome how;            /* CL_JOB_TUNE */
+  const gchar *what;            /* the step that failed */
+  const gchar *log;             /* the build log of a failed build, else NULL */
+  gint64 queued_us, run_us;     /* waiting for the worker, then running on it */
+} ClJobResult;
+
+typedef struct _ClJob ClJob;
+
+/* Developer override: the worker waits this many milliseconds before each job (the tests
+ * check that the streaming thread does not wait for it); a dropped job stops the wait. */
+#define GST_CL_WORKER_DELAY_ENV "GST_CLCONVOLVE_WORKER_DELAY_MS"
+
+/* Queues spec on ctx's worker (started on first use), or joins the identical job already
+ * queued or running. Returns the caller's reference; give it back with gst_cl_job_drop. */
+ClJob *gst_cl_worker_submit (GstClContext * ctx, const ClJobSpec * spec);
+
+/* TRUE once the job has ended, with *result filled (valid while the reference is held). */
+gboolean gst_cl_job_poll (ClJob * job, ClJobResult * result);
+
+/* Waits until the job has ended (GST_CLCONVOLVE_SYNC_BUILDS: the old, stalling behaviour). */
+void gst_cl_job_wait (ClJob * job);
+
+ClJobKind gst_cl_job_kind (const ClJob * job);
+
+/* "tune" or "build", and what it makes ("vector nv=3 my=2 9x9 4x8-bit"), for messages. */
+const gchar *gst_cl_job_kind_name (const ClJob * job);
+gchar *gst_cl_job_describe (const ClJob * job);
+
+/* Gives back the caller's reference; a job that nobody wants any more is dropped if it has not
+ * started (one running finishes: its program is kept for a later request). NULL allowed. */
+void gst_cl_job_drop (ClJob * job);
+
+/* Jobs queued or running on ctx's worker. */
+guint gst_cl_worker_pending (GstClContext * ctx);
+
+/* Stops ctx's worker thread, waiting for the job in progress, and frees it (the context's
+ * finalize). */
+void gst_cl_worker_free (GstClContext * ctx);
+
+G_END_DECLS
+
+#endif /* __GST_CL_WORKER_H__ */
