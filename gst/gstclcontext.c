@@ -460,6 +460,9 @@ context_new (const DeviceEntry * e, cl_context cl, GError ** error)
   ctx->max_work_group_size = wgs;
   ctx->native_float_width = fwidth;
   ctx->host_unified = unified == CL_TRUE;
+  /* no frames run beside a build when the elements wait for them (the suites) */
+  ctx->from_binary = ctx->host_unified &&
+      g_strcmp0 (g_getenv ("GST_CLCONVOLVE_SYNC_BUILDS"), "1") != 0;
   ctx->cache_dir = gst_cl_program_cache_dir ();
   ctx->identity = device_identity (e);
   GST_INFO ("created context on %s: local memory %" G_GSIZE_FORMAT " bytes (%s), "
@@ -939,17 +942,17 @@ program_binary (cl_program prog, gsize * size)
   return binary;
 }
 
-/* A freshly built program: its binary kept on disk (failing to is not an error) and, on a
- * host-unified device, the program itself replaced by one made from that binary. PoCL
- * generates a program's code for every work-group size at the size's first launch, in the
- * device's own threads and holding up every queue of the device; the binary it returns holds
- * code for any size, made here (the worker's thread), and a program built from it generates
- * nothing more at launch. */
+/* A freshly built program: its binary kept on disk (failing to is not an error) and, with
+ * ctx->from_binary, the program itself replaced by one made from that binary. PoCL generates a
+ * program's code for every work-group size at the size's first launch, in the device's own
+ * threads and holding up every queue of the device; the binary it returns holds code for any
+ * size, made here (the worker's thread), and a program built from it generates nothing more at
+ * launch. */
 static cl_program
 keep_binary (GstClContext * ctx, const gchar * key, cl_program prog, const gchar * options)
 {
   gsize size;
-  guint8 *binary = program_binary (prog, &size);
+  guint8 *binary = key || ctx->from_binary ? program_binary (prog, &size) : NULL;
   GError *error = NULL;
   cl_program from_binary;
   cl_int err;
@@ -961,7 +964,7 @@ keep_binary (GstClContext * ctx, const gchar * key, cl_program prog, const gchar
         error->message);
     g_clear_error (&error);
   }
-  if (ctx->host_unified &&
+  if (ctx->from_binary &&
       (from_binary = program_from_binary (ctx, binary, size, options, &err))) {
     clReleaseProgram (prog);
     prog = from_binary;

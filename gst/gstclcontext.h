@@ -43,6 +43,9 @@ struct _GstClContext
                                  * first use under the object lock; worker_free stops it (the
                                  * context does not link the worker: the benchmark uses it) */
   void (*worker_free) (GstClContext * ctx);
+  gboolean from_binary;         /* programs built from source are rebuilt from their binary
+                                 * (host-unified devices, unless GST_CLCONVOLVE_SYNC_BUILDS=1:
+                                 * gstclcontext.c, keep_binary) */
 
   /*< public, read-only >*/
   cl_platform_id platform;

@@ -1961,7 +1961,6 @@ clconvolve_suite (void)
   tcase_add_test (tc, test_controller);
   tcase_add_test (tc, test_stats);
   tcase_add_test (tc, test_stress_properties);
-  tcase_add_test (tc, test_slow_worker);
   tcase_add_test (tc, test_switch_when_ready);
   tcase_add_test (tc, test_device_spec_refused);
 
@@ -1973,6 +1972,7 @@ clconvolve_suite (void)
   tcase_add_test (tc, test_programs_bounded);
   tcase_add_test (tc, test_tuning_releases_candidates);
   tcase_add_test (tc, test_unusable_coefficients);
+  tcase_add_test (tc, test_slow_worker);
   tcase_add_test (tc, test_decimal_comma_matrix);
 
   return s;
