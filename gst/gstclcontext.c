@@ -296,7 +296,8 @@ gst_cl_device_spec_check (const gchar * spec, gchar ** why)
 {
   guint pi, di;
 
-  if (!spec || strspn (spec, "0123456789:") != strlen (spec) || parse_indices (spec, &pi, &di))
+  if (!spec || !*spec || strspn (spec, "0123456789:") != strlen (spec) ||
+      parse_indices (spec, &pi, &di))
     return TRUE;
   *why = g_strdup_printf ("device=\"%s\" is made of indices but is not \"P:D\" (one "
       "platform and one device index, as 'clinfo -l' lists them, e.g. \"0:1\")", spec);
@@ -357,6 +358,48 @@ info_string (cl_int (*get) (void *, cl_uint, size_t, void *, size_t *), void *ob
   if (get (obj, what, len, buf, NULL) != CL_SUCCESS)
     buf[0] = '\0';
   return buf;
+}
+
+static void
+device_info_free (GstClDeviceInfo * d)
+{
+  g_free (d->index_spec);
+  g_free (d->name);
+  g_free (d->platform);
+  g_strfreev (d->selected_by);
+  g_free (d);
+}
+
+GPtrArray *
+gst_cl_device_list (void)
+{
+  GPtrArray *out = g_ptr_array_new_with_free_func ((GDestroyNotify) device_info_free);
+  cl_int err;
+  GArray *devs = list_devices (&err);
+
+  for (guint i = 0; i < devs->len; i++) {
+    const DeviceEntry *e = &g_array_index (devs, DeviceEntry, i);
+    GstClDeviceInfo *d = g_new0 (GstClDeviceInfo, 1);
+    GPtrArray *sel = g_ptr_array_new ();
+    const gchar *const kinds[] = { "", "gpu", "cpu", "accelerator" };
+
+    d->index_spec = g_strdup_printf ("%u:%u", e->pi, e->di);
+    d->name = device_string (e->device, CL_DEVICE_NAME);
+    d->platform = platform_string (e->platform, CL_PLATFORM_NAME);
+    d->type = e->type & CL_DEVICE_TYPE_GPU ? "GPU" : e->type & CL_DEVICE_TYPE_CPU ? "CPU" :
+        e->type & CL_DEVICE_TYPE_ACCELERATOR ? "accelerator" : "other";
+    g_ptr_array_add (sel, g_strdup (d->index_spec));
+    for (guint k = 0; k < G_N_ELEMENTS (kinds); k++)
+      if (match_device (devs, kinds[k]) == e)
+        g_ptr_array_add (sel, g_strdup (kinds[k]));
+    if (match_device (devs, d->name) == e)
+      g_ptr_array_add (sel, g_strdup (d->name));
+    g_ptr_array_add (sel, NULL);
+    d->selected_by = (gchar **) g_ptr_array_free (sel, FALSE);
+    g_ptr_array_add (out, d);
+  }
+  free_devices (devs);
+  return out;
 }
 
 /* What a binary is valid for: the device and the versions of its driver and platform. */
@@ -460,9 +503,7 @@ context_new (const DeviceEntry * e, cl_context cl, GError ** error)
   ctx->max_work_group_size = wgs;
   ctx->native_float_width = fwidth;
   ctx->host_unified = unified == CL_TRUE;
-  /* no frames run beside a build when the elements wait for them (the suites) */
-  ctx->from_binary = ctx->host_unified &&
-      g_strcmp0 (g_getenv ("GST_CLCONVOLVE_SYNC_BUILDS"), "1") != 0;
+  ctx->index_spec = g_strdup_printf ("%u:%u", e->pi, e->di);
   ctx->cache_dir = gst_cl_program_cache_dir ();
   ctx->identity = device_identity (e);
   GST_INFO ("created context on %s: local memory %" G_GSIZE_FORMAT " bytes (%s), "
@@ -568,6 +609,7 @@ gst_cl_context_finalize (GObject * object)
   g_clear_pointer (&ctx->context, clReleaseContext);
   g_free (ctx->cache_dir);
   g_free (ctx->identity);
+  g_free (ctx->index_spec);
   g_mutex_clear (&ctx->lock);
   g_free (ctx->device_name);
   G_OBJECT_CLASS (gst_cl_context_parent_class)->finalize (object);
@@ -942,35 +984,20 @@ program_binary (cl_program prog, gsize * size)
   return binary;
 }
 
-/* A freshly built program: its binary kept on disk (failing to is not an error) and, with
- * ctx->from_binary, the program itself replaced by one made from that binary. PoCL generates a
- * program's code for every work-group size at the size's first launch, in the device's own
- * threads and holding up every queue of the device; the binary it returns holds code for any
- * size, made here (the worker's thread), and a program built from it generates nothing more at
- * launch. */
-static cl_program
-keep_binary (GstClContext * ctx, const gchar * key, cl_program prog, const gchar * options)
+/* A freshly built program's binary kept on disk (failing to is not an error). */
+static void
+keep_binary (GstClContext * ctx, const gchar * key, cl_program prog)
 {
   gsize size;
-  guint8 *binary = key || ctx->from_binary ? program_binary (prog, &size) : NULL;
+  guint8 *binary = program_binary (prog, &size);
   GError *error = NULL;
-  cl_program from_binary;
-  cl_int err;
 
-  if (!binary)
-    return prog;
-  if (key && !gst_cl_program_cache_store (ctx->cache_dir, key, binary, size, &error)) {
+  if (binary && !gst_cl_program_cache_store (ctx->cache_dir, key, binary, size, &error)) {
     GST_WARNING ("could not write the program cache in %s: %s", ctx->cache_dir,
         error->message);
     g_clear_error (&error);
   }
-  if (ctx->from_binary &&
-      (from_binary = program_from_binary (ctx, binary, size, options, &err))) {
-    clReleaseProgram (prog);
-    prog = from_binary;
-  }
   g_free (binary);
-  return prog;
 }
 
 /* Releases the least recently used idle programs beyond the bound (under ctx->lock). */
@@ -1041,7 +1068,8 @@ make_program (GstClContext * ctx, const gchar * source, const gchar * options, c
   }
   GST_INFO ("built program '%s' for %s in %.1f ms", options, ctx->device_name,
       (g_get_monotonic_time () - t0) / 1000.0);
-  prog = keep_binary (ctx, disk_key, prog, options);
+  if (disk_key)
+    keep_binary (ctx, disk_key, prog);
 
 done:
   g_free (disk_key);

@@ -43,9 +43,6 @@ struct _GstClContext
                                  * first use under the object lock; worker_free stops it (the
                                  * context does not link the worker: the benchmark uses it) */
   void (*worker_free) (GstClContext * ctx);
-  gboolean from_binary;         /* programs built from source are rebuilt from their binary
-                                 * (host-unified devices, unless GST_CLCONVOLVE_SYNC_BUILDS=1:
-                                 * gstclcontext.c, keep_binary) */
 
   /*< public, read-only >*/
   cl_platform_id platform;
@@ -53,6 +50,7 @@ struct _GstClContext
   cl_context context;
   cl_device_type type;
   gchar *device_name;           /* "device name (platform name)" */
+  gchar *index_spec;            /* "P:D": the device= string of its indices */
   gsize local_mem_size;
   gboolean local_mem_dedicated; /* CL_LOCAL: on-chip memory, worth staging tiles in */
   gsize max_work_group_size;
@@ -70,6 +68,19 @@ GstClContext *gst_cl_context_acquire (const gchar * spec, GError ** error);
 /* FALSE, with *why set (free it), for a device spec that can never match: indices that are
  * not exactly "P:D" (e.g. "0:0:0", "1"). The property setter refuses those. */
 gboolean gst_cl_device_spec_check (const gchar * spec, gchar ** why);
+
+/* One OpenCL device as clconvolve-warmup --list shows it. */
+typedef struct
+{
+  gchar *index_spec;            /* "P:D" */
+  gchar *name, *platform;
+  const gchar *type;            /* "GPU", "CPU", "accelerator" or "other" */
+  gchar **selected_by;          /* the device= strings that select it: "P:D", "" (the
+                                 * default), "gpu"/"cpu"/"accelerator", its name */
+} GstClDeviceInfo;
+
+/* Every device of every platform, in platform order (GstClDeviceInfo; unref to free). */
+GPtrArray *gst_cl_device_list (void);
 
 /* A context over the application's own OpenCL context and one of its devices (the context is
  * retained, the device's facts queried as for acquire); NULL with *error set when device is

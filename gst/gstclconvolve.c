@@ -48,26 +48,10 @@
 GST_DEBUG_CATEGORY_STATIC (gst_cl_convolve_debug);
 #define GST_CAT_DEFAULT gst_cl_convolve_debug
 
-/* One program source per variant, kernels/common.cl followed by the variant's file, joined and
- * embedded at build time (kernels/embed.py), and the SHA-256 of them all. */
-extern const char gst_cl_source_direct[], gst_cl_source_vector[], gst_cl_source_vsplit[],
-    gst_cl_source_tiled[], gst_cl_source_separable[], gst_cl_source_vsep[];
-extern const char gst_cl_sources_digest[];
-
-
-/* Each program's variant file and embedded source (ClKernelSource's order, which is
- * kernels/meson.build's). */
-static const struct
-{
-  const gchar *file;
-  const gchar *embedded;
-} kernel_sources[CL_N_SOURCES] = {
-  {"direct.cl", gst_cl_source_direct},
-  {"vector.cl", gst_cl_source_vector},
-  {"vsplit.cl", gst_cl_source_vsplit},
-  {"tiled.cl", gst_cl_source_tiled},
-  {"separable.cl", gst_cl_source_separable},
-  {"vsep.cl", gst_cl_source_vsep},
+/* Each program's variant file (ClKernelSource's order, which is kernels/meson.build's): what
+ * GST_CLCONVOLVE_KERNEL_SOURCE reads instead of the embedded sources. */
+static const gchar *const kernel_files[CL_N_SOURCES] = {
+  "direct.cl", "vector.cl", "vsplit.cl", "tiled.cl", "separable.cl", "vsep.cl"
 };
 
 #define COMMON_SOURCE "common.cl"
@@ -227,6 +211,7 @@ struct _GstClConvolve
   ClJob *jobs[CL_MAX_SHAPES];    /* the worker's jobs the element waits for, per shape */
   gint64 job_asked[CL_MAX_SHAPES];
   gboolean sync_builds;         /* GST_CLCONVOLVE_SYNC_BUILDS */
+  gboolean generics_prepared;   /* prepare_generics done */
   ClKernelRequest requests[CL_MAX_SHAPES];
   gchar *tune_dir;              /* where tuning choices are kept; NULL: memory only */
   ClEvents *events;             /* one frame's profiling events (large: kept off the stack) */
@@ -869,7 +854,8 @@ post_job (GstClConvolve * self, ClJob * job, const gchar * phase, const ClJobRes
     gst_structure_set (st, "variant", G_TYPE_STRING, cl_variant_text (&res->variant, text,
             sizeof (text)), "queued", G_TYPE_UINT64, (guint64) res->queued_us * GST_USECOND,
         "duration", G_TYPE_UINT64, (guint64) res->run_us * GST_USECOND,
-        "wait", G_TYPE_UINT64, (guint64) wait_us * GST_USECOND, NULL);
+        "wait", G_TYPE_UINT64, (guint64) wait_us * GST_USECOND, "helper", G_TYPE_BOOLEAN,
+        res->helped, NULL);
     GST_INFO_OBJECT (self, "%s %s: %s, %s after %.1f ms (%.1f ms queued, %.1f ms since "
         "asked)", gst_cl_job_kind_name (job), phase, what, text, res->run_us / 1000.0,
         res->queued_us / 1000.0, wait_us / 1000.0);
@@ -897,7 +883,7 @@ static void
 submit_job (GstClConvolve * self, gint slot, ClJobKind kind, const ClVariant * v)
 {
   const ClJobSpec spec = { kind, self->requests[slot], *v, self->facts, self->source,
-    self->sources_digest, self->tune_dir
+    self->sources_digest, self->tune_dir, !self->sync_builds
   };
 
   self->jobs[slot] = gst_cl_worker_submit (self->ctx, &spec);
@@ -906,6 +892,68 @@ submit_job (GstClConvolve * self, gint slot, ClJobKind kind, const ClVariant * v
   self->jobs_pending++;
   g_mutex_unlock (&self->stats_lock);
   post_job (self, self->jobs[slot], "started", NULL, 0);
+}
+
+/* r for the pixel shape sh */
+static void
+shape_request (ClKernelRequest * r, const ClShape * sh)
+{
+  r->channels = sh->channels;
+  r->depth = sh->depth;
+  r->skipmask = sh->skipmask;
+  r->only = sh->only;
+  r->passmask = sh->passmask;
+}
+
+/* Queues on the worker the generic programs of the pixel shapes of every format the element
+ * takes (with the current planes), other than those of L: a later renegotiation then finds
+ * its generic program in the caches (the helper's build) instead of compiling it while its
+ * frame waits. Once per element. */
+static void
+prepare_generics (GstClConvolve * self, const ClKernelRequest * like, const ClLayout * L)
+{
+  GstCaps *caps = gst_static_caps_get (&sink_template.static_caps);
+  const GValue *formats = gst_structure_get_value (gst_caps_get_structure (caps, 0),
+      "format");
+  GHashTable *seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  self->generics_prepared = TRUE;
+  for (gint i = 0; i < L->n_shapes; i++) {
+    ClKernelRequest r = *like;
+
+    shape_request (&r, &L->shapes[i]);
+    g_hash_table_add (seen, cl_variant_options (&self->facts, &r, &cl_variant_generic));
+  }
+  for (guint f = 0; f < gst_value_list_get_size (formats); f++) {
+    GstVideoInfo info;
+    ClLayout other;
+
+    gst_video_info_set_format (&info, gst_video_format_from_string (g_value_get_string
+            (gst_value_list_get_value (formats, f))), like->width, like->height);
+    cl_layout_plan (&info, self->cur->planes, &other);
+    for (gint i = 0; i < other.n_shapes; i++) {
+      ClKernelRequest r = *like;
+      gchar *options;
+
+      shape_request (&r, &other.shapes[i]);
+      options = cl_variant_options (&self->facts, &r, &cl_variant_generic);
+      if (g_hash_table_contains (seen, options)) {
+        g_free (options);
+        continue;
+      }
+      g_hash_table_add (seen, options);
+      {
+        const ClJobSpec spec = { CL_JOB_BUILD, r, cl_variant_generic, self->facts,
+          self->source, self->sources_digest, self->tune_dir, TRUE
+        };
+
+        GST_DEBUG_OBJECT (self, "preparing the generic program %s", options);
+        gst_cl_worker_prepare (self->ctx, &spec);
+      }
+    }
+  }
+  g_hash_table_unref (seen);
+  gst_caps_unref (caps);
 }
 
 /* Makes v slot's kernel from a program the context holds ready (never building); FALSE when
@@ -1060,6 +1108,9 @@ ensure_kernel (GstClConvolve * self, gint slot, const ClShape * shape, const ClL
     return FALSE;
   }
   g_free (options);
+  /* first: small builds, and a renegotiation's frame would wait for one */
+  if (!self->generics_prepared)
+    prepare_generics (self, &request, L);
   if (!self->jobs[slot])
     submit_job (self, slot, known ? CL_JOB_BUILD : CL_JOB_TUNE, &v);
   return TRUE;
@@ -1641,15 +1692,15 @@ load_sources (GstClConvolve * self, const gchar * path, GError ** error)
   GChecksum *sum;
 
   for (gint i = 0; i < CL_N_SOURCES; i++)
-    self->source[i] = kernel_sources[i].embedded;
-  self->sources_digest = gst_cl_sources_digest;
+    self->source[i] = gst_cl_embedded_sources ()[i];
+  self->sources_digest = gst_cl_embedded_digest ();
   if (!path || !*path)
     return TRUE;
   if (g_file_test (path, G_FILE_TEST_IS_DIR)) {
     gchar *common = read_source_part (path, COMMON_SOURCE, error);
 
     for (gint i = 0; i < CL_N_SOURCES && common; i++) {
-      gchar *variant = read_source_part (path, kernel_sources[i].file, error);
+      gchar *variant = read_source_part (path, kernel_files[i], error);
 
       if (!variant)
         g_clear_pointer (&common, g_free);

@@ -361,6 +361,17 @@ gst_cl_tuner_lookup (const ClTuner * t, const ClKernelRequest * r, ClVariant * v
   return found;
 }
 
+void
+gst_cl_tuner_keep (const ClTuner * t, const ClKernelRequest * r, const ClVariant * v)
+{
+  gchar *key = tune_key (t, r);
+  GBytes *b = g_bytes_new (v, sizeof (*v));
+
+  gst_cl_context_keep_choice (t->ctx, key, b);
+  g_bytes_unref (b);
+  g_free (key);
+}
+
 /* method=auto with autotune: the choice the context holds for the request (any element's on
  * it), else the one stored on disk, else the fastest by timing (stored for the next process).
  * The context keeps only whole choices: one among fewer candidates is timed again. */

@@ -55,6 +55,9 @@ ClVariant gst_cl_tuner_choose (const ClTuner * t, const ClKernelRequest * r,
 gboolean gst_cl_tuner_lookup (const ClTuner * t, const ClKernelRequest * r, ClVariant * v,
     ClTuneOutcome * how);
 
+/* Keeps v as the context's choice for the request (one made in the helper process). */
+void gst_cl_tuner_keep (const ClTuner * t, const ClKernelRequest * r, const ClVariant * v);
+
 /* Runs b once on scratch buffers for the request (PoCL generates a kernel's code for its
  * work-group size at its first launch: the element's first frame with it then need not); on a
  * failure *what names the step. */

@@ -14,6 +14,7 @@
 #include "gstclworker.h"
 #include "convkernel.h"
 
+#include <gio/gio.h>
 #include <stdlib.h>
 #include <string.h>
 #ifdef __linux__
@@ -24,6 +25,29 @@
 
 GST_DEBUG_CATEGORY_STATIC (gst_cl_worker_debug);
 #define GST_CAT_DEFAULT gst_cl_worker_debug
+
+/* One program source per variant, kernels/common.cl followed by the variant's file, joined and
+ * embedded at build time (kernels/embed.py), and the SHA-256 of them all. */
+extern const char gst_cl_source_direct[], gst_cl_source_vector[], gst_cl_source_vsplit[],
+    gst_cl_source_tiled[], gst_cl_source_separable[], gst_cl_source_vsep[];
+extern const char gst_cl_sources_digest[];
+
+static const gchar *const embedded_sources[CL_N_SOURCES] = {
+  gst_cl_source_direct, gst_cl_source_vector, gst_cl_source_vsplit, gst_cl_source_tiled,
+  gst_cl_source_separable, gst_cl_source_vsep
+};
+
+const gchar *const *
+gst_cl_embedded_sources (void)
+{
+  return embedded_sources;
+}
+
+const gchar *
+gst_cl_embedded_digest (void)
+{
+  return gst_cl_sources_digest;
+}
 
 typedef enum
 {
@@ -56,6 +80,8 @@ typedef struct _ClWorker
   GHashTable *jobs;             /* key -> ClJob queued or running (no reference) */
   gboolean quit;
   gint64 delay_us;              /* GST_CLCONVOLVE_WORKER_DELAY_MS */
+
+  GCancellable *cancel;         /* the helper process of the job in progress: quit kills it */
 
   /* the worker thread's */
   cl_command_queue queue_cl;
@@ -143,16 +169,179 @@ worker_resources (ClWorker * w, GstClContext * ctx)
   return err;
 }
 
-/* Builds (or tunes, then builds) the job's variant and runs it once; fills job->result. */
+/* The helper program's path, NULL when there is none (gstclworker.h); read at every job, so
+ * that a test can change it. */
+static const gchar *
+helper_path (void)
+{
+  const gchar *env = g_getenv (GST_CL_WORKER_HELPER_ENV);
+
+  if (env)
+    return *env ? env : NULL;
+  return g_file_test (CLCONVOLVE_HELPER_PATH, G_FILE_TEST_IS_EXECUTABLE) ?
+      CLCONVOLVE_HELPER_PATH : NULL;
+}
+
+#define REQUEST_FIELDS 15
+#define VARIANT_FIELDS 5
+#define FACTS_FIELDS 4
+
+static gchar *
+join_ints (const gint64 * v, gint n)
+{
+  GString *s = g_string_new (NULL);
+
+  for (gint i = 0; i < n; i++)
+    g_string_append_printf (s, "%s%" G_GINT64_FORMAT, i ? "," : "", v[i]);
+  return g_string_free (s, FALSE);
+}
+
+static gboolean
+split_ints (const gchar * text, gint64 * v, gint n)
+{
+  gchar **parts = g_strsplit (text, ",", -1);
+  gboolean ok = g_strv_length (parts) == (guint) n;
+
+  for (gint i = 0; ok && i < n; i++)
+    ok = g_ascii_string_to_signed (parts[i], 10, G_MININT32, G_MAXINT64, &v[i], NULL);
+  g_strfreev (parts);
+  return ok;
+}
+
+/* The job's integers, in a fixed order: a field added to a struct must be added here. */
 static void
-job_run (ClWorker * w, ClJob * job)
+request_ints (const ClKernelRequest * r, gint64 * v)
+{
+  const gint64 f[REQUEST_FIELDS] = { r->method, r->size, r->channels, r->depth, r->skipmask,
+    r->only, r->border, r->block, r->rank, r->width, r->height, r->passmask, r->autotune,
+    r->split, r->discrete
+  };
+
+  memcpy (v, f, sizeof (f));
+}
+
+gchar **
+gst_cl_job_spec_to_args (GstClContext * ctx, const ClJobSpec * spec)
+{
+  const ClVariant *v = &spec->variant;
+  const ClDeviceFacts *d = &spec->facts;
+  gint64 r[REQUEST_FIELDS];
+  const gint64 vv[VARIANT_FIELDS] = { v->method, v->bx, v->by, v->split, v->generic };
+  const gint64 dd[FACTS_FIELDS] = { d->local_mem_dedicated, d->local_mem_size,
+    d->max_work_group_size, d->native_float_width
+  };
+  GPtrArray *a = g_ptr_array_new ();
+
+  request_ints (&spec->request, r);
+  g_ptr_array_add (a, g_strdup (spec->kind == CL_JOB_TUNE ? "tune" : "build"));
+  g_ptr_array_add (a, g_strdup (ctx->index_spec));
+  g_ptr_array_add (a, g_strdup (ctx->identity));
+  g_ptr_array_add (a, g_strdup (spec->digest));
+  g_ptr_array_add (a, g_strdup (spec->tune_dir ? spec->tune_dir : ""));
+  g_ptr_array_add (a, g_strdup (spec->streaming ? "streaming" : "alone"));
+  g_ptr_array_add (a, join_ints (r, REQUEST_FIELDS));
+  g_ptr_array_add (a, join_ints (vv, VARIANT_FIELDS));
+  g_ptr_array_add (a, join_ints (dd, FACTS_FIELDS));
+  g_ptr_array_add (a, NULL);
+  return (gchar **) g_ptr_array_free (a, FALSE);
+}
+
+gboolean
+gst_cl_job_spec_from_args (gchar ** args, ClJobSpec * spec, gchar ** device, gchar ** identity,
+    gchar ** why)
+{
+  gint64 r[REQUEST_FIELDS], v[VARIANT_FIELDS], d[FACTS_FIELDS];
+
+  memset (spec, 0, sizeof (*spec));
+  if (g_strv_length (args) != 9 || (strcmp (args[0], "tune") && strcmp (args[0], "build")) ||
+      !split_ints (args[6], r, REQUEST_FIELDS) || !split_ints (args[7], v, VARIANT_FIELDS) ||
+      !split_ints (args[8], d, FACTS_FIELDS)) {
+    *why = g_strdup ("expected: tune|build P:D IDENTITY DIGEST TUNE_DIR streaming|alone "
+        "REQUEST VARIANT FACTS (as clconvolve's worker gives them)");
+    return FALSE;
+  }
+  spec->kind = strcmp (args[0], "tune") ? CL_JOB_BUILD : CL_JOB_TUNE;
+  *device = args[1];
+  *identity = args[2];
+  spec->digest = args[3];
+  spec->tune_dir = *args[4] ? args[4] : NULL;
+  spec->streaming = !strcmp (args[5], "streaming");
+  spec->request = (ClKernelRequest) { r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8],
+    r[9], r[10], r[11], r[12], r[13], r[14]
+  };
+  spec->variant = (ClVariant) { v[0], v[1], v[2], v[3], v[4] };
+  spec->facts = (ClDeviceFacts) { d[0], d[1], d[2], d[3] };
+  return TRUE;
+}
+
+/* The job run first in the helper process (see gstclworker.h): TRUE when it succeeded, with
+ * *v and *how its choice for a tuning job; FALSE (the worker then does it all itself) when it
+ * could not run, failed or was stopped. */
+static gboolean
+run_helper (ClWorker * w, ClJob * job, const gchar * path, ClVariant * v, ClTuneOutcome * how)
+{
+  gchar **args = gst_cl_job_spec_to_args (job->ctx, &job->spec);
+  GPtrArray *argv = g_ptr_array_new ();
+  GSubprocessLauncher *launcher;
+  GSubprocess *proc;
+  GError *error = NULL;
+  gchar *out = NULL, *err_text = NULL;
+  gint64 f[7];
+  gboolean ok = FALSE;
+
+  g_ptr_array_add (argv, (gpointer) path);
+  g_ptr_array_add (argv, (gpointer) "--job");
+  for (gint i = 0; args[i]; i++)
+    g_ptr_array_add (argv, args[i]);
+  g_ptr_array_add (argv, NULL);
+  /* the child inherits this thread's lower priority; its debug log goes to its stderr (read
+   * here) and not to GST_DEBUG_FILE, which it would truncate */
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE |
+      G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  g_subprocess_launcher_unsetenv (launcher, "GST_DEBUG_FILE");
+  proc = g_subprocess_launcher_spawnv (launcher, (const gchar * const *) argv->pdata, &error);
+  g_object_unref (launcher);
+  if (proc && !g_subprocess_communicate_utf8 (proc, NULL, w->cancel, &out, &err_text, &error))
+    g_subprocess_force_exit (proc);
+  if (proc && !error && g_subprocess_get_if_exited (proc) &&
+      g_subprocess_get_exit_status (proc) == 0 && out &&
+      g_str_has_prefix (out, "clconvolve-job ") && split_ints (g_strstrip (out) + 15, f, 7) &&
+      f[0] == CL_SUCCESS) {
+    *v = (ClVariant) { f[1], f[2], f[3], f[4], f[5] };
+    *how = f[6];
+    ok = TRUE;
+    if (err_text && *err_text)
+      GST_LOG_OBJECT (job->ctx, "the helper's log:\n%s", err_text);
+  } else if (!g_cancellable_is_cancelled (w->cancel)) {
+    GST_WARNING_OBJECT (job->ctx, "the helper %s did not do the job (%s); doing it in this "
+        "process: %s", path, error ? error->message : "it failed", err_text ? err_text : "");
+  }
+  g_clear_error (&error);
+  if (proc)
+    g_subprocess_wait (proc, NULL, NULL);
+  g_clear_object (&proc);
+  g_free (out);
+  g_free (err_text);
+  g_ptr_array_free (argv, TRUE);
+  g_strfreev (args);
+  return ok;
+}
+
+/* Builds (or tunes, then builds) the job's variant and runs it once; fills job->result. For
+ * streaming elements the helper (when there is one, for the embedded sources) does it first,
+ * so that what is left here only reads the caches it filled. */
+static void
+job_run (ClWorker * w, ClJob * job, gboolean may_help)
 {
   ClJobSpec *spec = &job->spec;
   ClKernelRequest *r = &spec->request;
   ClJobResult *res = &job->result;
+  const gchar *helper = may_help && spec->streaming &&
+      !strcmp (spec->digest, gst_cl_sources_digest) ? helper_path () : NULL;
   ClTuner t;
   ClBuilt b;
   ClVariant v = spec->variant;
+  gboolean helped = FALSE;
   gchar *log = NULL;
 
   res->what = "the worker's queue";
@@ -161,9 +350,20 @@ job_run (ClWorker * w, ClJob * job)
     return;
   t = (ClTuner) { job->ctx, &spec->facts, w->queue_cl, spec->source, spec->digest,
     spec->tune_dir, { w->coef, w->sep, MAX (r->rank, 1), 0.0f, r->size, r->border },
-    GST_OBJECT (job->ctx), TRUE
+    GST_OBJECT (job->ctx), spec->streaming
   };
-  if (spec->kind == CL_JOB_TUNE)
+  if (helper) {
+    gint64 start = g_get_monotonic_time ();
+
+    helped = res->helped = run_helper (w, job, helper, &v, &res->how);
+    GST_DEBUG_OBJECT (job->ctx, "helper: %s after %.1f ms", helped ? "done" : "failed",
+        (g_get_monotonic_time () - start) / 1000.0);
+    if (helped && spec->kind == CL_JOB_TUNE)
+      gst_cl_tuner_keep (&t, r, &v);
+    if (!helped)
+      v = spec->variant;
+  }
+  if (spec->kind == CL_JOB_TUNE && !helped)
     v = gst_cl_tuner_choose (&t, r, &res->how);
   res->err = gst_cl_built_make (job->ctx, &spec->facts, spec->source, r, &v, TRUE, &b, &log,
       &res->what);
@@ -185,6 +385,32 @@ job_run (ClWorker * w, ClJob * job)
   res->variant = v;
   job->log = log;
   res->log = log;
+}
+
+static void
+worker_resources_free (ClWorker * w)
+{
+  g_clear_pointer (&w->sep, clReleaseMemObject);
+  g_clear_pointer (&w->coef, clReleaseMemObject);
+  g_clear_pointer (&w->queue_cl, clReleaseCommandQueue);
+}
+
+void
+gst_cl_job_run_here (GstClContext * ctx, const ClJobSpec * spec, ClJobResult * result,
+    gchar ** log)
+{
+  ClWorker w;
+  ClJob job;
+
+  memset (&w, 0, sizeof (w));
+  memset (&job, 0, sizeof (job));
+  job.ctx = ctx;
+  job.spec = *spec;
+  job_run (&w, &job, FALSE);
+  worker_resources_free (&w);
+  *result = job.result;
+  *log = job.log;
+  result->log = NULL;
 }
 
 /* Waits w->delay_us before a job (the developer override), unless the job is dropped or the
@@ -230,7 +456,7 @@ worker_main (gpointer data)
       what = gst_cl_job_describe (job);
       GST_INFO_OBJECT (ctx, "%s job started: %s", gst_cl_job_kind_name (job), what);
       start = g_get_monotonic_time ();
-      job_run (w, job);
+      job_run (w, job, TRUE);
       g_mutex_lock (&w->lock);
       job->result.queued_us = start - job->queued_at;
       job->result.run_us = g_get_monotonic_time () - start;
@@ -268,6 +494,7 @@ worker_get (GstClContext * ctx)
     g_cond_init (&w->changed);
     g_queue_init (&w->queue);
     w->jobs = g_hash_table_new (g_str_hash, g_str_equal);
+    w->cancel = g_cancellable_new ();
     w->delay_us = delay ? (gint64) MAX (atoi (delay), 0) * 1000 : 0;
     ctx->worker = w;
     ctx->worker_free = gst_cl_worker_free;
@@ -278,15 +505,13 @@ worker_get (GstClContext * ctx)
   return w;
 }
 
-ClJob *
-gst_cl_worker_submit (GstClContext * ctx, const ClJobSpec * spec)
+/* The job of spec, queued or joined, with one more holder that wants it (under w->lock). */
+static ClJob *
+job_join (ClWorker * w, GstClContext * ctx, const ClJobSpec * spec)
 {
-  ClWorker *w = worker_get (ctx);
   gchar *key = job_key (spec);
-  ClJob *job;
+  ClJob *job = g_hash_table_lookup (w->jobs, key);
 
-  g_mutex_lock (&w->lock);
-  job = g_hash_table_lookup (w->jobs, key);
   if (job) {
     g_free (key);
   } else {
@@ -309,9 +534,31 @@ gst_cl_worker_submit (GstClContext * ctx, const ClJobSpec * spec)
     g_cond_broadcast (&w->changed);
   }
   job->wanted++;
+  return job;
+}
+
+ClJob *
+gst_cl_worker_submit (GstClContext * ctx, const ClJobSpec * spec)
+{
+  ClWorker *w = worker_get (ctx);
+  ClJob *job;
+
+  g_mutex_lock (&w->lock);
+  job = job_join (w, ctx, spec);
   g_atomic_int_inc (&job->refs);
   g_mutex_unlock (&w->lock);
   return job;
+}
+
+void
+gst_cl_worker_prepare (GstClContext * ctx, const ClJobSpec * spec)
+{
+  ClWorker *w = worker_get (ctx);
+
+  g_mutex_lock (&w->lock);
+  /* wanted for good: never dropped, no reference handed out */
+  job_join (w, ctx, spec);
+  g_mutex_unlock (&w->lock);
 }
 
 gboolean
@@ -395,10 +642,10 @@ gst_cl_worker_free (GstClContext * ctx)
   }
   g_cond_broadcast (&w->changed);
   g_mutex_unlock (&w->lock);
+  g_cancellable_cancel (w->cancel);
   g_thread_join (w->thread);
-  g_clear_pointer (&w->sep, clReleaseMemObject);
-  g_clear_pointer (&w->coef, clReleaseMemObject);
-  g_clear_pointer (&w->queue_cl, clReleaseCommandQueue);
+  worker_resources_free (w);
+  g_object_unref (w->cancel);
   g_hash_table_destroy (w->jobs);
   g_cond_clear (&w->changed);
   g_mutex_clear (&w->lock);

@@ -38,6 +38,8 @@ typedef struct
   const gchar *const *source;   /* the program texts, ClKernelSource order */
   const gchar *digest;          /* their digest (tuning key) */
   const gchar *tune_dir;        /* where choices are kept; NULL: memory only */
+  gboolean streaming;           /* frames run beside the job: tuning takes a bounded share of
+                                 * the device, and the job runs first in the helper process */
 } ClJobSpec;
 
 /* How a job ended. */
@@ -49,6 +51,7 @@ typedef struct
   const gchar *what;            /* the step that failed */
   const gchar *log;             /* the build log of a failed build, else NULL */
   gint64 queued_us, run_us;     /* waiting for the worker, then running on it */
+  gboolean helped;              /* the helper process did the work first */
 } ClJobResult;
 
 typedef struct _ClJob ClJob;
@@ -57,9 +60,20 @@ typedef struct _ClJob ClJob;
  * check that the streaming thread does not wait for it); a dropped job stops the wait. */
 #define GST_CL_WORKER_DELAY_ENV "GST_CLCONVOLVE_WORKER_DELAY_MS"
 
+/* The helper program (clconvolve-warmup --job), a path: GST_CLCONVOLVE_HELPER where set ("":
+ * none), else the installed one. The worker runs a job of streaming elements in it first, so
+ * that what compiling takes in its process (PoCL holds one lock over all of the process's
+ * launches while it generates a kernel's code) never holds up their frames; the worker then
+ * finds the program, its code and the tuning choice in the caches the helper filled. */
+#define GST_CL_WORKER_HELPER_ENV "GST_CLCONVOLVE_HELPER"
+
 /* Queues spec on ctx's worker (started on first use), or joins the identical job already
  * queued or running. Returns the caller's reference; give it back with gst_cl_job_drop. */
 ClJob *gst_cl_worker_submit (GstClContext * ctx, const ClJobSpec * spec);
+
+/* Queues spec for the caches alone (a program likely needed later): nobody polls it, and it is
+ * never dropped; an element asking for the same job later joins it. */
+void gst_cl_worker_prepare (GstClContext * ctx, const ClJobSpec * spec);
 
 /* TRUE once the job has ended, with *result filled (valid while the reference is held). */
 gboolean gst_cl_job_poll (ClJob * job, ClJobResult * result);
@@ -76,6 +90,22 @@ gchar *gst_cl_job_describe (const ClJob * job);
 /* Gives back the caller's reference; a job that nobody wants any more is dropped if it has not
  * started (one running finishes: its program is kept for a later request). NULL allowed. */
 void gst_cl_job_drop (ClJob * job);
+
+/* The program texts embedded at build time (kernels/embed.py), in ClKernelSource order, and
+ * their digest: the helper's, so the worker uses it only for jobs of these sources. */
+const gchar *const *gst_cl_embedded_sources (void);
+const gchar *gst_cl_embedded_digest (void);
+
+/* Runs spec in the calling thread on ctx (the helper program's --job mode): *result as a job
+ * that ended would have it, with its log (free it). */
+void gst_cl_job_run_here (GstClContext * ctx, const ClJobSpec * spec, ClJobResult * result,
+    gchar ** log);
+
+/* The helper's --job arguments for spec on ctx (free with g_strfreev), and the parsing of
+ * them back: FALSE with *why set (free it) when they do not make a job. */
+gchar **gst_cl_job_spec_to_args (GstClContext * ctx, const ClJobSpec * spec);
+gboolean gst_cl_job_spec_from_args (gchar ** args, ClJobSpec * spec, gchar ** device,
+    gchar ** identity, gchar ** why);
 
 /* Jobs queued or running on ctx's worker. */
 guint gst_cl_worker_pending (GstClContext * ctx);

@@ -725,6 +725,7 @@ chroma_unchanged (const Case * c, GstBuffer * a, GstBuffer * b)
 /* The suites set SYNC_ENV (the streaming thread waits for the worker, so that a frame runs
  * the variant a test checks); the tests of live changes unset it for the elements they start,
  * and put back what was there. */
+#define HELPER_ENV "GST_CLCONVOLVE_HELPER"
 #define SYNC_ENV "GST_CLCONVOLVE_SYNC_BUILDS"
 
 static gchar *
@@ -1138,7 +1139,7 @@ stats_u64 (GstHarness * h, const gchar * field)
 /* The element messages of the worker's jobs on bus: how many have phase (and, if not NULL, a
  * "what" containing needle); each ended one says how long it took. */
 static guint
-count_job_messages (GstBus * bus, const gchar * phase, const gchar * needle)
+count_job_messages (GstBus * bus, const gchar * phase, const gchar * needle, gint helped)
 {
   GstMessage *msg;
   guint n = 0;
@@ -1146,14 +1147,16 @@ count_job_messages (GstBus * bus, const gchar * phase, const gchar * needle)
   while ((msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT))) {
     const GstStructure *st = gst_message_get_structure (msg);
     guint64 duration;
+    gboolean helper;
 
     if (gst_structure_has_name (st, "clconvolve-job") &&
         !g_strcmp0 (gst_structure_get_string (st, "phase"), phase) &&
         (!needle || strstr (gst_structure_get_string (st, "what"), needle))) {
       n++;
       if (strcmp (phase, "started"))
-        fail_unless (gst_structure_get_uint64 (st, "duration", &duration) && duration > 0,
-            "%s", struct_text (st));
+        fail_unless (gst_structure_get_uint64 (st, "duration", &duration) && duration > 0 &&
+            gst_structure_get_boolean (st, "helper", &helper) && (helped < 0 ||
+                helper == helped), "%s (expected helper=%d)", struct_text (st), helped);
     }
     gst_message_unref (msg);
   }
@@ -1197,7 +1200,7 @@ GST_START_TEST (test_slow_worker)
   }
   fail_unless_equals_int (stats_u64 (h, "generic-frames"), frame);
   /* the first setting's job, then one per size */
-  fail_unless (count_job_messages (bus, "started", "float4 block=") >= G_N_ELEMENTS (sizes));
+  fail_unless (count_job_messages (bus, "started", "float4 block=", -1) >= G_N_ELEMENTS (sizes));
   gst_element_set_bus (h->element, NULL);
   gst_object_unref (bus);
   gst_harness_teardown (h);
@@ -1207,18 +1210,31 @@ GST_END_TEST;
 
 /* Once the worker is done, the element switches to the specialised kernel between two frames
  * (a "done" message says what and how long), and the frames before and after match the
- * reference. */
+ * reference: with the helper process doing the job first, with none (GST_CLCONVOLVE_HELPER=""),
+ * and with one that cannot run (the worker does it itself, with a warning). */
+static const struct
+{
+  const gchar *path;            /* GST_CLCONVOLVE_HELPER; NULL: the suite's, this build's */
+  gboolean helped;
+} helpers[] = {
+  {NULL, TRUE}, {"", FALSE}, {"/nonexistent/clconvolve-warmup", FALSE}
+};
+
 GST_START_TEST (test_switch_when_ready)
 {
   Case c = { CASE_DEFAULTS, .format = "RGBA", .width = 40, .height = 30, .kernel = "gaussian",
     .size = 5, .method = "vector", .border = "wrap"
   };
   gchar *saved = sync_builds_off ();
+  gchar *helper = g_strdup (g_getenv (HELPER_ENV));
   GstBus *bus = gst_bus_new ();
-  GstHarness *h = harness_own_context (&c);
+  GstHarness *h;
   gchar *v = NULL;
   guint frame = 0;
 
+  if (helpers[__i__].path)
+    g_setenv (HELPER_ENV, helpers[__i__].path, TRUE);
+  h = harness_own_context (&c);
   sync_builds_restore (saved);
   gst_element_set_bus (h->element, bus);
   /* up to 2 minutes for the worker (PoCL compiling from nothing on a slow machine) */
@@ -1234,7 +1250,10 @@ GST_START_TEST (test_switch_when_ready)
   fail_unless (g_str_has_prefix (v, "vector "), "still %s after %u frames", v, frame);
   check_frame_at (h, &c, 5000, frame * GST_SECOND / 30);
   fail_unless_equals_int (stats_u64 (h, "jobs-pending"), 0);
-  fail_unless (count_job_messages (bus, "done", "vector ") == 1);
+  fail_unless (count_job_messages (bus, "done", "vector ", helpers[__i__].helped) == 1);
+  if (helper)
+    g_setenv (HELPER_ENV, helper, TRUE);
+  g_free (helper);
   g_free (v);
   gst_element_set_bus (h->element, NULL);
   gst_object_unref (bus);
@@ -1795,7 +1814,8 @@ GST_START_TEST (test_decimal_comma_matrix)
 
 GST_END_TEST;
 
-/* device strings that can never match are refused when set: indices other than "P:D" */
+/* device strings that can never match are refused when set: indices other than "P:D"; the
+ * empty default is taken */
 GST_START_TEST (test_device_spec_refused)
 {
   GstElement *e = gst_element_factory_make ("clconvolve", NULL);
@@ -1813,6 +1833,11 @@ GST_START_TEST (test_device_spec_refused)
   g_object_set (e, "device", "cpu", NULL);
   g_object_get (e, "device", &device, NULL);
   fail_unless_equals_string (device, "cpu");
+  g_free (device);
+  /* the default, empty, is no indices at all */
+  g_object_set (e, "device", "", NULL);
+  g_object_get (e, "device", &device, NULL);
+  fail_unless_equals_string (device, "");
   g_free (device);
   g_log_remove_handler ("clconvolve", handler);
   gst_object_unref (e);
@@ -1961,7 +1986,7 @@ clconvolve_suite (void)
   tcase_add_test (tc, test_controller);
   tcase_add_test (tc, test_stats);
   tcase_add_test (tc, test_stress_properties);
-  tcase_add_test (tc, test_switch_when_ready);
+  tcase_add_loop_test (tc, test_switch_when_ready, 0, G_N_ELEMENTS (helpers));
   tcase_add_test (tc, test_device_spec_refused);
 
   /* the reliability checks, also run under the sanitizers (scripts/test) */

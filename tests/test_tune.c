@@ -1287,6 +1287,61 @@ GST_START_TEST (test_default_dir)
 
 GST_END_TEST;
 
+/* 11. clconvolve-warmup: --list names the default device; a warm-up of the filter fills the
+ * directory with its choice and says so in a progress line, and an element started afterwards
+ * times nothing and reads that choice (its frames checked against the reference); the helper
+ * mode refuses arguments that do not make a job */
+GST_START_TEST (test_warmup)
+{
+  gchar *size = g_strdup_printf ("%d", f_gauss.size);
+  gchar *res = g_strdup_printf ("%dx%d", WIDTH, HEIGHT);
+  gchar *list_argv[] = { (gchar *) WARMUP_PATH, (gchar *) "--list", NULL };
+  gchar *warm_argv[] = { (gchar *) WARMUP_PATH, (gchar *) "--format", (gchar *) "RGBA",
+    (gchar *) "--resolution", res, (gchar *) "--kernel", (gchar *) f_gauss.kernel,
+    (gchar *) "--size", size, (gchar *) "--set", (gchar *) "border=mirror", NULL
+  };
+  gchar *job_argv[] = { (gchar *) WARMUP_PATH, (gchar *) "--job", (gchar *) "tune", NULL };
+  gchar *out = NULL, *err = NULL, **keys;
+  gint status = -1;
+  GError *error = NULL;
+  Outcome o;
+
+  fail_unless (g_spawn_sync (NULL, list_argv, NULL, 0, NULL, NULL, &out, &err, &status,
+          &error), "could not run %s: %s", WARMUP_PATH, error ? error->message : "?");
+  fail_unless (g_spawn_check_wait_status (status, NULL) && strstr (out, "device=\"\"") &&
+      strstr (out, "platform: "), "--list: status %d, output:\n%s%s", status, out, err);
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  fail_if (g_file_test (tune.dir, G_FILE_TEST_EXISTS));
+  fail_unless (g_spawn_sync (NULL, warm_argv, NULL, 0, NULL, NULL, &out, &err, &status,
+          &error));
+  fail_unless (g_spawn_check_wait_status (status, NULL), "warm-up: status %d, output:\n%s%s",
+      status, out, err);
+  fail_unless (strstr (out, "tune method=auto, 5x5") && strstr (out, ": done, ") &&
+      strstr (out, "1 job done, 0 failed"), "warm-up: no progress line of its tuning job:\n%s",
+      out);
+  keys = tune_keys (tune.dir, "after the warm-up");
+  fail_unless_equals_int (g_strv_length (keys), 1);
+  g_strfreev (keys);
+  run (&f_gauss, TRUE, "after the warm-up", &o);
+  check_counts (&o, 0, 1, "after the warm-up");
+  outcome_clear (&o);
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  fail_unless (g_spawn_sync (NULL, job_argv, NULL, 0, NULL, NULL, &out, &err, &status,
+          &error));
+  fail_unless (g_spawn_check_wait_status (status, NULL) == FALSE && strstr (err, "expected: "),
+      "--job with too few arguments: status %d, stderr:\n%s", status, err);
+  g_free (out);
+  g_free (err);
+  g_free (size);
+  g_free (res);
+}
+
+GST_END_TEST;
+
 static Suite *
 tune_suite (void)
 {
@@ -1305,6 +1360,7 @@ tune_suite (void)
   tcase_add_test (tc, test_disabled);
   tcase_add_loop_test (tc, test_unwritable, 0, 2);
   tcase_add_test (tc, test_default_dir);
+  tcase_add_test (tc, test_warmup);
   return s;
 }
 

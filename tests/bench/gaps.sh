@@ -7,6 +7,8 @@
 #   tests/bench/gaps.sh --res 320x240 --every 10
 cd "$(dirname "$0")/../.."
 export GST_PLUGIN_PATH_1_0=$PWD/build/gst
+# the worker's helper process: this build's, unless one is given
+export GST_CLCONVOLVE_HELPER=${GST_CLCONVOLVE_HELPER-$PWD/build/tools/clconvolve-warmup}
 B=build/tests/bench/clconvolve-gaps
 status=0
 declare -A gaps  # worst gaps of the cold and of the warm runs

@@ -1,0 +1,291 @@
+/* clconvolve-warmup: lists the OpenCL devices, and compiles and tunes clconvolve's kernels
+ * ahead of time into the disk caches
+ * Copyright (C) 2026 clconvolve developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/* Three modes:
+ *   clconvolve-warmup --list
+ *     each device: its "P:D" indices, name, platform, type and the device= strings that select
+ *     it;
+ *   clconvolve-warmup [--device S] [--format F,..] [--resolution WxH,..] [--kernel K,..]
+ *       [--size N,..] [--method M,..] [--set "PROP=V ..."]
+ *     runs clconvolve on two frames of every combination, waiting for its builds and tuning
+ *     (GST_CLCONVOLVE_SYNC_BUILDS=1), so that the program, tuning and PoCL caches hold them: a
+ *     progress line per job (from the element's clconvolve-job messages);
+ *   clconvolve-warmup --job ...
+ *     the worker's helper: one job (tune or build, then a launch) in this process, its result
+ *     on stdout (gst/gstclworker.h says why). Not for people. */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstclworker.h"
+
+#include <gst/gst.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static gint
+run_job (gint argc, gchar ** argv)
+{
+  ClJobSpec spec;
+  ClJobResult res;
+  GstClContext *ctx;
+  GError *error = NULL;
+  gchar *device, *identity, *why = NULL, *log = NULL;
+
+  if (!gst_cl_job_spec_from_args (argv, &spec, &device, &identity, &why)) {
+    g_printerr ("clconvolve-warmup --job: %s\n", why);
+    g_free (why);
+    return 2;
+  }
+  if (strcmp (spec.digest, gst_cl_embedded_digest ())) {
+    g_printerr ("clconvolve-warmup --job: the job's kernel sources are not this program's "
+        "(a different clconvolve version)\n");
+    return 3;
+  }
+  spec.source = gst_cl_embedded_sources ();
+  ctx = gst_cl_context_acquire (device, &error);
+  if (!ctx) {
+    g_printerr ("clconvolve-warmup --job: %s\n", error->message);
+    g_clear_error (&error);
+    return 3;
+  }
+  if (strcmp (ctx->identity, identity)) {
+    g_printerr ("clconvolve-warmup --job: device %s is %s, not %s\n", device, ctx->identity,
+        identity);
+    gst_object_unref (ctx);
+    return 3;
+  }
+  gst_cl_job_run_here (ctx, &spec, &res, &log);
+  g_print ("clconvolve-job %d,%d,%d,%d,%d,%d,%d\n", res.err, res.variant.method,
+      res.variant.bx, res.variant.by, res.variant.split, res.variant.generic, res.how);
+  if (res.err != CL_SUCCESS)
+    g_printerr ("%s failed: %s\n%s", res.what, gst_cl_error_to_string (res.err),
+        log ? log : "");
+  g_free (log);
+  gst_object_unref (ctx);
+  return res.err == CL_SUCCESS ? 0 : 1;
+}
+
+static gint
+list_devices (void)
+{
+  GPtrArray *devs = gst_cl_device_list ();
+
+  if (devs->len == 0)
+    g_print ("No OpenCL device. Install an OpenCL driver (on a machine without a GPU, PoCL: "
+        "apt-get install pocl-opencl-icd) and check that clinfo lists it.\n");
+  for (guint i = 0; i < devs->len; i++) {
+    const GstClDeviceInfo *d = g_ptr_array_index (devs, i);
+    GString *sel = g_string_new (NULL);
+
+    for (gint s = 0; d->selected_by[s]; s++)
+      g_string_append_printf (sel, "%sdevice=\"%s\"", s ? ", " : "", d->selected_by[s]);
+    g_print ("%s  %s\n      platform: %s\n      type: %s\n      selected by: %s\n",
+        d->index_spec, d->name, d->platform, d->type, sel->str);
+    g_string_free (sel, TRUE);
+  }
+  g_ptr_array_unref (devs);
+  return 0;
+}
+
+typedef struct
+{
+  gint done, failed;
+  gint64 start;
+} Progress;
+
+/* The progress line of a clconvolve-job message; FALSE at an error or the end of the stream. */
+static gboolean
+watch (GstBus * bus, const gchar * label, Progress * p)
+{
+  for (;;) {
+    GstMessage *m = gst_bus_timed_pop_filtered (bus, GST_CLOCK_TIME_NONE,
+        GST_MESSAGE_ELEMENT | GST_MESSAGE_ERROR | GST_MESSAGE_EOS);
+    const GstStructure *st = gst_message_get_structure (m);
+    gboolean go_on = TRUE;
+
+    if (GST_MESSAGE_TYPE (m) == GST_MESSAGE_ERROR) {
+      GError *e = NULL;
+
+      gst_message_parse_error (m, &e, NULL);
+      g_print ("  %s: error: %s\n", label, e->message);
+      g_clear_error (&e);
+      p->failed++;
+      go_on = FALSE;
+    } else if (GST_MESSAGE_TYPE (m) == GST_MESSAGE_EOS) {
+      go_on = FALSE;
+    } else if (gst_structure_has_name (st, "clconvolve-job")) {
+      const gchar *phase = gst_structure_get_string (st, "phase");
+      const gchar *job = gst_structure_get_string (st, "job");
+      const gchar *what = gst_structure_get_string (st, "what");
+      const gchar *variant = gst_structure_get_string (st, "variant");
+      guint64 duration = 0;
+
+      gst_structure_get_uint64 (st, "duration", &duration);
+      if (!g_strcmp0 (phase, "started")) {
+        g_print ("  %s: %s %s ...\n", label, job, what);
+      } else {
+        g_print ("  %s: %s %s: %s, %s in %.0f ms (%.1f s so far)\n", label, job, what,
+            phase, variant ? variant : "-", duration / 1e6,
+            (g_get_monotonic_time () - p->start) / 1e6);
+        if (!g_strcmp0 (phase, "done"))
+          p->done++;
+        else
+          p->failed++;
+      }
+    }
+    gst_message_unref (m);
+    if (!go_on)
+      return TRUE;
+  }
+}
+
+static gchar **
+split_list (const gchar * s, const gchar * fallback)
+{
+  return g_strsplit (s ? s : fallback, ",", -1);
+}
+
+static gint
+warm_up (const gchar * device, gchar ** formats, gchar ** resolutions, gchar ** kernels,
+    gchar ** sizes, gchar ** methods, gchar ** extra)
+{
+  gchar *extras = extra ? g_strjoinv (" ", extra) : g_strdup ("");
+  Progress p = { 0, 0, g_get_monotonic_time () };
+  gint runs = 0;
+
+  if (!g_strcmp0 (g_getenv ("GST_CLCONVOLVE_CACHE_DIR"), ""))
+    g_print ("note: GST_CLCONVOLVE_CACHE_DIR is empty: programs are not kept on disk\n");
+  for (gint f = 0; formats[f]; f++)
+    for (gint r = 0; resolutions[r]; r++)
+      for (gint k = 0; kernels[k]; k++)
+        for (gint s = 0; sizes[s]; s++)
+          for (gint m = 0; methods[m]; m++) {
+            gint w = 0, h = 0;
+            gchar *label, *desc;
+            GstElement *pipe;
+            GError *error = NULL;
+
+            if (sscanf (resolutions[r], "%dx%d", &w, &h) != 2 || w <= 0 || h <= 0) {
+              g_printerr ("clconvolve-warmup: --resolution %s is not WIDTHxHEIGHT\n",
+                  resolutions[r]);
+              return 2;
+            }
+            label = g_strdup_printf ("%s %dx%d kernel=%s size=%s method=%s%s%s", formats[f],
+                w, h, kernels[k], sizes[s], methods[m], *extras ? " " : "", extras);
+            desc = g_strdup_printf ("videotestsrc num-buffers=2 ! video/x-raw,format=%s,"
+                "width=%d,height=%d,framerate=30/1 ! clconvolve %s%s%s kernel=%s size=%s "
+                "method=%s %s ! fakesink", formats[f], w, h, device ? "device=\"" : "",
+                device ? device : "", device ? "\"" : "", kernels[k], sizes[s], methods[m],
+                extras);
+            g_print ("[%d] %s\n", ++runs, label);
+            pipe = gst_parse_launch (desc, &error);
+            if (!pipe) {
+              g_print ("  %s: error: %s\n", label, error->message);
+              g_clear_error (&error);
+              p.failed++;
+            } else {
+              GstBus *bus = gst_element_get_bus (pipe);
+
+              gst_element_set_state (pipe, GST_STATE_PLAYING);
+              watch (bus, label, &p);
+              gst_element_set_state (pipe, GST_STATE_NULL);
+              gst_object_unref (bus);
+              gst_object_unref (pipe);
+            }
+            g_free (desc);
+            g_free (label);
+          }
+  g_print ("%d setting%s: %d job%s done, %d failed, %.1f s\n", runs, runs == 1 ? "" : "s",
+      p.done, p.done == 1 ? "" : "s", p.failed, (g_get_monotonic_time () - p.start) / 1e6);
+  g_free (extras);
+  return p.failed ? 1 : 0;
+}
+
+gint
+main (gint argc, gchar ** argv)
+{
+  gboolean list = FALSE;
+  gchar *device = NULL, *formats = NULL, *resolutions = NULL, *kernels = NULL, *sizes = NULL;
+  gchar *methods = NULL, **extra = NULL;
+  GOptionEntry entries[] = {
+    {"list", 'l', 0, G_OPTION_ARG_NONE, &list, "List the OpenCL devices and exit", NULL},
+    {"device", 'd', 0, G_OPTION_ARG_STRING, &device, "clconvolve's device= (default: the "
+          "element's default)", "S"},
+    {"format", 'f', 0, G_OPTION_ARG_STRING, &formats, "Video formats (default RGBA)", "F,..."},
+    {"resolution", 'r', 0, G_OPTION_ARG_STRING, &resolutions, "Frame sizes (default "
+          "1280x720)", "WxH,..."},
+    {"kernel", 'k', 0, G_OPTION_ARG_STRING, &kernels, "kernel= presets (default gaussian)",
+        "K,..."},
+    {"size", 's', 0, G_OPTION_ARG_STRING, &sizes, "size= values (default 7)", "N,..."},
+    {"method", 'm', 0, G_OPTION_ARG_STRING, &methods, "method= values (default auto)", "M,..."},
+    {"set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &extra, "More clconvolve properties for every "
+          "run (e.g. \"border=mirror\")", "P=V"},
+    {NULL}
+  };
+  GOptionContext *oc;
+  GError *error = NULL;
+  gint rc;
+
+  if (argc >= 2 && !strcmp (argv[1], "--job")) {
+    gst_init (NULL, NULL);
+    return run_job (argc - 2, argv + 2);
+  }
+  /* the element waits for its jobs: the first frame of each run fills the caches */
+  g_setenv ("GST_CLCONVOLVE_SYNC_BUILDS", "1", TRUE);
+  oc = g_option_context_new ("- compile and tune clconvolve's kernels ahead of time");
+  g_option_context_set_summary (oc, "Runs clconvolve on two frames of each combination of the "
+      "lists given, so that its programs and tuning choices are in the disk caches before a "
+      "pipeline needs them.\nExample: clconvolve-warmup --format RGBA,NV12 --resolution "
+      "1920x1080 --kernel gaussian,box --size 5,9");
+  g_option_context_add_main_entries (oc, entries, NULL);
+  g_option_context_add_group (oc, gst_init_get_option_group ());
+  if (!g_option_context_parse (oc, &argc, &argv, &error)) {
+    g_printerr ("clconvolve-warmup: %s\n", error->message);
+    g_clear_error (&error);
+    g_option_context_free (oc);
+    return 2;
+  }
+  g_option_context_free (oc);
+  if (list) {
+    rc = list_devices ();
+  } else {
+    gchar **f = split_list (formats, "RGBA"), **r = split_list (resolutions, "1280x720");
+    gchar **k = split_list (kernels, "gaussian"), **s = split_list (sizes, "7");
+    gchar **m = split_list (methods, "auto");
+
+    GstPluginFeature *element = gst_registry_find_feature (gst_registry_get (), "clconvolve",
+        GST_TYPE_ELEMENT_FACTORY);
+
+    if (!element) {
+      g_printerr ("clconvolve-warmup: GStreamer has no clconvolve element: is the plugin "
+          "installed, or GST_PLUGIN_PATH set to its directory?\n");
+      rc = 2;
+    } else {
+      gst_object_unref (element);
+      rc = warm_up (device, f, r, k, s, m, extra);
+    }
+    g_strfreev (f);
+    g_strfreev (r);
+    g_strfreev (k);
+    g_strfreev (s);
+    g_strfreev (m);
+  }
+  g_free (device);
+  g_free (formats);
+  g_free (resolutions);
+  g_free (kernels);
+  g_free (sizes);
+  g_free (methods);
+  g_strfreev (extra);
+  return rc;
+}
