@@ -15,11 +15,15 @@
 #include "convkernel.h"
 
 #include <gio/gio.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #ifdef __linux__
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#endif
+#ifdef G_OS_UNIX
+#include <sys/socket.h>
 #include <unistd.h>
 #endif
 
@@ -81,7 +85,13 @@ typedef struct _ClWorker
   gboolean quit;
   gint64 delay_us;              /* GST_CLCONVOLVE_WORKER_DELAY_MS */
 
-  GCancellable *cancel;         /* the helper process of the job in progress: quit kills it */
+  GCancellable *cancel;         /* quit: stops waiting for the helper */
+
+  /* the helper process (the worker thread's) */
+  GSubprocess *helper;
+  GSocket *helper_sock;
+  gchar *helper_path;
+  GString *helper_buf;          /* what it said past the last answer */
 
   /* the worker thread's */
   cl_command_queue queue_cl;
@@ -182,6 +192,9 @@ helper_path (void)
       CLCONVOLVE_HELPER_PATH : NULL;
 }
 
+/* seconds a helper waits for the next job before the worker ends it */
+#define HELPER_IDLE_S 30
+
 #define REQUEST_FIELDS 15
 #define VARIANT_FIELDS 5
 #define FACTS_FIELDS 4
@@ -274,6 +287,97 @@ gst_cl_job_spec_from_args (gchar ** args, ClJobSpec * spec, gchar ** device, gch
   return TRUE;
 }
 
+#ifdef G_OS_UNIX
+/* The helper process, started at the first job that needs it and kept while jobs come (its
+ * device context and compiler state are then made once): clconvolve-warmup --serve, reading
+ * one job per line (the --job arguments, tab-separated) and answering one line each. Its
+ * stdin and stdout are one end of a socket pair: sends never raise SIGPIPE in the application
+ * when it has died. Called from the worker thread only. */
+static void
+helper_stop (ClWorker * w)
+{
+  if (!w->helper)
+    return;
+  /* end of input: it exits; one stuck in a job is killed */
+  g_socket_close (w->helper_sock, NULL);
+  g_clear_object (&w->helper_sock);
+  g_subprocess_force_exit (w->helper);
+  g_subprocess_wait (w->helper, NULL, NULL);
+  g_clear_object (&w->helper);
+  g_clear_pointer (&w->helper_path, g_free);
+  g_string_truncate (w->helper_buf, 0);
+}
+
+static gboolean
+helper_start (ClWorker * w, GstClContext * ctx, const gchar * path)
+{
+  GSubprocessLauncher *launcher;
+  GError *error = NULL;
+  int sv[2];
+
+  if (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
+    GST_WARNING_OBJECT (ctx, "no socket pair for the helper: %s", g_strerror (errno));
+    return FALSE;
+  }
+  /* the child inherits this thread's lower priority; no debug log from it (GST_DEBUG_FILE
+   * would be truncated, stderr is the application's) */
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_NONE);
+  g_subprocess_launcher_unsetenv (launcher, "GST_DEBUG_FILE");
+  g_subprocess_launcher_unsetenv (launcher, "GST_DEBUG");
+  g_subprocess_launcher_take_stdin_fd (launcher, sv[1]);
+  g_subprocess_launcher_take_stdout_fd (launcher, dup (sv[1]));
+  w->helper = g_subprocess_launcher_spawn (launcher, &error, path, "--serve", NULL);
+  g_object_unref (launcher);
+  if (w->helper)
+    w->helper_sock = g_socket_new_from_fd (sv[0], &error);
+  else
+    close (sv[0]);
+  if (!w->helper_sock) {
+    GST_WARNING_OBJECT (ctx, "could not start the helper %s: %s", path, error->message);
+    g_clear_error (&error);
+    if (w->helper) {
+      g_subprocess_force_exit (w->helper);
+      g_subprocess_wait (w->helper, NULL, NULL);
+      g_clear_object (&w->helper);
+    }
+    return FALSE;
+  }
+  w->helper_path = g_strdup (path);
+  GST_INFO_OBJECT (ctx, "started the helper %s (pid %s)", path,
+      g_subprocess_get_identifier (w->helper));
+  return TRUE;
+}
+
+/* Sends line to the helper and reads its answer (free it); NULL on an error, or when the
+ * worker stops (w->cancel). */
+static gchar *
+helper_ask (ClWorker * w, const gchar * line)
+{
+  gsize len = strlen (line), sent = 0;
+  gchar chunk[512], *nl;
+
+  while (sent < len) {
+    gssize n = g_socket_send (w->helper_sock, line + sent, len - sent, w->cancel, NULL);
+
+    if (n <= 0)
+      return NULL;
+    sent += n;
+  }
+  while (!(nl = strchr (w->helper_buf->str, '\n'))) {
+    gssize n = g_socket_receive (w->helper_sock, chunk, sizeof (chunk), w->cancel, NULL);
+
+    if (n <= 0)
+      return NULL;
+    g_string_append_len (w->helper_buf, chunk, n);
+  }
+  {
+    gchar *answer = g_strndup (w->helper_buf->str, nl - w->helper_buf->str);
+
+    g_string_erase (w->helper_buf, 0, nl - w->helper_buf->str + 1);
+    return answer;
+  }
+}
+
 /* The job run first in the helper process (see gstclworker.h): TRUE when it succeeded, with
  * *v and *how its choice for a tuning job; FALSE (the worker then does it all itself) when it
  * could not run, failed or was stopped. */
@@ -281,51 +385,55 @@ static gboolean
 run_helper (ClWorker * w, ClJob * job, const gchar * path, ClVariant * v, ClTuneOutcome * how)
 {
   gchar **args = gst_cl_job_spec_to_args (job->ctx, &job->spec);
-  GPtrArray *argv = g_ptr_array_new ();
-  GSubprocessLauncher *launcher;
-  GSubprocess *proc;
-  GError *error = NULL;
-  gchar *out = NULL, *err_text = NULL;
+  gchar *line = NULL, *answer = NULL;
   gint64 f[7];
   gboolean ok = FALSE;
 
-  g_ptr_array_add (argv, (gpointer) path);
-  g_ptr_array_add (argv, (gpointer) "--job");
   for (gint i = 0; args[i]; i++)
-    g_ptr_array_add (argv, args[i]);
-  g_ptr_array_add (argv, NULL);
-  /* the child inherits this thread's lower priority; its debug log goes to its stderr (read
-   * here) and not to GST_DEBUG_FILE, which it would truncate */
-  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE |
-      G_SUBPROCESS_FLAGS_STDERR_PIPE);
-  g_subprocess_launcher_unsetenv (launcher, "GST_DEBUG_FILE");
-  proc = g_subprocess_launcher_spawnv (launcher, (const gchar * const *) argv->pdata, &error);
-  g_object_unref (launcher);
-  if (proc && !g_subprocess_communicate_utf8 (proc, NULL, w->cancel, &out, &err_text, &error))
-    g_subprocess_force_exit (proc);
-  if (proc && !error && g_subprocess_get_if_exited (proc) &&
-      g_subprocess_get_exit_status (proc) == 0 && out &&
-      g_str_has_prefix (out, "clconvolve-job ") && split_ints (g_strstrip (out) + 15, f, 7) &&
-      f[0] == CL_SUCCESS) {
+    if (strpbrk (args[i], "\t\n")) {
+      GST_DEBUG_OBJECT (job->ctx, "a job argument holds a tab or a newline: not for the helper");
+      g_strfreev (args);
+      return FALSE;
+    }
+  {
+    gchar *joined = g_strjoinv ("\t", args);
+
+    line = g_strconcat (joined, "\n", NULL);
+    g_free (joined);
+  }
+  if (w->helper && g_strcmp0 (w->helper_path, path))
+    helper_stop (w);
+  if (w->helper || helper_start (w, job->ctx, path))
+    answer = helper_ask (w, line);
+  if (answer && g_str_has_prefix (answer, "clconvolve-job ") &&
+      split_ints (answer + 15, f, 7) && f[0] == CL_SUCCESS) {
     *v = (ClVariant) { f[1], f[2], f[3], f[4], f[5] };
     *how = f[6];
     ok = TRUE;
-    if (err_text && *err_text)
-      GST_LOG_OBJECT (job->ctx, "the helper's log:\n%s", err_text);
   } else if (!g_cancellable_is_cancelled (w->cancel)) {
     GST_WARNING_OBJECT (job->ctx, "the helper %s did not do the job (%s); doing it in this "
-        "process: %s", path, error ? error->message : "it failed", err_text ? err_text : "");
+        "process", path, answer ? answer : "no answer");
+    /* a helper that did not answer is ended (and started again for the next job) */
+    if (!answer)
+      helper_stop (w);
   }
-  g_clear_error (&error);
-  if (proc)
-    g_subprocess_wait (proc, NULL, NULL);
-  g_clear_object (&proc);
-  g_free (out);
-  g_free (err_text);
-  g_ptr_array_free (argv, TRUE);
+  g_free (answer);
+  g_free (line);
   g_strfreev (args);
   return ok;
 }
+#else
+static gboolean
+run_helper (ClWorker * w, ClJob * job, const gchar * path, ClVariant * v, ClTuneOutcome * how)
+{
+  return FALSE;
+}
+
+static void
+helper_stop (ClWorker * w)
+{
+}
+#endif
 
 /* Builds (or tunes, then builds) the job's variant and runs it once; fills job->result. For
  * streaming elements the helper (when there is one, for the embedded sources) does it first,
@@ -441,6 +549,16 @@ worker_main (gpointer data)
     gint64 start;
     gchar *what;
 
+    if (!job && w->helper) {
+      /* a helper idle this long is ended (it holds a device context) */
+      if (!g_cond_wait_until (&w->changed, &w->lock, g_get_monotonic_time () +
+              HELPER_IDLE_S * G_TIME_SPAN_SECOND) && g_queue_is_empty (&w->queue)) {
+        g_mutex_unlock (&w->lock);
+        helper_stop (w);
+        g_mutex_lock (&w->lock);
+      }
+      continue;
+    }
     if (!job) {
       g_cond_wait (&w->changed, &w->lock);
       continue;
@@ -470,6 +588,7 @@ worker_main (gpointer data)
     job_unref (job);
   }
   g_mutex_unlock (&w->lock);
+  helper_stop (w);
   return NULL;
 }
 
@@ -495,6 +614,7 @@ worker_get (GstClContext * ctx)
     g_queue_init (&w->queue);
     w->jobs = g_hash_table_new (g_str_hash, g_str_equal);
     w->cancel = g_cancellable_new ();
+    w->helper_buf = g_string_new (NULL);
     w->delay_us = delay ? (gint64) MAX (atoi (delay), 0) * 1000 : 0;
     ctx->worker = w;
     ctx->worker_free = gst_cl_worker_free;
@@ -646,6 +766,7 @@ gst_cl_worker_free (GstClContext * ctx)
   g_thread_join (w->thread);
   worker_resources_free (w);
   g_object_unref (w->cancel);
+  g_string_free (w->helper_buf, TRUE);
   g_hash_table_destroy (w->jobs);
   g_cond_clear (&w->changed);
   g_mutex_clear (&w->lock);

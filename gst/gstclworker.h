@@ -60,11 +60,12 @@ typedef struct _ClJob ClJob;
  * check that the streaming thread does not wait for it); a dropped job stops the wait. */
 #define GST_CL_WORKER_DELAY_ENV "GST_CLCONVOLVE_WORKER_DELAY_MS"
 
-/* The helper program (clconvolve-warmup --job), a path: GST_CLCONVOLVE_HELPER where set ("":
- * none), else the installed one. The worker runs a job of streaming elements in it first, so
- * that what compiling takes in its process (PoCL holds one lock over all of the process's
- * launches while it generates a kernel's code) never holds up their frames; the worker then
- * finds the program, its code and the tuning choice in the caches the helper filled. */
+/* The helper program (clconvolve-warmup), a path: GST_CLCONVOLVE_HELPER where set ("": none),
+ * else the installed one. The worker runs each job of streaming elements in it first
+ * (clconvolve-warmup --serve, kept running while jobs come), so that what compiling takes in
+ * its process (PoCL holds one lock over all of the process's launches while it generates a
+ * kernel's code; NVIDIA's compiler holds up the frames too) never holds up their frames; the
+ * worker then finds the program, its code and the tuning choice in the caches it filled. */
 #define GST_CL_WORKER_HELPER_ENV "GST_CLCONVOLVE_HELPER"
 
 /* Queues spec on ctx's worker (started on first use), or joins the identical job already

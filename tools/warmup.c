@@ -17,9 +17,10 @@
  *     runs clconvolve on two frames of every combination, waiting for its builds and tuning
  *     (GST_CLCONVOLVE_SYNC_BUILDS=1), so that the program, tuning and PoCL caches hold them: a
  *     progress line per job (from the element's clconvolve-job messages);
- *   clconvolve-warmup --job ...
+ *   clconvolve-warmup --job ...   and   clconvolve-warmup --serve
  *     the worker's helper: one job (tune or build, then a launch) in this process, its result
- *     on stdout (gst/gstclworker.h says why). Not for people. */
+ *     on stdout (gst/gstclworker.h says why); --serve takes one job per line of stdin until
+ *     its end. Not for people. */
 
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -32,12 +33,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* One job of the worker (its --job arguments): its result line on stdout, its errors on
+ * stderr. *ctx keeps the device context from one job to the next. Returns the exit status of
+ * --job: 0 done, 1 failed, 2 bad arguments, 3 not this program's sources or device. */
 static gint
-run_job (gint argc, gchar ** argv)
+run_job (gchar ** argv, GstClContext ** ctx)
 {
   ClJobSpec spec;
   ClJobResult res;
-  GstClContext *ctx;
   GError *error = NULL;
   gchar *device, *identity, *why = NULL, *log = NULL;
 
@@ -52,27 +55,62 @@ run_job (gint argc, gchar ** argv)
     return 3;
   }
   spec.source = gst_cl_embedded_sources ();
-  ctx = gst_cl_context_acquire (device, &error);
-  if (!ctx) {
+  if (*ctx && (strcmp ((*ctx)->index_spec, device) || strcmp ((*ctx)->identity, identity)))
+    gst_clear_object (ctx);
+  if (!*ctx && !(*ctx = gst_cl_context_acquire (device, &error))) {
     g_printerr ("clconvolve-warmup --job: %s\n", error->message);
     g_clear_error (&error);
     return 3;
   }
-  if (strcmp (ctx->identity, identity)) {
-    g_printerr ("clconvolve-warmup --job: device %s is %s, not %s\n", device, ctx->identity,
-        identity);
-    gst_object_unref (ctx);
+  if (strcmp ((*ctx)->identity, identity)) {
+    g_printerr ("clconvolve-warmup --job: device %s is %s, not %s\n", device,
+        (*ctx)->identity, identity);
+    gst_clear_object (ctx);
     return 3;
   }
-  gst_cl_job_run_here (ctx, &spec, &res, &log);
+  gst_cl_job_run_here (*ctx, &spec, &res, &log);
   g_print ("clconvolve-job %d,%d,%d,%d,%d,%d,%d\n", res.err, res.variant.method,
       res.variant.bx, res.variant.by, res.variant.split, res.variant.generic, res.how);
   if (res.err != CL_SUCCESS)
     g_printerr ("%s failed: %s\n%s", res.what, gst_cl_error_to_string (res.err),
         log ? log : "");
   g_free (log);
-  gst_object_unref (ctx);
   return res.err == CL_SUCCESS ? 0 : 1;
+}
+
+/* --job: one job, its result line (if it ran) then the exit status */
+static gint
+job_once (gchar ** argv)
+{
+  GstClContext *ctx = NULL;
+  gint rc = run_job (argv, &ctx);
+
+  gst_clear_object (&ctx);
+  return rc;
+}
+
+/* --serve: the worker's jobs, one per line of stdin (tab-separated --job arguments), each
+ * answered with one line on stdout; ends at the end of stdin. */
+static gint
+serve (void)
+{
+  GstClContext *ctx = NULL;
+  gchar line[8192];
+
+  while (fgets (line, sizeof (line), stdin)) {
+    gchar **args;
+    gint rc;
+
+    g_strchomp (line);
+    args = g_strsplit (line, "\t", -1);
+    rc = run_job (args, &ctx);
+    if (rc > 1)
+      g_print ("clconvolve-job-refused %d\n", rc);
+    fflush (stdout);
+    g_strfreev (args);
+  }
+  gst_clear_object (&ctx);
+  return 0;
 }
 
 static gint
@@ -238,7 +276,11 @@ main (gint argc, gchar ** argv)
 
   if (argc >= 2 && !strcmp (argv[1], "--job")) {
     gst_init (NULL, NULL);
-    return run_job (argc - 2, argv + 2);
+    return job_once (argv + 2);
+  }
+  if (argc == 2 && !strcmp (argv[1], "--serve")) {
+    gst_init (NULL, NULL);
+    return serve ();
   }
   /* the element waits for its jobs: the first frame of each run fills the caches */
   g_setenv ("GST_CLCONVOLVE_SYNC_BUILDS", "1", TRUE);
