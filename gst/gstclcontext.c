@@ -1091,7 +1091,7 @@ gst_cl_context_get_program (GstClContext * ctx, const gchar * source, const gcha
   while (may_build && (e = g_hash_table_lookup (ctx->programs, key)) && !e->program)
     g_cond_wait (&ctx->built, &ctx->lock);
   e = g_hash_table_lookup (ctx->programs, key);
-  if (!may_build && (!e || !e->program)) {
+  if (!may_build && (!e || !e->program) && (e || !ctx->cache_dir)) {
     g_mutex_unlock (&ctx->lock);
     g_free (key);
     return NULL;
@@ -1108,7 +1108,16 @@ gst_cl_context_get_program (GstClContext * ctx, const gchar * source, const gcha
   g_hash_table_insert (ctx->programs, g_strdup (key), e);
   g_mutex_unlock (&ctx->lock);
 
-  prog = make_program (ctx, source, options, err, build_log, &loaded);
+  if (may_build) {
+    prog = make_program (ctx, source, options, err, build_log, &loaded);
+  } else {
+    /* only from the disk cache: loading a binary is not compiling */
+    gchar *disk_key = gst_cl_program_cache_key (ctx->identity, options, source);
+
+    prog = load_cached (ctx, disk_key, options);
+    loaded = TRUE;
+    g_free (disk_key);
+  }
 
   g_mutex_lock (&ctx->lock);
   if (prog) {

@@ -108,8 +108,8 @@ void gst_cl_context_release (GstClContext * ctx);
  * contexts, i.e. later runs. Builds and file I/O run without the context's lock (a request for
  * the same program waits for the build in progress). On a build failure returns NULL, sets
  * *err and, if the compiler said anything, *build_log (free with g_free). Without may_build
- * it neither builds, loads nor waits: NULL with *err CL_SUCCESS when the program is not ready
- * in memory (the streaming thread's lookup). */
+ * it neither builds nor waits (the streaming thread's lookup): the program in memory, else the
+ * one in the disk cache, else NULL with *err CL_SUCCESS (also while another thread builds it). */
 cl_program gst_cl_context_get_program (GstClContext * ctx, const gchar * source,
     const gchar * options, gboolean may_build, cl_int * err, gchar ** build_log);
 

@@ -61,6 +61,7 @@
 #include "testfs.h"
 
 #define TUNE_ENV "GST_CLCONVOLVE_TUNE_DIR"
+#define SYNC_ENV "GST_CLCONVOLVE_SYNC_BUILDS"
 #define BLOCK_ENV "GST_CLCONVOLVE_BLOCK"
 #define WIDTH 96
 #define HEIGHT 64
@@ -1288,8 +1289,9 @@ GST_START_TEST (test_default_dir)
 GST_END_TEST;
 
 /* 11. clconvolve-warmup: --list names the default device; a warm-up of the filter fills the
- * directory with its choice and says so in a progress line, and an element started afterwards
- * times nothing and reads that choice (its frames checked against the reference); the helper
+ * directory with its choice and says so in a progress line, and an element started afterwards,
+ * not waiting for jobs, times nothing and runs that choice from the first frame (the program
+ * loaded from the program cache; its frames checked against the reference); the helper
  * mode refuses arguments that do not make a job */
 GST_START_TEST (test_warmup)
 {
@@ -1301,10 +1303,14 @@ GST_START_TEST (test_warmup)
     (gchar *) "--size", size, (gchar *) "--set", (gchar *) "border=mirror", NULL
   };
   gchar *job_argv[] = { (gchar *) WARMUP_PATH, (gchar *) "--job", (gchar *) "tune", NULL };
-  gchar *out = NULL, *err = NULL, **keys;
+  gchar *out = NULL, *err = NULL, **keys, *saved_sync;
   gint status = -1;
   GError *error = NULL;
   Outcome o;
+  Session s;
+  GstStructure *st = NULL;
+  guint64 generic = G_MAXUINT64;
+  TestEnvDir programs;
 
   fail_unless (g_spawn_sync (NULL, list_argv, NULL, 0, NULL, NULL, &out, &err, &status,
           &error), "could not run %s: %s", WARMUP_PATH, error ? error->message : "?");
@@ -1313,6 +1319,8 @@ GST_START_TEST (test_warmup)
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
 
+  test_env_dir_begin (&programs, "GST_CLCONVOLVE_CACHE_DIR", "clconvolve-programs-XXXXXX",
+      "programs");
   fail_if (g_file_test (tune.dir, G_FILE_TEST_EXISTS));
   fail_unless (g_spawn_sync (NULL, warm_argv, NULL, 0, NULL, NULL, &out, &err, &status,
           &error));
@@ -1324,8 +1332,22 @@ GST_START_TEST (test_warmup)
   keys = tune_keys (tune.dir, "after the warm-up");
   fail_unless_equals_int (g_strv_length (keys), 1);
   g_strfreev (keys);
-  run (&f_gauss, TRUE, "after the warm-up", &o);
+  /* an element that does not wait for its jobs (as in a live pipeline) finds the choice and
+   * the program in the caches: the specialised kernel from the first frame */
+  saved_sync = g_strdup (g_getenv (SYNC_ENV));
+  test_env_set (SYNC_ENV, NULL);
+  session_start (&s, &f_gauss, TRUE, "after the warm-up");
+  session_frames (&s, N_FRAMES);
+  session_outcome (&s, &o);
+  g_object_get (s.h->element, "stats", &st, NULL);
+  fail_unless (gst_structure_get_uint64 (st, "generic-frames", &generic) && generic == 0,
+      "after the warm-up: %s", struct_text (st));
+  gst_structure_free (st);
+  session_end (&s);
+  test_env_set (SYNC_ENV, saved_sync);
+  g_free (saved_sync);
   check_counts (&o, 0, 1, "after the warm-up");
+  fail_if (!strcmp (o.variant, "generic"));
   outcome_clear (&o);
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
@@ -1338,6 +1360,7 @@ GST_START_TEST (test_warmup)
   g_free (err);
   g_free (size);
   g_free (res);
+  test_env_dir_end (&programs);
 }
 
 GST_END_TEST;
