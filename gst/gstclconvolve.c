@@ -70,8 +70,9 @@ static const gchar *const kernel_files[CL_N_SOURCES] = {
  * (convolve_vsplit) wherever the view allows it, on any device; 0 never (the suites run both
  * ways). Unset or not an integer: on AVX-512 CPUs. */
 #define SPLIT_ENV "GST_CLCONVOLVE_SPLIT"
-/* Developer override: 1 runs the generic kernel (matrix side and border as arguments) for every
- * setting, never a specialised one (the suites check it; the benchmark measures its cost). */
+/* Developer override: 1 runs the generic kernels (matrix side and border as arguments) for
+ * every setting, never a specialised one, and builds them when needed (the suites check them;
+ * the benchmark measures their cost); "dense": only the dense one. */
 #define GENERIC_ENV "GST_CLCONVOLVE_GENERIC"
 /* Developer override: 1 makes the streaming thread wait for the worker's builds and tuning, as
  * before they moved off it, so that a test's first frame runs the variant it checks. */
@@ -197,6 +198,7 @@ struct _GstClConvolve
   gint block_override;          /* GST_CLCONVOLVE_BLOCK, 0 when unset */
   gint split_override;          /* GST_CLCONVOLVE_SPLIT: 0 or 1, -1 when unset */
   gboolean generic_only;        /* GST_CLCONVOLVE_GENERIC */
+  gboolean generic_dense;       /* GST_CLCONVOLVE_GENERIC=dense */
   GstAllocator *allocator;      /* pinned memory: proposed upstream, staging */
   GstMemory *stage_in, *stage_out;      /* pinned staging for frames in other memory */
   cl_mem coef_mem, src_mem, dst_mem;    /* dst/src_mem: device copies (discrete only) */
@@ -207,9 +209,15 @@ struct _GstClConvolve
   gsize src_bytes, dst_bytes;
   ClBuilt built[CL_MAX_SHAPES];  /* specialised kernels, per pixel shape */
   ClBuilt generic[CL_MAX_SHAPES];        /* the generic kernels, kept once made */
-  ClBuilt run[CL_MAX_SHAPES];    /* what each shape runs: a view of built or generic */
-  ClJob *jobs[CL_MAX_SHAPES];    /* the worker's jobs the element waits for, per shape */
-  gint64 job_asked[CL_MAX_SHAPES];
+  ClBuilt generic_sep[CL_MAX_SHAPES];    /* the generic separable ones (options alone: its
+                                         * build failed) */
+  ClBuilt run[CL_MAX_SHAPES];    /* what each shape runs: a view of built or generic(_sep) */
+  /* the worker's jobs the element waits for: per shape its kernel's (JOB), its generic
+   * separable program's (SEP_JOB) */
+  ClJob *jobs[2 * CL_MAX_SHAPES];
+  gint64 job_asked[2 * CL_MAX_SHAPES];
+  gboolean tune_next[CL_MAX_SHAPES];     /* jobs[slot] builds the fixed rules' variant; a
+                                         * tuning job follows */
   gboolean sync_builds;         /* GST_CLCONVOLVE_SYNC_BUILDS */
   gboolean generics_prepared;   /* prepare_generics done */
   ClKernelRequest requests[CL_MAX_SHAPES];
@@ -878,20 +886,29 @@ drop_job (GstClConvolve * self, gint slot)
   g_mutex_unlock (&self->stats_lock);
 }
 
-/* Asks the worker for v (or, tune, method=auto's choice) of slot's request. */
-static void
-submit_job (GstClConvolve * self, gint slot, ClJobKind kind, const ClVariant * v)
+#define SEP_JOB(slot) (CL_MAX_SHAPES + (slot))
+
+/* Asks the worker for v (or, tune, method=auto's choice) of slot's request, as jobs[index]
+ * (slot, or SEP_JOB (slot)). */
+static ClJobSpec
+job_spec (GstClConvolve * self, gint slot, ClJobKind kind, const ClVariant * v)
 {
-  const ClJobSpec spec = { kind, self->requests[slot], *v, self->facts, self->source,
+  return (ClJobSpec) { kind, self->requests[slot], *v, self->facts, self->source,
     self->sources_digest, self->tune_dir, !self->sync_builds
   };
+}
 
-  self->jobs[slot] = gst_cl_worker_submit (self->ctx, &spec);
-  self->job_asked[slot] = g_get_monotonic_time ();
+static void
+submit_job (GstClConvolve * self, gint index, gint slot, ClJobKind kind, const ClVariant * v)
+{
+  const ClJobSpec spec = job_spec (self, slot, kind, v);
+
+  self->jobs[index] = gst_cl_worker_submit (self->ctx, &spec);
+  self->job_asked[index] = g_get_monotonic_time ();
   g_mutex_lock (&self->stats_lock);
   self->jobs_pending++;
   g_mutex_unlock (&self->stats_lock);
-  post_job (self, self->jobs[slot], "started", NULL, 0);
+  post_job (self, self->jobs[index], "started", NULL, 0);
 }
 
 /* r for the pixel shape sh */
@@ -976,20 +993,92 @@ use_ready (GstClContext * ctx, GstClConvolve * self, gint slot, const ClVariant 
   return TRUE;
 }
 
-/* Runs the generic kernel for slot, building its program on the first use of its pixel shape
- * (the one build a frame may wait for; the context keeps it, and so does the element). */
+/* Releases slot's generic kernel g, and forgets it as what slot runs (a kernel made later may
+ * get the same address). */
+static void
+clear_generic (GstClConvolve * self, gint slot, ClBuilt * g)
+{
+  if (g->kernel && self->run[slot].kernel == g->kernel)
+    memset (&self->run[slot], 0, sizeof (self->run[slot]));
+  built_clear (self, g, FALSE);
+}
+
+/* Makes slot run b unless it does already (run_built logs). */
+static void
+run_if_new (GstClConvolve * self, gint slot, const ClBuilt * b)
+{
+  if (self->run[slot].kernel != b->kernel)
+    run_built (self, slot, b);
+}
+
+/* Runs the generic separable kernel for slot if its program is ready and TRUE; else FALSE,
+ * having asked the worker for it (GST_CLCONVOLVE_GENERIC=1: built here and now). */
+static gboolean
+use_generic_separable (GstClConvolve * self, gint slot)
+{
+  const ClKernelRequest *r = &self->requests[slot];
+  gchar *options = cl_variant_options (&self->facts, r, &cl_variant_generic_separable);
+  ClBuilt *g = &self->generic_sep[slot];
+  ClJob *job = self->jobs[SEP_JOB (slot)];
+  ClJobResult res;
+  gchar *log = NULL;
+  const gchar *what = NULL;
+  cl_int err = CL_SUCCESS;
+
+  /* g->options without a kernel: asked for (its job pending), or failed (no second try) */
+  if (!g->options || strcmp (options, g->options)) {
+    clear_generic (self, slot, g);
+    drop_job (self, SEP_JOB (slot));
+    /* from the caches (an earlier build), else built here only where the developer override
+     * asks for it, else by the worker */
+    err = gst_cl_built_make (self->ctx, &self->facts, self->source, r,
+        &cl_variant_generic_separable, self->generic_only, g, &log, &what);
+    if (err == CL_INVALID_PROGRAM_EXECUTABLE && !self->generic_only) {
+      submit_job (self, SEP_JOB (slot), slot, CL_JOB_BUILD, &cl_variant_generic_separable);
+      err = CL_SUCCESS;
+    }
+  } else if (!g->kernel && job && gst_cl_job_poll (job, &res)) {
+    g_clear_pointer (&g->options, g_free);
+    err = gst_cl_built_make (self->ctx, &self->facts, self->source, r,
+        &cl_variant_generic_separable, FALSE, g, &log, &what);
+    post_job (self, job, err == CL_SUCCESS ? "done" : "failed", &res,
+        g_get_monotonic_time () - self->job_asked[SEP_JOB (slot)]);
+    drop_job (self, SEP_JOB (slot));
+  }
+  if (err != CL_SUCCESS)
+    /* the dense one goes on running */
+    GST_WARNING_OBJECT (self, "the generic separable program %s: %s failed (%s)%s%s",
+        options, what, gst_cl_error_to_string (err), log ? "\n" : "", log ? log : "");
+  if (!g->options)
+    g->options = g_strdup (options);
+  g_free (log);
+  g_free (options);
+  if (!g->kernel)
+    return FALSE;
+  run_if_new (self, slot, g);
+  return TRUE;
+}
+
+/* Runs a generic kernel for slot: the separable one where it suits the matrix and is ready,
+ * else the dense one, building its program on the first use of its pixel shape (the one build
+ * a frame may wait for; the context keeps it, and so does the element). */
 static gboolean
 use_generic (GstClConvolve * self, gint slot)
 {
   const ClKernelRequest *r = &self->requests[slot];
-  gchar *options = cl_variant_options (&self->facts, r, &cl_variant_generic);
+  gchar *options;
   ClBuilt *g = &self->generic[slot];
   gchar *log = NULL;
   const gchar *what;
   cl_int err;
 
+  if (!self->generic_dense &&
+      cl_variant_generic_for (r).method == GST_CL_CONVOLVE_METHOD_SEPARABLE &&
+      use_generic_separable (self, slot))
+    return TRUE;
+  options = cl_variant_options (&self->facts, r, &cl_variant_generic);
   if (!g->kernel || strcmp (options, g->options)) {
-    built_clear (self, g, FALSE);
+    clear_generic (self, slot, g);
     err = gst_cl_built_make (self->ctx, &self->facts, self->source, r, &cl_variant_generic,
         TRUE, g, &log, &what);
     if (err != CL_SUCCESS) {
@@ -1007,8 +1096,18 @@ use_generic (GstClConvolve * self, gint slot)
     }
   }
   g_free (options);
-  run_built (self, slot, g);
+  run_if_new (self, slot, g);
   return TRUE;
+}
+
+/* After the fixed rules' variant of a request not tuned yet: the tuning job. */
+static void
+then_tune (GstClConvolve * self, gint slot)
+{
+  if (!self->tune_next[slot])
+    return;
+  self->tune_next[slot] = FALSE;
+  submit_job (self, slot, slot, CL_JOB_TUNE, &cl_variant_generic);
 }
 
 /* A job of slot that has ended: its variant becomes slot's kernel (a message says so) and
@@ -1028,6 +1127,16 @@ check_job (GstClConvolve * self, gint slot)
   if (res.err == CL_SUCCESS && use_ready (self->ctx, self, slot, &res.variant)) {
     post_job (self, job, "done", &res, wait);
     drop_job (self, slot);
+    then_tune (self, slot);
+    /* the generic separable program stays wanted for the next settings, not waited for */
+    if (self->jobs[SEP_JOB (slot)]) {
+      ClJobSpec spec = job_spec (self, slot, CL_JOB_BUILD, &cl_variant_generic_separable);
+
+      gst_cl_worker_prepare (self->ctx, &spec);
+      drop_job (self, SEP_JOB (slot));
+      /* to be looked up again when next needed */
+      g_clear_pointer (&self->generic_sep[slot].options, g_free);
+    }
     return TRUE;
   }
   if (res.err == CL_SUCCESS) {
@@ -1035,7 +1144,7 @@ check_job (GstClConvolve * self, gint slot)
     ClVariant v = res.variant;
 
     drop_job (self, slot);
-    submit_job (self, slot, CL_JOB_BUILD, &v);
+    submit_job (self, slot, slot, CL_JOB_BUILD, &v);
     return FALSE;
   }
   post_job (self, job, "failed", &res, wait);
@@ -1044,6 +1153,7 @@ check_job (GstClConvolve * self, gint slot)
           res.what, gst_cl_error_to_string (res.err)), ("build log:\n%s",
           res.log ? res.log : "(empty)"));
   drop_job (self, slot);
+  then_tune (self, slot);
   return FALSE;
 }
 
@@ -1076,9 +1186,14 @@ ensure_kernel (GstClConvolve * self, gint slot, const ClShape * shape, const ClL
   if (self->run[slot].kernel && !memcmp (&request, &self->requests[slot], sizeof (request))) {
     if (self->jobs[slot])
       check_job (self, slot);
+    /* still generic: the separable one once it is ready */
+    if (self->run[slot].variant.generic && self->run[slot].variant.method !=
+        GST_CL_CONVOLVE_METHOD_SEPARABLE && self->jobs[SEP_JOB (slot)])
+      use_generic (self, slot);
     return TRUE;
   }
   drop_job (self, slot);
+  self->tune_next[slot] = FALSE;
   self->requests[slot] = request;
   if (self->generic_only)
     return use_generic (self, slot);
@@ -1092,10 +1207,23 @@ ensure_kernel (GstClConvolve * self, gint slot, const ClShape * shape, const ClL
   if (known && use_ready (self->ctx, self, slot, &v))
     return TRUE;
   if (self->sync_builds) {
-    submit_job (self, slot, known ? CL_JOB_BUILD : CL_JOB_TUNE, &v);
+    submit_job (self, slot, slot, known ? CL_JOB_BUILD : CL_JOB_TUNE, &v);
     gst_cl_job_wait (self->jobs[slot]);
     if (check_job (self, slot))
       return TRUE;
+  }
+  /* not tuned yet: the fixed rules' variant runs while the candidates are timed, its build
+   * first where it is not ready (timing them all takes seconds on a CPU, that one build one) */
+  if (!known) {
+    ClVariant fixed = fixed_variant (self, &request);
+
+    if (use_ready (self->ctx, self, slot, &fixed)) {
+      submit_job (self, slot, slot, CL_JOB_TUNE, &v);
+      return TRUE;
+    }
+    self->tune_next[slot] = TRUE;
+    v = fixed;
+    known = TRUE;
   }
   /* meanwhile: the kernel running, where it is compiled for the same, else the generic one
    * (made first: on a cold start the worker's build would slow its compile down) */
@@ -1112,7 +1240,7 @@ ensure_kernel (GstClConvolve * self, gint slot, const ClShape * shape, const ClL
   if (!self->generics_prepared)
     prepare_generics (self, &request, L);
   if (!self->jobs[slot])
-    submit_job (self, slot, known ? CL_JOB_BUILD : CL_JOB_TUNE, &v);
+    submit_job (self, slot, slot, known ? CL_JOB_BUILD : CL_JOB_TUNE, &v);
   return TRUE;
 }
 
@@ -1375,9 +1503,15 @@ gst_cl_convolve_transform_frame (GstVideoFilter * vf, GstVideoFrame * in, GstVid
   gchar *why = NULL;
   cl_int err;
 
+  gint64 start = g_get_monotonic_time ();
+
   /* the negotiated size, not a GstVideoMeta's (which may be larger, or lie) */
   if (!prepare (self, &vf->in_info, &L, &bands))
     return GST_FLOW_ERROR;
+  /* what held a frame up beyond a pointer's check (never a compiler: tests/bench/gaps.sh) */
+  if (g_get_monotonic_time () - start > 5000)
+    GST_DEBUG_OBJECT (self, "the frame's kernels took %.1f ms to make ready",
+        (g_get_monotonic_time () - start) / 1000.0);
   if (!frame_in_bounds (in, &L, &why)) {
     GST_ELEMENT_WARNING (self, STREAM, FORMAT, ("Dropped an invalid input frame: %s.", why),
         ("%" GST_PTR_FORMAT, in->buffer));
@@ -1626,8 +1760,10 @@ release_cl (GstClConvolve * self)
 
   for (gint i = 0; i < CL_MAX_SHAPES; i++) {
     drop_job (self, i);
+    drop_job (self, SEP_JOB (i));
     built_clear (self, &self->built[i], FALSE);
     built_clear (self, &self->generic[i], FALSE);
+    built_clear (self, &self->generic_sep[i], FALSE);
   }
   memset (self->run, 0, sizeof (self->run));
   g_clear_pointer (&self->sep_mem, clReleaseMemObject);
@@ -1780,7 +1916,8 @@ gst_cl_convolve_start (GstBaseTransform * bt)
   self->tune_dir = gst_cl_tuner_dir ();
   self->block_override = g_getenv (BLOCK_ENV) ? CLAMP (atoi (g_getenv (BLOCK_ENV)), 0, 16) : 0;
   self->split_override = split_override ();
-  self->generic_only = g_strcmp0 (g_getenv (GENERIC_ENV), "1") == 0;
+  self->generic_dense = g_strcmp0 (g_getenv (GENERIC_ENV), "dense") == 0;
+  self->generic_only = self->generic_dense || g_strcmp0 (g_getenv (GENERIC_ENV), "1") == 0;
   self->sync_builds = g_strcmp0 (g_getenv (SYNC_ENV), "1") == 0;
   self->facts = (ClDeviceFacts) { self->ctx->local_mem_dedicated, self->ctx->local_mem_size,
     self->ctx->max_work_group_size, self->ctx->native_float_width

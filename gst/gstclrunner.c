@@ -102,11 +102,15 @@ set_kernel_args (cl_kernel k, const KernelArg * args, guint n, const gchar ** wh
 }
 
 /* One table per signature of kernels/: dense (direct, tiled, vector, vsplit), one-pass
- * separable (vsep), and the two passes of separable (cols, rows). */
+ * separable (vsep), and the two passes of separable (cols, rows); the generic ones end in the
+ * matrix side and the border. */
 cl_int
 gst_cl_built_set_args (const ClBuilt * b, const ClView * v, const ClPlane * src,
     const ClPlane * dst, cl_mem tmp, const ClCoefArgs * c, const gchar ** what)
 {
+  /* the generic programs' last two arguments: left out of the others */
+  const guint shape = b->variant.generic ? 0 : 2;
+
   if (b->one_pass) {
     const KernelArg vsep[] = {
       KARG ("vsep", src, src->mem), KARG ("vsep", src_offset, src->offset),
@@ -129,18 +133,21 @@ gst_cl_built_set_args (const ClBuilt * b, const ClView * v, const ClPlane * src,
       KARG ("cols", span, v->span), KARG ("cols", tmp, tmp),
       KARG ("cols", tmp_offset, v->tmp_offset), KARG ("cols", coef, c->sep),
       KARG ("cols", rank, c->rank), KARG ("cols", bias, c->bias),
-      KARG ("cols", passmask, v->passmask)
+      KARG ("cols", passmask, v->passmask),
+      KARG ("generic", ksize, c->size), KARG ("generic", border, c->border)
     };
     const KernelArg rows[] = {
       KARG ("rows", src, src->mem), KARG ("rows", src_offset, src->offset),
       KARG ("rows", src_pitch, src->pitch), KARG ("rows", width, v->width),
       KARG ("rows", height, v->height), KARG ("rows", tmp, tmp),
       KARG ("rows", tmp_offset, v->tmp_offset), KARG ("rows", coef, c->sep),
-      KARG ("rows", rank, c->rank)
+      KARG ("rows", rank, c->rank),
+      KARG ("generic", ksize, c->size), KARG ("generic", border, c->border)
     };
-    cl_int err = set_kernel_args (b->kernel, cols, G_N_ELEMENTS (cols), what);
+    cl_int err = set_kernel_args (b->kernel, cols, G_N_ELEMENTS (cols) - shape, what);
 
-    return err != CL_SUCCESS ? err : set_kernel_args (b->rows, rows, G_N_ELEMENTS (rows), what);
+    return err != CL_SUCCESS ? err : set_kernel_args (b->rows, rows, G_N_ELEMENTS (rows) - shape,
+        what);
   }
   {
     const KernelArg dense[] = {
@@ -153,8 +160,7 @@ gst_cl_built_set_args (const ClBuilt * b, const ClView * v, const ClPlane * src,
       KARG ("generic", ksize, c->size), KARG ("generic", border, c->border)
     };
 
-    return set_kernel_args (b->kernel, dense, G_N_ELEMENTS (dense) - (b->variant.generic ? 0 :
-            2), what);
+    return set_kernel_args (b->kernel, dense, G_N_ELEMENTS (dense) - shape, what);
   }
 }
 

@@ -28,6 +28,18 @@ cl_kernel_source_entry (ClKernelSource src)
 }
 
 const ClVariant cl_variant_generic = { GST_CL_CONVOLVE_METHOD_FLOAT4, 1, 1, 0, TRUE };
+const ClVariant cl_variant_generic_separable = { GST_CL_CONVOLVE_METHOD_SEPARABLE, 0, 0, 0,
+  TRUE
+};
+
+/* 2 rank size multiply-adds per sample and a pass through memory against size^2 loop
+ * iterations (docs/kernels.md, generic) */
+ClVariant
+cl_variant_generic_for (const ClKernelRequest * r)
+{
+  return r->rank >= 0 && r->size >= 5 && 4 * r->rank <= r->size ?
+      cl_variant_generic_separable : cl_variant_generic;
+}
 
 /* Work-groups of 32x8 (8x8 where the device allows fewer than 256 work-items); the tile of
  * samples converted to float where it fits in local memory, else of raw samples (4x smaller
@@ -323,7 +335,8 @@ cl_variant_text (const ClVariant * v, gchar * buf, gsize n)
       names[v->method] : "?";
 
   if (v->generic)
-    g_snprintf (buf, n, "generic");
+    g_snprintf (buf, n, v->method == GST_CL_CONVOLVE_METHOD_SEPARABLE ? "generic separable" :
+        "generic");
   else if (v->method == GST_CL_CONVOLVE_METHOD_FLOAT4)
     g_snprintf (buf, n, "%s block=%d", name, v->bx);
   else if (v->method == GST_CL_CONVOLVE_METHOD_TILED)

@@ -62,12 +62,20 @@ typedef struct
                                  * separable: 0, 0 for two passes, else one pass of NV vectors
                                  * down STRIP rows */
   gint split;                   /* vector: 1 for the split colour planes (convolve_vsplit) */
-  gboolean generic;             /* float4 block=1 with the matrix side and border as arguments:
-                                 * one program per pixel shape, whatever the settings */
+  gboolean generic;             /* float4 block=1, or separable in two passes, with the matrix
+                                 * side and border as arguments: one program per pixel shape,
+                                 * whatever the settings */
 } ClVariant;
 
-/* The generic variant: what a frame runs while its specialised program is being built. */
+/* The generic variants: what a frame runs while its specialised program is being built, the
+ * dense one (always ready) and the two-pass separable one (built on the worker when a matrix
+ * splits). */
 extern const ClVariant cl_variant_generic;
+extern const ClVariant cl_variant_generic_separable;
+
+/* The generic variant for r: the separable one where its matrix splits into few enough pairs
+ * that two passes beat the dense sum, else the dense one. */
+ClVariant cl_variant_generic_for (const ClKernelRequest * r);
 
 /* The program files of kernels/, each built from common.cl and itself. */
 typedef enum

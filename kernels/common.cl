@@ -44,10 +44,11 @@
  * offset is always 0: PoCL compiles a kernel again for every launch whose offset is not.
  */
 
-/* -DGENERIC: the generic program (direct.cl's convolve_direct, one pixel per work-item), always
- * ready while a specialised one is built: the matrix side and the border are the kernel's last
- * two arguments, ksize and border, and the functions of the per-pixel path take them through
- * SHAPE_PARAMS (empty in the specialised programs, where KSIZE and BORDER are constants). */
+/* -DGENERIC: the generic programs (direct.cl's convolve_direct, one pixel per work-item, and
+ * separable.cl's two passes), what runs while a specialised one is built: the matrix side and
+ * the border are the kernels' last two arguments, ksize and border, and the functions of the
+ * per-pixel path take them through SHAPE_PARAMS (empty in the specialised programs, where KSIZE
+ * and BORDER are constants). */
 #ifdef GENERIC
 #define KSIZE ksize
 #define BORDER border

@@ -1,5 +1,7 @@
 /* clconvolve, method=separable, two passes: convolve_rows and convolve_cols, both kernels of one
- * program. A program is common.cl and this file; it has no build options of its own.
+ * program. A program is common.cl and this file; it has no build options of its own. With
+ * -DGENERIC (common.cl) both kernels take the matrix side and the border as two more arguments,
+ * ksize and border: the generic separable program, one per pixel shape.
  * Copyright (C) 2026 clconvolve developers
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -12,7 +14,7 @@
 /* Pass 1: tmp_i(x, y) = sum_t horizontal_i[t] * in(x + t - RADIUS, y). */
 __kernel void
 convolve_rows (int row0, __global const uchar * src, int src_offset, int src_pitch, int width,
-    int height, __global sum_t * tmp, int tmp_offset, __constant float *coef, int rank)
+    int height, __global sum_t * tmp, int tmp_offset, __constant float *coef, int rank SHAPE_PARAMS)
 {
   int x = get_global_id (0), y = row0 + (int) get_global_id (1);
   __global const uchar *row;
@@ -43,7 +45,7 @@ __kernel void
 convolve_cols (int row0, __global const uchar * src, int src_offset, int src_pitch,
     __global uchar * dst, int dst_offset, int dst_pitch, int width, int height, int span,
     __global const sum_t * tmp, int tmp_offset, __constant float *coef, int rank, float bias,
-    uint passmask)
+    uint passmask SHAPE_PARAMS)
 {
   int x = get_global_id (0), y = row0 + (int) get_global_id (1);
   __global uchar *out;
@@ -64,12 +66,12 @@ convolve_cols (int row0, __global const uchar * src, int src_offset, int src_pit
     for (int t = 0; t < KSIZE; t++) {
       int yy = y + t - RADIUS;
 
-#if BORDER == BORDER_CONSTANT
-      if (yy < 0 || yy >= height)
-        continue;
-#else
-      yy = border_coord (yy, height);
-#endif
+      if (BORDER == BORDER_CONSTANT) {
+        if (yy < 0 || yy >= height)
+          continue;
+      } else {
+        yy = border_coord (yy, height SHAPE_ARGS);
+      }
       sum += v[t] * tmp[((size_t) i * height + yy) * width + x];
     }
   }

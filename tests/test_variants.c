@@ -336,8 +336,48 @@ test_generic (void)
   g_assert_true (cl_variant_launch (&avx512, &a, &cl_variant_generic, 4096, &l));
   g_assert_cmpint (l.px, ==, 1);
   g_assert_cmpint (l.py, ==, 1);
+  g_assert_false (l.two_pass);
   g_free (oa);
   g_free (ob);
+  g_free (t);
+}
+
+/* The generic separable variant: the same options (its own program file), two passes of one
+ * pixel per work-item; picked for matrices from 5x5 that split into at most size / 4 pairs. */
+static void
+test_generic_separable (void)
+{
+  const ClVariant *g = &cl_variant_generic_separable;
+  ClKernelRequest r = req (FLOAT4, 9, 4, 8);
+  gchar *o = cl_variant_options (&avx512, &r, g), *t = text (g);
+  ClLaunch l;
+  const struct
+  {
+    gint size, rank;
+    gboolean two_pass;
+  } rules[] = {
+    {3, 0, FALSE}, {5, 1, TRUE}, {7, 1, TRUE}, {7, 2, FALSE}, {9, 2, TRUE}, {15, 3, TRUE},
+    {15, 4, FALSE}, {63, 4, TRUE}, {9, -1, FALSE},
+  };
+
+  g_assert_cmpstr (o, ==, "-DGENERIC -DCHANNELS=4 -DDEPTH=8 -DSKIPMASK=0");
+  g_assert_cmpstr (t, ==, "generic separable");
+  g_assert_cmpint (cl_variant_source (g), ==, CL_SOURCE_SEPARABLE);
+  g_assert_true (cl_variant_launch (&gpu, &r, g, 1024, &l));
+  g_assert_true (l.two_pass);
+  g_assert_false (l.one_pass);
+  g_assert_cmpint (l.px, ==, 1);
+  g_assert_cmpint (l.py, ==, 1);
+  for (guint i = 0; i < G_N_ELEMENTS (rules); i++) {
+    ClVariant v;
+
+    r.size = rules[i].size;
+    r.rank = rules[i].rank;
+    v = cl_variant_generic_for (&r);
+    g_assert_true (v.generic);
+    g_assert_cmpint (v.method == SEPARABLE, ==, rules[i].two_pass);
+  }
+  g_free (o);
   g_free (t);
 }
 
@@ -351,5 +391,6 @@ main (int argc, char **argv)
   g_test_add_func ("/variants/small-local", test_small_local);
   g_test_add_func ("/variants/sources", test_sources);
   g_test_add_func ("/variants/generic", test_generic);
+  g_test_add_func ("/variants/generic-separable", test_generic_separable);
   return g_test_run ();
 }
