@@ -85,7 +85,8 @@ typedef struct _ClWorker
   gboolean quit;
   gint64 delay_us;              /* GST_CLCONVOLVE_WORKER_DELAY_MS */
 
-  GCancellable *cancel;         /* quit: stops waiting for the helper */
+  GCancellable *cancel;         /* quit, or the tuning job running dropped: stops waiting for
+                                 * the helper (reset after each job unless quitting) */
 
   /* the helper process (the worker thread's) */
   GSubprocess *helper;
@@ -349,7 +350,7 @@ helper_start (ClWorker * w, GstClContext * ctx, const gchar * path)
 }
 
 /* Sends line to the helper and reads its answer (free it); NULL on an error, or when the
- * worker stops (w->cancel). */
+ * worker stops or the job is dropped (w->cancel). */
 static gchar *
 helper_ask (ClWorker * w, const gchar * line)
 {
@@ -416,6 +417,9 @@ run_helper (ClWorker * w, ClJob * job, const gchar * path, ClVariant * v, ClTune
     /* a helper that did not answer is ended (and started again for the next job) */
     if (!answer)
       helper_stop (w);
+  } else {
+    /* stopped mid-job: its answer would come as the next job's */
+    helper_stop (w);
   }
   g_free (answer);
   g_free (line);
@@ -470,6 +474,11 @@ job_run (ClWorker * w, ClJob * job, gboolean may_help)
       gst_cl_tuner_keep (&t, r, &v);
     if (!helped)
       v = spec->variant;
+    if (!helped && g_cancellable_is_cancelled (w->cancel)) {
+      res->err = CL_INVALID_OPERATION;
+      res->what = "dropped";
+      return;
+    }
   }
   if (spec->kind == CL_JOB_TUNE && !helped)
     v = gst_cl_tuner_choose (&t, r, &res->how);
@@ -583,6 +592,8 @@ worker_main (gpointer data)
       g_free (what);
     }
     job->state = JOB_ENDED;
+    if (!w->quit)
+      g_cancellable_reset (w->cancel);
     g_hash_table_remove (w->jobs, job->key);
     g_cond_broadcast (&w->changed);
     job_unref (job);
@@ -722,6 +733,11 @@ gst_cl_job_drop (ClJob * job)
     job->result.err = CL_INVALID_OPERATION;
     job->result.what = "dropped";
     job_unref (job);            /* the queue's */
+  } else if (job->wanted == 0 && job->state == JOB_RUNNING && job->spec.kind == CL_JOB_TUNE) {
+    /* a tuning job takes seconds on a CPU and holds up the jobs of the settings that follow:
+     * the helper doing it is ended (nothing kept of it); a build finishes, for later */
+    GST_DEBUG_OBJECT (job->ctx, "stopping the tuning job nobody wants any more");
+    g_cancellable_cancel (w->cancel);
   }
   /* a delayed job stops waiting */
   g_cond_broadcast (&w->changed);

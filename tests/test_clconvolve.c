@@ -1293,6 +1293,72 @@ GST_START_TEST (test_slow_worker)
 
 GST_END_TEST;
 
+/* A tuning job nobody wants any more stops: with a helper that fails every build at once (the
+ * worker then builds in its own process) and never answers a tuning job, a method=auto request
+ * first runs the fixed rules' variant, then its tuning job waits in the helper; a new size drops
+ * it, the worker ends that helper, and the new size's build is done within seconds (not after
+ * the tuning job). Every frame matches the reference. */
+GST_START_TEST (test_dropped_tuning_stops)
+{
+  Case c = { CASE_DEFAULTS, .format = "RGBA", .width = 40, .height = 30, .size = 5 };
+  const gchar *script = "#!/bin/sh\n"
+      "while IFS= read -r line; do\n"
+      "  case \"$line\" in\n"
+      "    tune*) sleep 600 </dev/null >/dev/null 2>&1 & wait ;;\n"
+      "    *) echo 'clconvolve-job -11 0 0 0 0 0 0' ;;\n"
+      "  esac\n"
+      "done\n";
+  gchar *dir = g_dir_make_tmp ("clconvolve-helper-XXXXXX", NULL);
+  gchar *path = g_build_filename (dir, "helper.sh", NULL);
+  gchar *saved = sync_builds_off ();
+  gchar *helper = g_strdup (g_getenv (HELPER_ENV));
+  GstBus *bus = gst_bus_new ();
+  GstHarness *h;
+  guint frame = 0, tunes = 0, done = 0;
+  gint64 changed;
+
+  fail_unless (g_file_set_contents (path, script, -1, NULL) && g_chmod (path, 0755) == 0);
+  g_setenv (HELPER_ENV, path, TRUE);
+  h = harness_own_context (&c);
+  sync_builds_restore (saved);
+  gst_element_set_bus (h->element, bus);
+  /* the fixed variant's build (in this process, ~1 s on PoCL), then the tuning job */
+  for (; frame < 600 && !tunes; frame++) {
+    check_frame_at (h, &c, 700 + frame, frame * GST_SECOND / 30);
+    tunes = count_job_messages (bus, "started", "method=auto, 5x5", -1);
+    g_usleep (100 * 1000);
+  }
+  fail_unless (tunes == 1, "no tuning job after %u frames", frame);
+  /* in the helper by now */
+  g_usleep (1000 * 1000);
+  c.size = 7;
+  apply_case (h->element, &c);
+  changed = g_get_monotonic_time ();
+  for (; g_get_monotonic_time () - changed < 60 * G_USEC_PER_SEC && !done; frame++) {
+    check_frame_at (h, &c, 700 + frame, frame * GST_SECOND / 30);
+    done = count_job_messages (bus, "done", ", 7x7,", FALSE);
+    g_usleep (100 * 1000);
+  }
+  fail_unless (done == 1, "size 7's build not done after %.1f s (held up by the dropped "
+      "tuning job?)", (g_get_monotonic_time () - changed) / 1e6);
+  /* about one build: far from the helper's 600 s */
+  fail_unless (g_get_monotonic_time () - changed < 30 * G_USEC_PER_SEC);
+  gst_element_set_bus (h->element, NULL);
+  gst_object_unref (bus);
+  gst_harness_teardown (h);
+  if (helper)
+    g_setenv (HELPER_ENV, helper, TRUE);
+  else
+    g_unsetenv (HELPER_ENV);
+  g_free (helper);
+  g_remove (path);
+  g_rmdir (dir);
+  g_free (path);
+  g_free (dir);
+}
+
+GST_END_TEST;
+
 /* Once the worker is done, the element switches to the specialised kernel between two frames
  * (a "done" message says what and how long), and the frames before and after match the
  * reference: with the helper process doing the job first, with none (GST_CLCONVOLVE_HELPER=""),
@@ -2084,6 +2150,7 @@ clconvolve_suite (void)
   tcase_add_test (tc, test_tuning_releases_candidates);
   tcase_add_test (tc, test_unusable_coefficients);
   tcase_add_test (tc, test_slow_worker);
+  tcase_add_test (tc, test_dropped_tuning_stops);
   tcase_add_test (tc, test_decimal_comma_matrix);
 
   return s;
