@@ -2,10 +2,10 @@
 # First-frame latency of clconvolve (method=auto, so the first start also times the variants):
 # cold and warm caches (PoCL's own kernel cache, clconvolve's program binary cache and its
 # tuning cache), 5 fresh processes each, medians. Run after building.
-# Since the worker, clconvolve-bench's own warm-up run (16x16) builds the generic program before
-# the measured push, and the measured frame runs the generic kernel while jobs are pending: the
-# cold figures here leave out that first build (clconvolve-gaps's first_frame_ms has it). The
-# warm caches are filled by clconvolve-warmup, as a user would.
+# clconvolve-bench sets GST_CLCONVOLVE_SYNC_BUILDS=1, so the cold lines are first starts that
+# wait for every build and tuning run (what an element did before the worker); the first frame
+# of a streaming element with cold caches is clconvolve-gaps's first_frame_ms
+# (tests/bench/gaps.sh). The warm caches are filled by clconvolve-warmup, as a user would.
 cd "$(dirname "$0")/../.."
 export GST_PLUGIN_PATH_1_0=$PWD/build/gst
 export GST_CLCONVOLVE_HELPER=${GST_CLCONVOLVE_HELPER-$PWD/build/tools/clconvolve-warmup}
