@@ -523,18 +523,27 @@ now_s (void)
   return g_get_monotonic_time () / 1e6;
 }
 
-/* Bandwidth in GB/s of reps copies of bytes, each direction alone and both at once. */
+/* Bandwidth in GB/s of reps copies of a frame of --format at w x h (its own bytes: NV12 is 1.5
+ * a pixel), each direction alone and both at once, and the frames/s that allows. */
 static void
 measure_transfer (GstClContext * ctx, gint w, gint h)
 {
-  gsize bytes = (gsize) w * h * 4;
-  gint reps = MAX (4, (gint) (2e9 / bytes));
+  GstVideoInfo info;
+  gsize bytes;
+  gint reps;
   cl_int err;
   cl_command_queue q1 = NULL, q2 = NULL;
   cl_mem pin_a = NULL, pin_b = NULL, dev_a = NULL, dev_b = NULL;
-  gpointer ha = NULL, hb = NULL, page = g_malloc (bytes);
+  gpointer ha = NULL, hb = NULL, page;
   gdouble up, down, both, pup, pdown, t;
 
+  if (!gst_video_info_set_format (&info, gst_video_format_from_string (opt.format), w, h)) {
+    g_printerr ("bench: no transfer limit for format %s\n", opt.format);
+    return;
+  }
+  bytes = GST_VIDEO_INFO_SIZE (&info);
+  reps = MAX (4, (gint) (2e9 / bytes));
+  page = g_malloc (bytes);
   if (opt.quick)
     reps = MAX (4, reps / 4);
   q1 = clCreateCommandQueue (ctx->context, ctx->device, 0, &err);
@@ -592,14 +601,15 @@ measure_transfer (GstClContext * ctx, gint w, gint h)
     CHECK (clEnqueueReadBuffer (q1, dev_b, CL_TRUE, 0, bytes, page, 0, NULL, NULL));
   pdown = bytes * (gdouble) reps / (now_s () - t) / 1e9;
 
-  g_print ("{\"kind\":\"transfer\",\"device\":\"%s\",\"width\":%d,\"height\":%d,\"bytes\":%"
-      G_GSIZE_FORMAT ",\"reps\":%d,\"pinned_h2d_gbs\":%.4g,\"pinned_d2h_gbs\":%.4g,"
+  g_print ("{\"kind\":\"transfer\",\"device\":\"%s\",\"format\":\"%s\",\"width\":%d,"
+      "\"height\":%d,\"bytes\":%" G_GSIZE_FORMAT ",\"reps\":%d,\"pinned_h2d_gbs\":%.4g,\"pinned_d2h_gbs\":%.4g,"
       "\"pinned_both_gbs\":%.4g,\"pageable_h2d_gbs\":%.4g,\"pageable_d2h_gbs\":%.4g,"
-      "\"fps_limit_serial\":%.5g,\"fps_limit_overlapped\":%.5g}\n", ctx->device_name, w, h,
-      bytes, reps, up, down, both, pup, pdown, 1.0 / (bytes / (up * 1e9) + bytes / (down * 1e9)),
+      "\"fps_limit_serial\":%.5g,\"fps_limit_overlapped\":%.5g}\n", ctx->device_name, opt.format,
+      w, h, bytes, reps, up, down, both, pup, pdown, 1.0 / (bytes / (up * 1e9) + bytes / (down * 1e9)),
       both * 1e9 / (2.0 * bytes));
-  g_printerr ("transfer %4dx%-4d pinned up %.2f down %.2f both %.2f GB/s, pageable up %.2f "
-      "down %.2f GB/s\n", w, h, up, down, both, pup, pdown);
+  g_printerr ("transfer %4dx%-4d %s pinned up %.2f down %.2f both %.2f GB/s, pageable up %.2f "
+      "down %.2f GB/s, limit %.5g frames/s\n", w, h, opt.format, up, down, both, pup, pdown,
+      both * 1e9 / (2.0 * bytes));
 
 fail:
   if (ha)

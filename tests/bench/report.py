@@ -124,7 +124,9 @@ def device_section(root, label, recs):
     gst_peers = collections.OrderedDict((k, r) for k, r in elems.items() if k[0] != 'clconvolve')
     peers = keyed(recs, 'peer')
     naive = keyed(recs, 'naive')
-    transfer = {(r['width'], r['height']): r for r in recs if r.get('kind') == 'transfer'}
+    # per format (its own bytes a frame); records before the format field were RGBA
+    transfer = {(r['width'], r['height'], r.get('format', 'RGBA')): r for r in recs
+                if r.get('kind') == 'transfer'}
     procs = [r for r in recs if r.get('kind') == 'process']
     device = next((r['device'] for r in mine.values() if r.get('device')), label)
     drivers = sorted({r.get('driver') for r in recs if r.get('driver')})
@@ -135,12 +137,12 @@ def device_section(root, label, recs):
 
     if transfer:
         lines.append('### Transfer limit (same device, same run)\n')
-        lines.append('| frame | pinned up GB/s | pinned down GB/s | both at once GB/s | '
+        lines.append('| frame | format | pinned up GB/s | pinned down GB/s | both at once GB/s | '
                      'pageable up / down GB/s | limit fps (serial) | limit fps (overlapped) |')
-        lines.append('|---|---|---|---|---|---|---|')
-        for (w, h), r in sorted(transfer.items()):
-            lines.append('| %dx%d | %.3g | %.3g | %.3g | %.3g / %.3g | %.4g | %.4g |' % (
-                w, h, r['pinned_h2d_gbs'], r['pinned_d2h_gbs'], r['pinned_both_gbs'],
+        lines.append('|---|---|---|---|---|---|---|---|')
+        for (w, h, f), r in sorted(transfer.items()):
+            lines.append('| %dx%d | %s | %.3g | %.3g | %.3g | %.3g / %.3g | %.4g | %.4g |' % (
+                w, h, f, r['pinned_h2d_gbs'], r['pinned_d2h_gbs'], r['pinned_both_gbs'],
                 r['pageable_h2d_gbs'], r['pageable_d2h_gbs'], r['fps_limit_serial'],
                 r['fps_limit_overlapped']))
         lines.append('')
@@ -157,7 +159,7 @@ def device_section(root, label, recs):
                 r['width'], r['height'], r.get('kernel'), r.get('size'), r.get('method'),
                 r.get('error', '-')))
             continue
-        lim = transfer.get((r['width'], r['height']))
+        lim = transfer.get((r['width'], r['height'], r.get('format', 'RGBA')))
         pct = '%.1f%%' % (100 * r['fps']['median'] / lim['fps_limit_overlapped']) if lim else '-'
         lines.append('| %dx%d | %s | %d | %s | %s | %d | %s | %.3g | %.3g | %.3g | %.0f%% | %.3g '
                      '| %.0f |' % (
