@@ -1173,6 +1173,7 @@ ensure_kernel (GstClConvolve * self, gint slot, const ClShape * shape, const ClL
   };
   ClTuner t;
   ClTuneOutcome how = CL_TUNE_KNOWN;
+  ClJobResult res;
   ClVariant v = cl_variant_generic;
   gboolean known = TRUE;
   gchar *options;
@@ -1186,9 +1187,9 @@ ensure_kernel (GstClConvolve * self, gint slot, const ClShape * shape, const ClL
   if (self->run[slot].kernel && !memcmp (&request, &self->requests[slot], sizeof (request))) {
     if (self->jobs[slot])
       check_job (self, slot);
-    /* still generic: the separable one once it is ready */
-    if (self->run[slot].variant.generic && self->run[slot].variant.method !=
-        GST_CL_CONVOLVE_METHOD_SEPARABLE && self->jobs[SEP_JOB (slot)])
+    /* still generic: the separable one once its job has ended */
+    if (self->run[slot].variant.generic && self->jobs[SEP_JOB (slot)] &&
+        gst_cl_job_poll (self->jobs[SEP_JOB (slot)], &res))
       use_generic (self, slot);
     return TRUE;
   }

@@ -538,6 +538,27 @@ GST_START_TEST (test_low_rank)
 
 GST_END_TEST;
 
+/* Sets var to value (NULL: unsets it); returns what was there for env_put_back. */
+static gchar *
+env_swap (const gchar * var, const gchar * value)
+{
+  gchar *saved = g_strdup (g_getenv (var));
+
+  if (value)
+    g_setenv (var, value, TRUE);
+  else
+    g_unsetenv (var);
+  return saved;
+}
+
+/* Puts back what env_swap returned (and frees it). */
+static void
+env_put_back (const gchar * var, gchar * saved)
+{
+  g_free (env_swap (var, saved));
+  g_free (saved);
+}
+
 /* The generic kernels (what runs while a specialised one is built), forced by the developer
  * override: "1" runs the two-pass separable one where the matrix splits into few pairs (rank 1
  * presets, a rank-2 15x15 matrix) and the dense one elsewhere (a full-rank matrix, rank 1 at
@@ -549,13 +570,13 @@ GST_START_TEST (test_generic_kernels)
   const gchar *mode = __i__ ? "dense" : "1";
   gdouble *full = random_matrix (7, 4711, -1.0, 1.0), *v = random_matrix (15, 8, -1.0, 1.0);
   gdouble *low = g_new (gdouble, 15 * 15);
-  gchar *saved = g_strdup (g_getenv ("GST_CLCONVOLVE_GENERIC"));
+  gchar *saved;
 
   /* rank 2: the sum of two outer products of the random rows 0, 1 and 2, 3 */
   for (gint j = 0; j < 15; j++)
     for (gint i = 0; i < 15; i++)
       low[j * 15 + i] = v[j] * v[15 + i] + v[30 + j] * v[45 + i];
-  g_setenv ("GST_CLCONVOLVE_GENERIC", mode, TRUE);
+  saved = env_swap ("GST_CLCONVOLVE_GENERIC", mode);
   for (guint b = 0; b < TEST_N_BORDERS; b++) {
     const Case cases[] = {
       {CASE_DEFAULTS, .size = 7, .border = border_names[b]},
@@ -609,11 +630,7 @@ GST_START_TEST (test_generic_kernels)
     }
     gst_harness_teardown (h);
   }
-  if (saved)
-    g_setenv ("GST_CLCONVOLVE_GENERIC", saved, TRUE);
-  else
-    g_unsetenv ("GST_CLCONVOLVE_GENERIC");
-  g_free (saved);
+  env_put_back ("GST_CLCONVOLVE_GENERIC", saved);
   g_free (low);
   g_free (v);
   g_free (full);
@@ -814,18 +831,13 @@ chroma_unchanged (const Case * c, GstBuffer * a, GstBuffer * b)
 static gchar *
 sync_builds_off (void)
 {
-  gchar *saved = g_strdup (g_getenv (SYNC_ENV));
-
-  g_unsetenv (SYNC_ENV);
-  return saved;
+  return env_swap (SYNC_ENV, NULL);
 }
 
 static void
 sync_builds_restore (gchar * saved)
 {
-  if (saved)
-    g_setenv (SYNC_ENV, saved, TRUE);
-  g_free (saved);
+  env_put_back (SYNC_ENV, saved);
 }
 
 /* Pushes n_frames distinct frames (increasing PTS) through one element on the given path,
@@ -1310,19 +1322,18 @@ GST_START_TEST (test_dropped_tuning_stops)
       "done\n";
   gchar *dir = g_dir_make_tmp ("clconvolve-helper-XXXXXX", NULL);
   gchar *path = g_build_filename (dir, "helper.sh", NULL);
-  gchar *saved = sync_builds_off ();
-  gchar *helper = g_strdup (g_getenv (HELPER_ENV));
+  gchar *saved = sync_builds_off (), *helper;
   GstBus *bus = gst_bus_new ();
   GstHarness *h;
   guint frame = 0, tunes = 0, done = 0;
   gint64 changed;
 
   fail_unless (g_file_set_contents (path, script, -1, NULL) && g_chmod (path, 0755) == 0);
-  g_setenv (HELPER_ENV, path, TRUE);
+  helper = env_swap (HELPER_ENV, path);
   h = harness_own_context (&c);
   sync_builds_restore (saved);
   gst_element_set_bus (h->element, bus);
-  /* the fixed variant's build (in this process, ~1 s on PoCL), then the tuning job */
+  /* the fixed variant's build (in this process), then the tuning job */
   for (; frame < 600 && !tunes; frame++) {
     check_frame_at (h, &c, 700 + frame, frame * GST_SECOND / 30);
     tunes = count_job_messages (bus, "started", "method=auto, 5x5", -1);
@@ -1346,11 +1357,7 @@ GST_START_TEST (test_dropped_tuning_stops)
   gst_element_set_bus (h->element, NULL);
   gst_object_unref (bus);
   gst_harness_teardown (h);
-  if (helper)
-    g_setenv (HELPER_ENV, helper, TRUE);
-  else
-    g_unsetenv (HELPER_ENV);
-  g_free (helper);
+  env_put_back (HELPER_ENV, helper);
   g_remove (path);
   g_rmdir (dir);
   g_free (path);
@@ -1377,14 +1384,13 @@ GST_START_TEST (test_switch_when_ready)
     .size = 5, .method = "vector", .border = "wrap"
   };
   gchar *saved = sync_builds_off ();
-  gchar *helper = g_strdup (g_getenv (HELPER_ENV));
+  gchar *helper = env_swap (HELPER_ENV, helpers[__i__].path ? helpers[__i__].path :
+      g_getenv (HELPER_ENV));
   GstBus *bus = gst_bus_new ();
   GstHarness *h;
   gchar *v = NULL;
   guint frame = 0;
 
-  if (helpers[__i__].path)
-    g_setenv (HELPER_ENV, helpers[__i__].path, TRUE);
   h = harness_own_context (&c);
   sync_builds_restore (saved);
   gst_element_set_bus (h->element, bus);
@@ -1402,9 +1408,7 @@ GST_START_TEST (test_switch_when_ready)
   check_frame_at (h, &c, 5000, frame * GST_SECOND / 30);
   fail_unless_equals_int (stats_u64 (h, "jobs-pending"), 0);
   fail_unless (count_job_messages (bus, "done", "vector ", helpers[__i__].helped) == 1);
-  if (helper)
-    g_setenv (HELPER_ENV, helper, TRUE);
-  g_free (helper);
+  env_put_back (HELPER_ENV, helper);
   g_free (v);
   gst_element_set_bus (h->element, NULL);
   gst_object_unref (bus);

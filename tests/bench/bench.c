@@ -34,6 +34,8 @@
 #include "gstclcontext.h"
 #include "convkernel.h"
 
+#include "benchframes.h"
+
 #define N_POOL_BUFFERS 3
 #define WARMUP_FRAMES 3
 #define NCOEF_MAX (CONV_MAX_SIZE * CONV_MAX_SIZE)
@@ -150,21 +152,6 @@ wait_for (Counter * c, guint64 n, GstBus * bus, gdouble timeout_s)
   return ok;
 }
 
-static void
-fill_random (GstBuffer * buf, guint32 seed)
-{
-  GstMapInfo map;
-  GRand *rand = g_rand_new_with_seed (seed);
-
-  gst_buffer_map (buf, &map, GST_MAP_WRITE);
-  for (gsize i = 0; i + 4 <= map.size; i += 4) {
-    guint32 r = g_rand_int (rand);
-    memcpy (map.data + i, &r, 4);
-  }
-  gst_buffer_unmap (buf, &map);
-  g_rand_free (rand);
-}
-
 static GstStructure *
 get_stats (GstElement * f)
 {
@@ -235,7 +222,7 @@ run_once (const gchar * element, const gchar * format, gint w, gint h, RunResult
 
   /* the first frame, in plain memory, negotiates caps and builds the programs */
   bufs[0] = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info), NULL);
-  fill_random (bufs[0], 1);
+  bench_fill_random (bufs[0], 1);
   t0 = g_get_monotonic_time ();
   gst_app_src_push_buffer (GST_APP_SRC (src), gst_buffer_ref (bufs[0]));
   pushed++;
@@ -264,7 +251,7 @@ run_once (const gchar * element, const gchar * format, gint w, gint h, RunResult
       b = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info), NULL);
     else
       r->pooled = TRUE;
-    fill_random (b, 2 + i);
+    bench_fill_random (b, 2 + i);
     gst_clear_buffer (&bufs[i]);
     bufs[i] = b;
   }

@@ -38,6 +38,8 @@
 #include <gst/app/app.h>
 #include <gst/video/video.h>
 #include <math.h>
+
+#include "benchframes.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,21 +143,6 @@ fail_idle (gpointer why)
   return G_SOURCE_REMOVE;
 }
 
-static void
-fill_random (GstBuffer * buf, guint32 seed)
-{
-  GstMapInfo map;
-  GRand *rand = g_rand_new_with_seed (seed);
-
-  gst_buffer_map (buf, &map, GST_MAP_WRITE);
-  for (gsize i = 0; i + 4 <= map.size; i += 4) {
-    guint32 r = g_rand_int (rand);
-    memcpy (map.data + i, &r, 4);
-  }
-  gst_buffer_unmap (buf, &map);
-  g_rand_free (rand);
-}
-
 /* The frames of format, made and filled on the first call (before the clock starts) */
 static FrameSet *
 frame_set (const gchar * format)
@@ -176,7 +163,7 @@ frame_set (const gchar * format)
   gst_video_info_from_caps (&info, fs->caps);
   for (gint i = 0; i < N_BUFFERS; i++) {
     fs->bufs[i] = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info), NULL);
-    fill_random (fs->bufs[i], 1 + i + 16 * frame_sets->len);
+    bench_fill_random (fs->bufs[i], 1 + i + 16 * frame_sets->len);
   }
   g_ptr_array_add (frame_sets, fs);
   return fs;
