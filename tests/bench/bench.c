@@ -10,6 +10,7 @@
 /* Prints one JSON object per line (and a readable summary on stderr):
  *   {"kind":"element", ...}   frames/s of an element alone in "appsrc ! ELEMENT ! fakesink",
  *                             the same pipeline without it measured in the same run and removed;
+ *                             with --streams N, N such pipelines at once (fps: their total);
  *                             appsrc recycles a few frames filled once, allocated from the pool
  *                             the element proposes; clconvolve also gives per-stage device time
  *   {"kind":"transfer", ...}  pinned host<->device bandwidth on the same OpenCL device, each way
@@ -50,6 +51,7 @@ typedef struct
   gint min_frames, runs;
   gboolean transfer, naive, quick;
   gboolean system_memory;       /* upstream ignores the proposed pool */
+  gchar **streams;              /* pipelines run at once in this process, one count per entry */
 } Options;
 
 static Options opt;
@@ -95,29 +97,39 @@ cpu_seconds (void)
       1e-6 * (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
 }
 
-/* ------------------------------------------------------------------ one pipeline run */
+/* ------------------------------------------------------------------ pipeline runs */
 
 typedef struct
 {
   GMutex lock;
   GCond cond;
   guint64 received;
+  gint64 last_us;               /* arrival of the last buffer */
+  gint64 worst_gap_us;          /* longest wait between two buffers since gaps were reset */
 } Counter;
 
 typedef struct
 {
-  guint frames;                 /* measured frames */
+  guint frames;                 /* measured frames, all streams */
   gdouble wall_s, cpu_s;        /* for the measured frames */
   gdouble first_ms;             /* first push to first output (includes program builds) */
   gboolean pooled;              /* frames came from the element's proposed pool */
   GstStructure *stats;          /* clconvolve stats over the measured frames, or NULL */
+  /* with several streams: the slowest and fastest stream's frames/s, and the longest gap
+   * between two output buffers of one stream while measuring */
+  gdouble stream_min_fps, stream_max_fps, worst_gap_ms;
 } RunResult;
 
 static void
 on_handoff (GstElement * sink, GstBuffer * buf, GstPad * pad, Counter * c)
 {
+  gint64 now = g_get_monotonic_time ();
+
   g_mutex_lock (&c->lock);
   c->received++;
+  if (c->last_us && now - c->last_us > c->worst_gap_us)
+    c->worst_gap_us = now - c->last_us;
+  c->last_us = now;
   g_cond_signal (&c->cond);
   g_mutex_unlock (&c->lock);
 }
@@ -172,74 +184,78 @@ stat_u64 (const GstStructure * st, const gchar * field)
   return v;
 }
 
-/* Runs "appsrc ! element ! fakesink" (or "appsrc ! fakesink" when element is NULL) at w x h. */
+/* One "appsrc ! element ! fakesink" pipeline (or "appsrc ! fakesink" when element is NULL)
+ * of a run, pushed by a thread of its own while measuring. */
+typedef struct
+{
+  GstElement *pipe, *src, *sink, *f;
+  GstBus *bus;
+  GstCaps *caps;
+  GstBufferPool *pool;
+  GstBuffer *bufs[N_POOL_BUFFERS];
+  Counter c;
+  guint64 pushed;
+  gint64 t0;                    /* when every stream starts measuring */
+  gint64 end_us;                /* when its last measured frame arrived */
+  guint frames;
+  gboolean pooled, ok;
+  gdouble first_ms;
+} Stream;
+
 static gboolean
-run_once (const gchar * element, const gchar * format, gint w, gint h, RunResult * r)
+stream_start (Stream * s, const gchar * element, const gchar * format, gint w, gint h)
 {
   gchar *desc = element ?
       g_strdup_printf ("appsrc name=src ! %s name=f ! fakesink name=sink sync=false "
       "signal-handoffs=true", element) :
       g_strdup ("appsrc name=src ! fakesink name=sink sync=false signal-handoffs=true");
   GError *err = NULL;
-  GstElement *pipe = gst_parse_launch (desc, &err);
-  GstElement *src, *sink, *f;
-  GstCaps *caps;
   GstVideoInfo info;
-  GstBufferPool *pool = NULL;
-  GstBuffer *bufs[N_POOL_BUFFERS] = { NULL };
-  GstBus *bus;
-  Counter c;
-  GstStructure *st0 = NULL, *st1 = NULL;
-  guint64 pushed = 0;
-  gint64 t0, t1;
-  gdouble cpu0;
-  gboolean ok = FALSE;
+  gint64 t0;
 
-  memset (r, 0, sizeof (*r));
-  if (!pipe) {
+  g_mutex_init (&s->c.lock);
+  g_cond_init (&s->c.cond);
+  s->pipe = gst_parse_launch (desc, &err);
+  if (!s->pipe) {
     g_printerr ("bench: cannot build '%s': %s\n", desc, err ? err->message : "?");
     g_clear_error (&err);
     g_free (desc);
     return FALSE;
   }
   g_free (desc);
-  g_mutex_init (&c.lock);
-  g_cond_init (&c.cond);
-  c.received = 0;
-
-  src = gst_bin_get_by_name (GST_BIN (pipe), "src");
-  sink = gst_bin_get_by_name (GST_BIN (pipe), "sink");
-  f = gst_bin_get_by_name (GST_BIN (pipe), "f");
-  caps = gst_caps_new_simple ("video/x-raw", "format", G_TYPE_STRING, format,
+  s->src = gst_bin_get_by_name (GST_BIN (s->pipe), "src");
+  s->sink = gst_bin_get_by_name (GST_BIN (s->pipe), "sink");
+  s->f = gst_bin_get_by_name (GST_BIN (s->pipe), "f");
+  s->caps = gst_caps_new_simple ("video/x-raw", "format", G_TYPE_STRING, format,
       "width", G_TYPE_INT, w, "height", G_TYPE_INT, h, "framerate", GST_TYPE_FRACTION, 30, 1,
       NULL);
-  gst_video_info_from_caps (&info, caps);
-  g_object_set (src, "caps", caps, "format", GST_FORMAT_TIME, "block", TRUE,
+  gst_video_info_from_caps (&info, s->caps);
+  g_object_set (s->src, "caps", s->caps, "format", GST_FORMAT_TIME, "block", TRUE,
       "max-buffers", (guint64) 2, NULL);
-  g_signal_connect (sink, "handoff", G_CALLBACK (on_handoff), &c);
-  bus = gst_element_get_bus (pipe);
-  gst_element_set_state (pipe, GST_STATE_PLAYING);
+  g_signal_connect (s->sink, "handoff", G_CALLBACK (on_handoff), &s->c);
+  s->bus = gst_element_get_bus (s->pipe);
+  gst_element_set_state (s->pipe, GST_STATE_PLAYING);
 
   /* the first frame, in plain memory, negotiates caps and builds the programs */
-  bufs[0] = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info), NULL);
-  bench_fill_random (bufs[0], 1);
+  s->bufs[0] = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info), NULL);
+  bench_fill_random (s->bufs[0], 1);
   t0 = g_get_monotonic_time ();
-  gst_app_src_push_buffer (GST_APP_SRC (src), gst_buffer_ref (bufs[0]));
-  pushed++;
-  if (!wait_for (&c, pushed, bus, 600.0))
-    goto done;
-  r->first_ms = (g_get_monotonic_time () - t0) / 1000.0;
+  gst_app_src_push_buffer (GST_APP_SRC (s->src), gst_buffer_ref (s->bufs[0]));
+  s->pushed++;
+  if (!wait_for (&s->c, s->pushed, s->bus, 600.0))
+    return FALSE;
+  s->first_ms = (g_get_monotonic_time () - t0) / 1000.0;
 
   /* then frames from the pool the element proposes, as a decoder would use */
   if (element && !opt.system_memory) {
-    GstPad *srcpad = gst_element_get_static_pad (src, "src");
+    GstPad *srcpad = gst_element_get_static_pad (s->src, "src");
     GstPad *peer = gst_pad_get_peer (srcpad);
-    GstQuery *q = gst_query_new_allocation (caps, TRUE);
+    GstQuery *q = gst_query_new_allocation (s->caps, TRUE);
 
     if (gst_pad_query (peer, q) && gst_query_get_n_allocation_pools (q) > 0)
-      gst_query_parse_nth_allocation_pool (q, 0, &pool, NULL, NULL, NULL);
-    if (pool && !gst_buffer_pool_set_active (pool, TRUE))
-      gst_clear_object (&pool);
+      gst_query_parse_nth_allocation_pool (q, 0, &s->pool, NULL, NULL, NULL);
+    if (s->pool && !gst_buffer_pool_set_active (s->pool, TRUE))
+      gst_clear_object (&s->pool);
     gst_query_unref (q);
     gst_object_unref (peer);
     gst_object_unref (srcpad);
@@ -247,37 +263,117 @@ run_once (const gchar * element, const gchar * format, gint w, gint h, RunResult
   for (gint i = 0; i < N_POOL_BUFFERS; i++) {
     GstBuffer *b = NULL;
 
-    if (!pool || gst_buffer_pool_acquire_buffer (pool, &b, NULL) != GST_FLOW_OK)
+    if (!s->pool || gst_buffer_pool_acquire_buffer (s->pool, &b, NULL) != GST_FLOW_OK)
       b = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info), NULL);
     else
-      r->pooled = TRUE;
+      s->pooled = TRUE;
     bench_fill_random (b, 2 + i);
-    gst_clear_buffer (&bufs[i]);
-    bufs[i] = b;
+    gst_clear_buffer (&s->bufs[i]);
+    s->bufs[i] = b;
   }
 
-  for (gint i = 0; i < WARMUP_FRAMES; i++, pushed++)
-    gst_app_src_push_buffer (GST_APP_SRC (src), gst_buffer_ref (bufs[i % N_POOL_BUFFERS]));
-  if (!wait_for (&c, pushed, bus, 600.0))
-    goto done;
+  for (gint i = 0; i < WARMUP_FRAMES; i++, s->pushed++)
+    gst_app_src_push_buffer (GST_APP_SRC (s->src), gst_buffer_ref (s->bufs[i %
+                N_POOL_BUFFERS]));
+  return wait_for (&s->c, s->pushed, s->bus, 600.0);
+}
 
-  st0 = get_stats (f);
-  cpu0 = cpu_seconds ();
-  t0 = g_get_monotonic_time ();
+/* A stream's pushing thread: frames for opt.seconds (at least opt.min_frames) from s->t0,
+ * then waits for all of them. */
+static gpointer
+stream_push (gpointer data)
+{
+  Stream *s = data;
+
+  g_mutex_lock (&s->c.lock);
+  s->c.worst_gap_us = 0;
+  s->c.last_us = s->t0;
+  g_mutex_unlock (&s->c.lock);
   for (guint n = 0;; n++) {
-    gst_app_src_push_buffer (GST_APP_SRC (src), gst_buffer_ref (bufs[n % N_POOL_BUFFERS]));
-    pushed++;
-    r->frames++;
-    if (r->frames >= (guint) opt.min_frames &&
-        g_get_monotonic_time () - t0 >= opt.seconds * G_USEC_PER_SEC)
+    gst_app_src_push_buffer (GST_APP_SRC (s->src), gst_buffer_ref (s->bufs[n %
+                N_POOL_BUFFERS]));
+    s->pushed++;
+    s->frames++;
+    if (s->frames >= (guint) opt.min_frames &&
+        g_get_monotonic_time () - s->t0 >= opt.seconds * G_USEC_PER_SEC)
       break;
   }
-  if (!wait_for (&c, pushed, bus, 600.0))
+  s->ok = wait_for (&s->c, s->pushed, s->bus, 600.0);
+  s->end_us = g_get_monotonic_time ();
+  return NULL;
+}
+
+static void
+stream_stop (Stream * s)
+{
+  if (s->src) {
+    gst_app_src_end_of_stream (GST_APP_SRC (s->src));
+    gst_bus_timed_pop_filtered (s->bus, 10 * GST_SECOND, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  }
+  if (s->pipe)
+    gst_element_set_state (s->pipe, GST_STATE_NULL);
+  for (gint i = 0; i < N_POOL_BUFFERS; i++)
+    gst_clear_buffer (&s->bufs[i]);
+  if (s->pool) {
+    gst_buffer_pool_set_active (s->pool, FALSE);
+    gst_object_unref (s->pool);
+  }
+  gst_clear_caps (&s->caps);
+  gst_clear_object (&s->bus);
+  gst_clear_object (&s->src);
+  gst_clear_object (&s->sink);
+  gst_clear_object (&s->f);
+  gst_clear_object (&s->pipe);
+  g_mutex_clear (&s->c.lock);
+  g_cond_clear (&s->c.cond);
+}
+
+/* Runs n_streams pipelines (see Stream) at w x h in this process at once, each pushed by its
+ * own thread; r gets their total and the first stream's element stats. */
+static gboolean
+run_once (const gchar * element, const gchar * format, gint w, gint h, gint n_streams,
+    RunResult * r)
+{
+  Stream *st = g_new0 (Stream, n_streams);
+  GThread **threads = g_new0 (GThread *, n_streams);
+  GstStructure *st0 = NULL, *st1 = NULL;
+  gint64 t0, t1 = 0;
+  gdouble cpu0;
+  gboolean ok = TRUE;
+
+  memset (r, 0, sizeof (*r));
+  for (gint i = 0; i < n_streams && ok; i++)
+    ok = stream_start (&st[i], element, format, w, h);
+  if (!ok)
     goto done;
-  t1 = g_get_monotonic_time ();
+  r->first_ms = st[0].first_ms;
+  r->pooled = st[0].pooled;
+
+  st0 = get_stats (st[0].f);
+  cpu0 = cpu_seconds ();
+  t0 = g_get_monotonic_time ();
+  for (gint i = 0; i < n_streams; i++) {
+    st[i].t0 = t0;
+    threads[i] = g_thread_new ("bench-push", stream_push, &st[i]);
+  }
+  r->stream_min_fps = G_MAXDOUBLE;
+  for (gint i = 0; i < n_streams; i++) {
+    gdouble fps;
+
+    g_thread_join (threads[i]);
+    ok = ok && st[i].ok;
+    t1 = MAX (t1, st[i].end_us);
+    r->frames += st[i].frames;
+    fps = st[i].frames / MAX ((st[i].end_us - t0) / 1e6, 1e-9);
+    r->stream_min_fps = MIN (r->stream_min_fps, fps);
+    r->stream_max_fps = MAX (r->stream_max_fps, fps);
+    r->worst_gap_ms = MAX (r->worst_gap_ms, st[i].c.worst_gap_us / 1000.0);
+  }
+  if (!ok)
+    goto done;
   r->cpu_s = cpu_seconds () - cpu0;
   r->wall_s = (t1 - t0) / 1e6;
-  st1 = get_stats (f);
+  st1 = get_stats (st[0].f);
   if (st0 && st1) {
     const gchar *fields[] = { "frames", "upload-ns", "kernel-ns",
       "download-ns", "busy-ns", "overlap-ns", "host-copies"
@@ -292,31 +388,16 @@ run_once (const gchar * element, const gchar * format, gint w, gint h, RunResult
         gst_structure_set (r->stats, paths[i], G_TYPE_STRING,
             gst_structure_get_string (st1, paths[i]), NULL);
   }
-  ok = TRUE;
 
 done:
-  gst_app_src_end_of_stream (GST_APP_SRC (src));
-  gst_bus_timed_pop_filtered (bus, 10 * GST_SECOND, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
-  gst_element_set_state (pipe, GST_STATE_NULL);
-  for (gint i = 0; i < N_POOL_BUFFERS; i++)
-    gst_clear_buffer (&bufs[i]);
-  if (pool) {
-    gst_buffer_pool_set_active (pool, FALSE);
-    gst_object_unref (pool);
-  }
+  for (gint i = 0; i < n_streams; i++)
+    stream_stop (&st[i]);
   if (st0)
     gst_structure_free (st0);
   if (st1)
     gst_structure_free (st1);
-  gst_caps_unref (caps);
-  gst_object_unref (bus);
-  gst_object_unref (src);
-  gst_object_unref (sink);
-  if (f)
-    gst_object_unref (f);
-  gst_object_unref (pipe);
-  g_mutex_clear (&c.lock);
-  g_cond_clear (&c.cond);
+  g_free (st);
+  g_free (threads);
   return ok;
 }
 
@@ -358,9 +439,11 @@ stage_figures (RunResult * r, gdouble * up, gdouble * kern, gdouble * down, gdou
  * cost the host time, so the timed runs go without them); NULL: the timed runs give them. */
 static void
 measure_element (const gchar * element, const gchar * profiled, const gchar * label,
-    const gchar * method, const gchar * kernel, gint size, gint w, gint h)
+    const gchar * method, const gchar * kernel, gint size, gint w, gint h, gint n_streams)
 {
   gint runs = opt.runs, n = 0;
+  gdouble *smin = g_new0 (gdouble, runs), *smax = g_new0 (gdouble, runs);
+  gdouble *gap = g_new0 (gdouble, runs);
   gdouble *fps = g_new0 (gdouble, runs), *cpu = g_new0 (gdouble, runs);
   gdouble *first = g_new0 (gdouble, runs), *base = g_new0 (gdouble, runs);
   gdouble *up = g_new0 (gdouble, runs), *kern = g_new0 (gdouble, runs);
@@ -377,9 +460,9 @@ measure_element (const gchar * element, const gchar * profiled, const gchar * la
     gdouble per_with, per_without;
 
     /* the pipeline without the element, in the same run, just before */
-    if (!run_once (NULL, opt.format, w, h, &without))
+    if (!run_once (NULL, opt.format, w, h, n_streams, &without))
       continue;
-    if (!run_once (element, opt.format, w, h, &with))
+    if (!run_once (element, opt.format, w, h, n_streams, &with))
       continue;
     per_with = with.wall_s / with.frames;
     per_without = without.wall_s / without.frames;
@@ -387,6 +470,9 @@ measure_element (const gchar * element, const gchar * profiled, const gchar * la
     base[n] = 1.0 / per_without;
     cpu[n] = 1000.0 * (with.cpu_s / with.frames - without.cpu_s / without.frames);
     first[n] = with.first_ms;
+    smin[n] = with.stream_min_fps;
+    smax[n] = with.stream_max_fps;
+    gap[n] = with.worst_gap_ms;
     pooled = with.pooled;
     frames += with.frames;
     if (with.stats) {
@@ -415,7 +501,7 @@ measure_element (const gchar * element, const gchar * profiled, const gchar * la
     RunResult pr;
 
     nstage = 0;
-    if (run_once (profiled, opt.format, w, h, &pr) &&
+    if (run_once (profiled, opt.format, w, h, n_streams, &pr) &&
         stage_figures (&pr, &up[0], &kern[0], &down[0], &ovl[0]))
       nstage = 1;
     if (pr.stats)
@@ -438,6 +524,16 @@ measure_element (const gchar * element, const gchar * profiled, const gchar * la
       esc, label, device_name ? device_name : "", method ? method : "", kernel ? kernel : "",
       size, w, h, opt.format, n, frames, pooled ? "true" : "false", s_fps, s_base, s_cpu,
       s_first);
+  if (n_streams > 1) {
+    gchar *s_min = summary_json (smin, n), *s_max = summary_json (smax, n);
+
+    /* fps is the total of all streams, each stream's own rate without the baseline removed */
+    g_print (",\"streams\":%d,\"stream_fps_min\":%s,\"stream_fps_max\":%s", n_streams, s_min,
+        s_max);
+    g_free (s_min);
+    g_free (s_max);
+  }
+  g_print (",\"worst_gap_ms\":%.4g", median_of (gap, n));
   if (nstage)
     g_print (",\"upload_ms\":%.6g,\"kernel_ms\":%.6g,\"download_ms\":%.6g,"
         "\"overlap_fraction\":%.4g", median_of (up, nstage), median_of (kern, nstage),
@@ -449,9 +545,10 @@ measure_element (const gchar * element, const gchar * profiled, const gchar * la
   if (variant)
     g_print (",\"variant\":\"%s\"", variant);
   g_print ("}\n");
-  g_printerr ("%-10s %-10s %-6s %-10s %2d %4dx%-4d %9.2f fps (median of %d)%s%s\n", label,
-      method ? method : "", opt.format, kernel ? kernel : "", size, w, h,
-      median_of (fps, n), n, variant ? ", ran " : "", variant ? variant : "");
+  g_printerr ("%-10s %-10s %-6s %-10s %2d %4dx%-4d %9.2f fps (median of %d, %d stream%s)%s%s\n",
+      label, method ? method : "", opt.format, kernel ? kernel : "", size, w, h,
+      median_of (fps, n), n, n_streams, n_streams > 1 ? "s" : "", variant ? ", ran " : "",
+      variant ? variant : "");
   g_free (s_fps);
   g_free (s_cpu);
   g_free (s_first);
@@ -468,6 +565,9 @@ out:
   g_free (down);
   g_free (ovl);
   g_free (copies);
+  g_free (smin);
+  g_free (smax);
+  g_free (gap);
   g_free (path_in);
   g_free (variant);
   g_free (path_out);
@@ -726,7 +826,7 @@ int
 main (int argc, char **argv)
 {
   gchar *res = NULL, *sizes = NULL, *methods = NULL, *kernels = NULL, *what = NULL;
-  gchar *label = NULL, *print_kernel = NULL;
+  gchar *label = NULL, *print_kernel = NULL, *streams = NULL;
   GError *err = NULL;
   GOptionEntry entries[] = {
     {"quick", 'q', 0, G_OPTION_ARG_NONE, &opt.quick,
@@ -753,6 +853,9 @@ main (int argc, char **argv)
     {"min-frames", 0, 0, G_OPTION_ARG_INT, &opt.min_frames,
         "At least this many measured frames per run (default 10)", "N"},
     {"runs", 0, 0, G_OPTION_ARG_INT, &opt.runs, "Runs per configuration (default 3)", "N"},
+    {"streams", 0, 0, G_OPTION_ARG_STRING, &streams,
+        "Run this many pipelines at once in this process, each pushed by its own thread; "
+        "fps is their total (default 1)", "N,..."},
     {"system-memory", 0, 0, G_OPTION_ARG_NONE, &opt.system_memory,
         "Push frames in plain system memory instead of the element's proposed pool", NULL},
     {"print-kernel", 0, 0, G_OPTION_ARG_STRING, &print_kernel,
@@ -787,6 +890,12 @@ main (int argc, char **argv)
   opt.sizes = split (sizes ? sizes : opt.quick ? "3,7" : "3,5,7,15,31");
   opt.methods = split (methods ? methods : "tiled,float4,auto");
   opt.kernels = split (kernels ? kernels : "motionblur,gaussian");
+  opt.streams = split (streams ? streams : "1");
+  for (gint i = 0; opt.streams[i]; i++)
+    if (atoi (opt.streams[i]) < 1 || atoi (opt.streams[i]) > 64) {
+      g_printerr ("bench: --streams takes counts from 1 to 64\n");
+      return 2;
+    }
   if (!what)
     what = g_strdup ("element");
 
@@ -830,7 +939,10 @@ main (int argc, char **argv)
 
       if (strstr (what, "element") && opt.element) {
         gchar *desc = expand (opt.element, size);
-        measure_element (desc, NULL, label ? label : opt.element, NULL, NULL, size, w, h);
+
+        for (gint ni = 0; opt.streams[ni]; ni++)
+          measure_element (desc, NULL, label ? label : opt.element, NULL, NULL, size, w, h,
+              atoi (opt.streams[ni]));
         g_free (desc);
         continue;
       }
@@ -845,8 +957,9 @@ main (int argc, char **argv)
               opt.kernels[ki], size);
           gchar *profiled = g_strconcat (desc, " profiling=true", NULL);
 
-          measure_element (desc, profiled, label ? label : "clconvolve", opt.methods[mi],
-              opt.kernels[ki], size, w, h);
+          for (gint ni = 0; opt.streams[ni]; ni++)
+            measure_element (desc, profiled, label ? label : "clconvolve", opt.methods[mi],
+                opt.kernels[ki], size, w, h, atoi (opt.streams[ni]));
           g_free (profiled);
           g_free (desc);
         }

@@ -69,7 +69,7 @@ def keyed(recs, kind):
         if r.get('kind') != kind:
             continue
         k = (r.get('label') or r.get('peer'), r.get('method'), r.get('kernel'), r.get('size'),
-             r.get('width'), r.get('height'))
+             r.get('width'), r.get('height'), r.get('format', 'RGBA'), r.get('streams', 1))
         out[k] = r
     return out
 
@@ -120,8 +120,11 @@ def plot(label, elems, peers, naive, res, path):
 def device_section(root, label, recs):
     lines = []
     elems = keyed(recs, 'element')
-    mine = collections.OrderedDict((k, r) for k, r in elems.items() if k[0] == 'clconvolve')
-    gst_peers = collections.OrderedDict((k, r) for k, r in elems.items() if k[0] != 'clconvolve')
+    mine = collections.OrderedDict((k, r) for k, r in elems.items()
+                                   if k[0] == 'clconvolve' and k[7] == 1)
+    several = [r for k, r in elems.items() if k[7] > 1 and 'fps' in r]
+    gst_peers = collections.OrderedDict((k, r) for k, r in elems.items()
+                                        if k[0] != 'clconvolve' and k[7] == 1)
     peers = keyed(recs, 'peer')
     naive = keyed(recs, 'naive')
     # per format (its own bytes a frame); records before the format field were RGBA
@@ -169,6 +172,24 @@ def device_section(root, label, recs):
                          100 * r.get('overlap_fraction', 0), r['cpu_ms_per_frame']['median'],
                          r['first_frame_ms']['median']))
     lines.append('')
+    if several:
+        lines.append('### Several streams in one process\n')
+        lines.append('N pipelines `appsrc ! ELEMENT ! fakesink` at once, each pushed by its own '
+                     'thread; frames/s is their total, % of the same run\'s transfer limit of '
+                     'the format.\n')
+        lines.append('| element | frame | format | kernel | size | method | streams | frames/s '
+                     '| % of limit | slowest / fastest stream | worst gap ms |')
+        lines.append('|---|---|---|---|---|---|---|---|---|---|---|')
+        for r in several:
+            lim = transfer.get((r['width'], r['height'], r.get('format', 'RGBA')))
+            pct = ('%.1f%%' % (100 * r['fps']['median'] / lim['fps_limit_overlapped'])
+                   if lim else '-')
+            lines.append('| %s | %dx%d | %s | %s | %s | %s | %d | %s | %s | %.0f / %.0f | %.1f |' % (
+                r.get('label'), r['width'], r['height'], r.get('format', 'RGBA'),
+                r.get('kernel') or '', r.get('size'), r.get('method') or '', r['streams'],
+                fmt_fps(r['fps']), pct, r['stream_fps_min']['median'],
+                r['stream_fps_max']['median'], r.get('worst_gap_ms', 0)))
+        lines.append('')
     if procs:
         lines.append('Peak RSS of the benchmark process (clconvolve matrix): %.0f MiB.\n' % (
             max(p['peak_rss_kb'] for p in procs if p.get('label') == 'clconvolve') / 1024.0))
