@@ -96,6 +96,7 @@ static const gchar *const kernel_files[CL_N_SOURCES] = {
 #define DEFAULT_DEVICE ""
 #define DEFAULT_PROFILING FALSE
 #define DEFAULT_BANDS 0
+#define DEFAULT_MAX_INFLIGHT 1
 #define DEFAULT_PLANES GST_CL_CONVOLVE_PLANES_AUTO
 #define DEFAULT_AUTOTUNE TRUE
 
@@ -116,6 +117,7 @@ enum
   PROP_PROFILING,
   PROP_STATS,
   PROP_BANDS,
+  PROP_MAX_INFLIGHT,
   PROP_PLANES,
   PROP_AUTOTUNE,
   PROP_CONTEXT
@@ -130,6 +132,29 @@ typedef enum
   PATH_STAGING_COPY,            /* one host memcpy through a pinned staging buffer */
   PATH_PAGEABLE_DMA             /* discrete device: DMA from or to ordinary (pageable) memory */
 } MemPath;
+
+/* The most frames in flight (the max-inflight property's maximum). */
+#define MAX_INFLIGHT 16
+
+/* A frame queued on the device: its frames (mapped), what was queued for it and what is left to
+ * do once its output is written. Each slot has device copies and staging of its own, so that
+ * frame n+1 never overwrites what frame n still reads or writes. */
+typedef struct
+{
+  GstBuffer *inbuf, *outbuf;    /* held while in flight; NULL for transform ()'s frames */
+  GstVideoFrame in, out;
+  ClEvents *e;                  /* its events (large: allocated once per slot) */
+  cl_event done;                /* completes when the output is written */
+  ClFrameRun f;                 /* what it runs on: finished after a failure */
+  cl_mem src_mem, dst_mem;      /* discrete device: the frame's device copies */
+  gsize src_bytes, dst_bytes;
+  GstMemory *stage_in, *stage_out;      /* pinned staging for frames in other memory */
+  gboolean copy_out;            /* unified device: the output is staged, copied out at the end */
+  ClPlane dst[CL_MAX_PLANES];   /* ... from these planes */
+  gint n_planes, row[CL_MAX_PLANES], height[CL_MAX_PLANES];
+  guint copies;
+  MemPath path_in, path_out;
+} FrameSlot;
 
 static const gchar *const path_names[] = {
   "none", "in-place", "pinned-dma", "staging-copy", "pageable-dma"
@@ -171,6 +196,7 @@ struct _GstClConvolve
   GstClContext *offered;        /* the last context given (set_context, a query, ours) */
   gboolean profiling;
   gint bands;
+  guint max_inflight;
 
   /* under stats_lock: written by the streaming thread, read by the stats getter */
   GMutex stats_lock;
@@ -200,13 +226,13 @@ struct _GstClConvolve
   gboolean generic_only;        /* GST_CLCONVOLVE_GENERIC */
   gboolean generic_dense;       /* GST_CLCONVOLVE_GENERIC=dense */
   GstAllocator *allocator;      /* pinned memory: proposed upstream, staging */
-  GstMemory *stage_in, *stage_out;      /* pinned staging for frames in other memory */
-  cl_mem coef_mem, src_mem, dst_mem;    /* dst/src_mem: device copies (discrete only) */
+  FrameSlot *slots;             /* MAX_INFLIGHT of them, a ring: n_pending from `oldest` */
+  guint oldest, n_pending;
+  cl_mem coef_mem;
   cl_mem sep_mem;               /* method=separable: the vector pairs */
   gint rank;                    /* pairs of the current coefficients, -1: more than CL_MAX_RANK */
   cl_mem tmp_mem;               /* method=separable: the row pass's output */
   gsize tmp_bytes;
-  gsize src_bytes, dst_bytes;
   ClBuilt built[CL_MAX_SHAPES];  /* specialised kernels, per pixel shape */
   ClBuilt generic[CL_MAX_SHAPES];        /* the generic kernels, kept once made */
   ClBuilt generic_sep[CL_MAX_SHAPES];    /* the generic separable ones (options alone: its
@@ -222,7 +248,6 @@ struct _GstClConvolve
   gboolean generics_prepared;   /* prepare_generics done */
   ClKernelRequest requests[CL_MAX_SHAPES];
   gchar *tune_dir;              /* where tuning choices are kept; NULL: memory only */
-  ClEvents *events;             /* one frame's profiling events (large: kept off the stack) */
   Settings *cur;                /* the snapshot in use (on the heap: the instance must stay
                                  * under 64 KiB, and Settings is half of that) */
   guint cur_cookie;
@@ -574,6 +599,19 @@ gst_cl_convolve_set_property (GObject * object, guint prop_id, const GValue * va
       self->bands = g_value_get_int (value);
       GST_OBJECT_UNLOCK (self);
       break;
+    case PROP_MAX_INFLIGHT:{
+      guint n = g_value_get_uint (value), old;
+
+      GST_OBJECT_LOCK (self);
+      old = self->max_inflight;
+      self->max_inflight = n;
+      GST_OBJECT_UNLOCK (self);
+      /* the latency the element adds changed: the pipeline asks again */
+      if (n != old)
+        gst_element_post_message (GST_ELEMENT (self),
+            gst_message_new_latency (GST_OBJECT (self)));
+      break;
+    }
     case PROP_AUTOTUNE:
       GST_OBJECT_LOCK (self);
       self->set.autotune = g_value_get_boolean (value);
@@ -692,6 +730,9 @@ gst_cl_convolve_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_BANDS:
       g_value_set_int (value, self->bands);
+      break;
+    case PROP_MAX_INFLIGHT:
+      g_value_set_uint (value, self->max_inflight);
       break;
     case PROP_AUTOTUNE:
       g_value_set_boolean (value, self->set.autotune);
@@ -1488,24 +1529,29 @@ prepare (GstClConvolve * self, const GstVideoInfo * info, ClLayout * L, gint * b
   return ensure_tmp (self, L);
 }
 
+/* Queues the frame of slot (its in and out mapped) on the device: on success slot->done is
+ * set, and frame_complete finishes it. */
 static GstFlowReturn
-gst_cl_convolve_transform_frame (GstVideoFilter * vf, GstVideoFrame * in, GstVideoFrame * out)
+frame_submit (GstClConvolve * self, FrameSlot * slot)
 {
-  GstClConvolve *self = GST_CL_CONVOLVE (vf);
+  GstVideoFilter *vf = GST_VIDEO_FILTER (self);
+  GstVideoFrame *in = &slot->in, *out = &slot->out;
   gboolean in_pinned, out_pinned;
-  ClEvents *e = self->events;
-  MemPath path_in, path_out;
-  guint copies = 0;
+  ClEvents *e = slot->e;
   gint bands;
   ClPlane src[CL_MAX_PLANES], dst[CL_MAX_PLANES];
   ClLayout L;
-  ClFrameRun f;
+  ClFrameRun *f = &slot->f;
   const gchar *what = "";
   gchar *why = NULL;
   cl_int err;
 
   gint64 start = g_get_monotonic_time ();
 
+  slot->done = NULL;
+  slot->copies = 0;
+  slot->copy_out = FALSE;
+  memset (f, 0, sizeof (*f));
   /* the negotiated size, not a GstVideoMeta's (which may be larger, or lie) */
   if (!prepare (self, &vf->in_info, &L, &bands))
     return GST_FLOW_ERROR;
@@ -1528,68 +1574,108 @@ gst_cl_convolve_transform_frame (GstVideoFilter * vf, GstVideoFrame * in, GstVid
 
   in_pinned = frame_planes (self, in, &L, src);
   out_pinned = frame_planes (self, out, &L, dst);
-  f = (ClFrameRun) { self->queue, self->up_queue, self->down_queue, self->run, NULL, NULL,
+  *f = (ClFrameRun) { self->queue, self->up_queue, self->down_queue, self->run, NULL, NULL,
     self->tmp_mem, coef_args (self, L.depth), matrix_size (self->cur) / 2,
     self->cur->border == GST_CL_CONVOLVE_BORDER_WRAP
   };
 
   if (!self->discrete) {
-    path_in = in_pinned ? PATH_IN_PLACE : PATH_STAGING_COPY;
-    path_out = out_pinned ? PATH_IN_PLACE : PATH_STAGING_COPY;
+    slot->path_in = in_pinned ? PATH_IN_PLACE : PATH_STAGING_COPY;
+    slot->path_out = out_pinned ? PATH_IN_PLACE : PATH_STAGING_COPY;
     if (!in_pinned) {
       ClPlane frame[CL_MAX_PLANES];
 
       memcpy (frame, src, sizeof (frame));
-      if (!staging_planes (self, &self->stage_in, &L, src))
+      if (!staging_planes (self, &slot->stage_in, &L, src))
         return GST_FLOW_ERROR;
       for (gint p = 0; p < L.n_planes; p++)
         gst_cl_copy_rows (src[p].host, src[p].pitch, frame[p].host, frame[p].pitch, L.row[p],
             L.height[p]);
-      copies++;
+      slot->copies++;
     }
     if (!out_pinned) {
-      if (!staging_planes (self, &self->stage_out, &L, dst))
+      if (!staging_planes (self, &slot->stage_out, &L, dst))
         return GST_FLOW_ERROR;
-      copies++;
+      slot->copies++;
+      slot->copy_out = TRUE;
+      memcpy (slot->dst, dst, sizeof (dst));
+      slot->n_planes = L.n_planes;
+      memcpy (slot->row, L.row, sizeof (slot->row));
+      memcpy (slot->height, L.height, sizeof (slot->height));
     }
-    err = gst_cl_run_unified (&f, &L, src, dst, e, &what);
-    if (err == CL_SUCCESS && !out_pinned)
-      for (gint p = 0; p < L.n_planes; p++)
-        gst_cl_copy_rows (GST_VIDEO_FRAME_PLANE_DATA (out, p),
-            GST_VIDEO_FRAME_PLANE_STRIDE (out, p), dst[p].host, dst[p].pitch, L.row[p],
-            L.height[p]);
+    err = gst_cl_run_unified (f, &L, src, dst, e, &slot->done, &what);
   } else {
-    path_in = in_pinned ? PATH_PINNED_DMA : PATH_STAGING_COPY;
-    path_out = out_pinned ? PATH_PINNED_DMA : PATH_PAGEABLE_DMA;
-    if (!ensure_buffer (self, &self->src_mem, &self->src_bytes, L.size, CL_MEM_READ_ONLY) ||
-        !ensure_buffer (self, &self->dst_mem, &self->dst_bytes, L.size, CL_MEM_WRITE_ONLY))
+    slot->path_in = in_pinned ? PATH_PINNED_DMA : PATH_STAGING_COPY;
+    slot->path_out = out_pinned ? PATH_PINNED_DMA : PATH_PAGEABLE_DMA;
+    if (!ensure_buffer (self, &slot->src_mem, &slot->src_bytes, L.size, CL_MEM_READ_ONLY) ||
+        !ensure_buffer (self, &slot->dst_mem, &slot->dst_bytes, L.size, CL_MEM_WRITE_ONLY))
       return GST_FLOW_ERROR;
     if (!in_pinned) {
-      if (!staging_planes (self, &self->stage_in, &L, src))
+      if (!staging_planes (self, &slot->stage_in, &L, src))
         return GST_FLOW_ERROR;
-      copies++;
+      slot->copies++;
     }
-    copies += !out_pinned;
-    f.src = self->src_mem;
-    f.dst = self->dst_mem;
-    err = gst_cl_run_discrete (&f, &L, src, dst, in_pinned ? NULL : in, bands, e, &what);
+    slot->copies += !out_pinned;
+    f->src = slot->src_mem;
+    f->dst = slot->dst_mem;
+    err = gst_cl_run_discrete (f, &L, src, dst, in_pinned ? NULL : in, bands, e, &slot->done,
+        &what);
   }
-  if (err != CL_SUCCESS)
-    goto cl_failed;
-
-  record_frame (self, e, copies, path_in, path_out);
-  gst_cl_events_release (e);
-  return GST_FLOW_OK;
-
-  /* ERRORS */
-cl_failed:
-  {
+  if (err != CL_SUCCESS) {
     /* transfers may still use the frames: let them finish before the frames are unmapped */
-    gst_cl_run_finish (&f);
+    gst_cl_run_finish (f);
+    g_clear_pointer (&slot->done, clReleaseEvent);
     gst_cl_events_release (e);
     FLOW_FAILED (what, err);
     return GST_FLOW_ERROR;
   }
+  return GST_FLOW_OK;
+}
+
+/* Waits for a submitted frame's output, copies it out of staging where it was staged and
+ * counts it. */
+static GstFlowReturn
+frame_complete (GstClConvolve * self, FrameSlot * slot)
+{
+  cl_int err = clWaitForEvents (1, &slot->done);
+
+  if (err == CL_SUCCESS) {
+    /* an event's status after the wait: a failed command (CL_EXEC_STATUS_ERROR...) */
+    cl_int status = CL_COMPLETE;
+
+    clGetEventInfo (slot->done, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof (status), &status,
+        NULL);
+    if (status < 0)
+      err = status;
+  }
+  g_clear_pointer (&slot->done, clReleaseEvent);
+  if (err != CL_SUCCESS) {
+    gst_cl_run_finish (&slot->f);
+    gst_cl_events_release (slot->e);
+    FLOW_FAILED ("frame", err);
+    return GST_FLOW_ERROR;
+  }
+  if (slot->copy_out)
+    for (gint p = 0; p < slot->n_planes; p++)
+      gst_cl_copy_rows (GST_VIDEO_FRAME_PLANE_DATA (&slot->out, p),
+          GST_VIDEO_FRAME_PLANE_STRIDE (&slot->out, p), slot->dst[p].host, slot->dst[p].pitch,
+          slot->row[p], slot->height[p]);
+  record_frame (self, slot->e, slot->copies, slot->path_in, slot->path_out);
+  gst_cl_events_release (slot->e);
+  return GST_FLOW_OK;
+}
+
+/* The next free slot of the ring (there is one: callers keep n_pending < MAX_INFLIGHT). */
+static FrameSlot *
+free_slot (GstClConvolve * self)
+{
+  FrameSlot *slot;
+
+  g_assert (self->n_pending < MAX_INFLIGHT);
+  slot = &self->slots[(self->oldest + self->n_pending) % MAX_INFLIGHT];
+  if (!slot->e)
+    slot->e = g_new0 (ClEvents, 1);
+  return slot;
 }
 
 /* Why buffer cannot be mapped as a frame of info (NULL when it can): GstVideoFilter's own
@@ -1619,42 +1705,238 @@ frame_map_problem (const GstVideoInfo * info, GstBuffer * buffer)
   return NULL;
 }
 
-/* GstVideoFilter's transform, except that an input buffer that is not a valid frame is dropped
- * with a warning (no unfilled output frame goes downstream) and an output buffer that is not
- * one is an error. The planes' bounds are checked in transform_frame. */
+/* Maps inbuf and outbuf as frames of the negotiated format into slot: GST_FLOW_OK, or
+ * GST_BASE_TRANSFORM_FLOW_DROPPED with a warning when the input is not a valid frame (no
+ * unfilled output frame goes downstream), or an error when the output is not one. GstVideoFilter's
+ * own transform would push the output unfilled when a map fails, and gst_video_frame_map () is
+ * critical about a GstVideoMeta that contradicts the caps. The planes' bounds are checked in
+ * frame_submit. */
 static GstFlowReturn
-gst_cl_convolve_transform (GstBaseTransform * bt, GstBuffer * inbuf, GstBuffer * outbuf)
+map_frames (GstClConvolve * self, FrameSlot * slot, GstBuffer * inbuf, GstBuffer * outbuf)
 {
-  GstVideoFilter *vf = GST_VIDEO_FILTER (bt);
-  GstVideoFrame in, out;
-  GstFlowReturn ret;
+  GstVideoFilter *vf = GST_VIDEO_FILTER (self);
   gchar *why;
 
   if (!vf->negotiated) {
-    GST_ELEMENT_ERROR (bt, CORE, NEGOTIATION, (NULL), ("no format negotiated"));
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (NULL), ("no format negotiated"));
     return GST_FLOW_NOT_NEGOTIATED;
   }
   why = frame_map_problem (&vf->in_info, inbuf);
-  if (why || !gst_video_frame_map (&in, &vf->in_info, inbuf,
+  if (why || !gst_video_frame_map (&slot->in, &vf->in_info, inbuf,
           GST_MAP_READ | GST_VIDEO_FRAME_MAP_FLAG_NO_REF)) {
-    GST_ELEMENT_WARNING (bt, STREAM, FORMAT, ("Dropped an invalid input frame: %s.",
+    GST_ELEMENT_WARNING (self, STREAM, FORMAT, ("Dropped an invalid input frame: %s.",
             why ? why : "it could not be mapped"), ("%" GST_PTR_FORMAT, inbuf));
     g_free (why);
     return GST_BASE_TRANSFORM_FLOW_DROPPED;
   }
   why = frame_map_problem (&vf->out_info, outbuf);
-  if (why || !gst_video_frame_map (&out, &vf->out_info, outbuf,
+  if (why || !gst_video_frame_map (&slot->out, &vf->out_info, outbuf,
           GST_MAP_WRITE | GST_VIDEO_FRAME_MAP_FLAG_NO_REF)) {
-    GST_ELEMENT_ERROR (bt, STREAM, FAILED, ("The output buffer is not a valid frame: %s.",
+    GST_ELEMENT_ERROR (self, STREAM, FAILED, ("The output buffer is not a valid frame: %s.",
             why ? why : "it could not be mapped"), ("%" GST_PTR_FORMAT, outbuf));
     g_free (why);
-    gst_video_frame_unmap (&in);
+    gst_video_frame_unmap (&slot->in);
     return GST_FLOW_ERROR;
   }
-  ret = gst_cl_convolve_transform_frame (vf, &in, &out);
-  gst_video_frame_unmap (&out);
-  gst_video_frame_unmap (&in);
+  return GST_FLOW_OK;
+}
+
+static void
+unmap_frames (FrameSlot * slot)
+{
+  gst_video_frame_unmap (&slot->out);
+  gst_video_frame_unmap (&slot->in);
+}
+
+/* GstVideoFilter needs it set (without it the element would work in place); transform below
+ * replaces the path that calls it. */
+static GstFlowReturn
+gst_cl_convolve_transform_frame (GstVideoFilter * vf, GstVideoFrame * in, GstVideoFrame * out)
+{
+  GstClConvolve *self = GST_CL_CONVOLVE (vf);
+  FrameSlot *slot = free_slot (self);
+  GstFlowReturn ret;
+
+  slot->in = *in;
+  slot->out = *out;
+  ret = frame_submit (self, slot);
+  if (ret == GST_FLOW_OK)
+    ret = frame_complete (self, slot);
   return ret;
+}
+
+/* One frame at a time (max-inflight=1): it leaves complete before the next comes. */
+static GstFlowReturn
+gst_cl_convolve_transform (GstBaseTransform * bt, GstBuffer * inbuf, GstBuffer * outbuf)
+{
+  GstClConvolve *self = GST_CL_CONVOLVE (bt);
+  FrameSlot *slot = free_slot (self);
+  GstFlowReturn ret = map_frames (self, slot, inbuf, outbuf);
+
+  if (ret != GST_FLOW_OK)
+    return ret;
+  ret = frame_submit (self, slot);
+  if (ret == GST_FLOW_OK)
+    ret = frame_complete (self, slot);
+  unmap_frames (slot);
+  return ret;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Frames in flight (max-inflight > 1): GstBaseTransform's generate_output, which may return no
+ * buffer, queues each input frame on the device and returns the oldest one's output once
+ * max-inflight frames are queued. Events that must see every frame before them (EOS, caps,
+ * segments, gaps, the drain query) push the frames in flight first; a flush drops them. */
+
+static guint
+max_inflight (GstClConvolve * self)
+{
+  guint n;
+
+  GST_OBJECT_LOCK (self);
+  n = self->max_inflight;
+  GST_OBJECT_UNLOCK (self);
+  return n;
+}
+
+/* Queues inbuf (taken) and an output buffer for it as the newest frame in flight. */
+static GstFlowReturn
+submit_inflight (GstClConvolve * self, GstBuffer * inbuf)
+{
+  GstBaseTransform *bt = GST_BASE_TRANSFORM (self);
+  GstBuffer *outbuf = NULL;
+  FrameSlot *slot;
+  GstFlowReturn ret;
+
+  ret = GST_BASE_TRANSFORM_GET_CLASS (bt)->prepare_output_buffer (bt, inbuf, &outbuf);
+  if (ret != GST_FLOW_OK || !outbuf) {
+    gst_buffer_unref (inbuf);
+    return ret;
+  }
+  slot = free_slot (self);
+  ret = map_frames (self, slot, inbuf, outbuf);
+  if (ret == GST_FLOW_OK) {
+    ret = frame_submit (self, slot);
+    if (ret != GST_FLOW_OK)
+      unmap_frames (slot);
+  }
+  if (ret != GST_FLOW_OK) {
+    gst_buffer_unref (outbuf);
+    gst_buffer_unref (inbuf);
+    return ret;
+  }
+  slot->inbuf = inbuf;
+  slot->outbuf = outbuf;
+  self->n_pending++;
+  return GST_FLOW_OK;
+}
+
+/* Completes the oldest frame in flight: *outbuf is its output (NULL after a failure). */
+static GstFlowReturn
+complete_oldest (GstClConvolve * self, GstBuffer ** outbuf)
+{
+  FrameSlot *slot = &self->slots[self->oldest];
+  GstFlowReturn ret = frame_complete (self, slot);
+
+  unmap_frames (slot);
+  gst_clear_buffer (&slot->inbuf);
+  *outbuf = slot->outbuf;
+  slot->outbuf = NULL;
+  if (ret != GST_FLOW_OK)
+    gst_clear_buffer (outbuf);
+  self->oldest = (self->oldest + 1) % MAX_INFLIGHT;
+  self->n_pending--;
+  return ret;
+}
+
+/* Pushes every frame in flight downstream, oldest first; the first failure is returned (the
+ * frames after it are dropped). */
+static GstFlowReturn
+drain_inflight (GstClConvolve * self)
+{
+  GstFlowReturn ret = GST_FLOW_OK;
+
+  while (self->n_pending > 0) {
+    GstBuffer *out = NULL;
+    GstFlowReturn r = complete_oldest (self, &out);
+
+    if (out && ret == GST_FLOW_OK)
+      r = gst_pad_push (GST_BASE_TRANSFORM_SRC_PAD (self), out);
+    else if (out)
+      gst_buffer_unref (out);
+    if (ret == GST_FLOW_OK)
+      ret = r;
+  }
+  return ret;
+}
+
+/* Drops every frame in flight once the device is done with it (flush, stop). */
+static void
+discard_inflight (GstClConvolve * self)
+{
+  while (self->n_pending > 0) {
+    FrameSlot *slot = &self->slots[self->oldest];
+
+    if (slot->done) {
+      clWaitForEvents (1, &slot->done);
+      g_clear_pointer (&slot->done, clReleaseEvent);
+    }
+    gst_cl_events_release (slot->e);
+    unmap_frames (slot);
+    gst_clear_buffer (&slot->inbuf);
+    gst_clear_buffer (&slot->outbuf);
+    self->oldest = (self->oldest + 1) % MAX_INFLIGHT;
+    self->n_pending--;
+  }
+  self->oldest = 0;
+}
+
+static GstFlowReturn
+gst_cl_convolve_generate_output (GstBaseTransform * bt, GstBuffer ** outbuf)
+{
+  GstClConvolve *self = GST_CL_CONVOLVE (bt);
+  GstBuffer *inbuf = bt->queued_buf;
+  guint max = max_inflight (self);
+  GstFlowReturn ret = GST_FLOW_OK;
+
+  /* one at a time: GstBaseTransform's own path (QoS, transform) */
+  if (max <= 1 && self->n_pending == 0)
+    return GST_BASE_TRANSFORM_CLASS (parent_class)->generate_output (bt, outbuf);
+  *outbuf = NULL;
+  if (inbuf) {
+    bt->queued_buf = NULL;
+    ret = submit_inflight (self, inbuf);
+    if (ret == GST_BASE_TRANSFORM_FLOW_DROPPED)
+      ret = GST_FLOW_OK;
+    if (ret != GST_FLOW_OK)
+      return ret;
+  }
+  /* called again until it returns no buffer: after max-inflight was lowered, every frame
+   * beyond the new count leaves now */
+  if (self->n_pending > 0 && self->n_pending >= max)
+    ret = complete_oldest (self, outbuf);
+  return ret;
+}
+
+static gboolean
+gst_cl_convolve_sink_event (GstBaseTransform * bt, GstEvent * event)
+{
+  GstClConvolve *self = GST_CL_CONVOLVE (bt);
+
+  switch (GST_EVENT_TYPE (event)) {
+    case GST_EVENT_EOS:
+    case GST_EVENT_CAPS:
+    case GST_EVENT_SEGMENT:
+    case GST_EVENT_GAP:
+      drain_inflight (self);
+      break;
+    case GST_EVENT_FLUSH_STOP:
+      discard_inflight (self);
+      break;
+    default:
+      break;
+  }
+  return GST_BASE_TRANSFORM_CLASS (parent_class)->sink_event (bt, event);
 }
 
 static gboolean
@@ -1713,7 +1995,8 @@ gst_cl_convolve_propose_allocation (GstBaseTransform * bt, GstQuery * decide_que
     gst_object_unref (pool);
     return FALSE;
   }
-  gst_query_add_allocation_pool (query, pool, info.size, 0, 0);
+  /* frames in flight hold that many of upstream's buffers */
+  gst_query_add_allocation_pool (query, pool, info.size, max_inflight (self), 0);
   gst_object_unref (pool);
   return TRUE;
 }
@@ -1744,6 +2027,10 @@ gst_cl_convolve_decide_allocation (GstBaseTransform * bt, GstQuery * query)
       return FALSE;
   }
   size = MAX (size, info.size);
+  /* frames in flight hold that many output buffers besides downstream's */
+  min += max_inflight (self) - 1;
+  if (max && max < min)
+    max = min;
   if (gst_query_get_n_allocation_pools (query) > 0)
     gst_query_set_nth_allocation_pool (query, 0, pool, size, min, max);
   else
@@ -1767,14 +2054,21 @@ release_cl (GstClConvolve * self)
     built_clear (self, &self->generic_sep[i], FALSE);
   }
   memset (self->run, 0, sizeof (self->run));
+  /* frames still in flight (a stop without EOS) wait for the device before they go */
+  discard_inflight (self);
+  for (gint i = 0; i < MAX_INFLIGHT; i++) {
+    FrameSlot *slot = &self->slots[i];
+
+    g_clear_pointer (&slot->src_mem, clReleaseMemObject);
+    g_clear_pointer (&slot->dst_mem, clReleaseMemObject);
+    g_clear_pointer (&slot->stage_in, gst_memory_unref);
+    g_clear_pointer (&slot->stage_out, gst_memory_unref);
+    slot->src_bytes = slot->dst_bytes = 0;
+  }
   g_clear_pointer (&self->sep_mem, clReleaseMemObject);
   g_clear_pointer (&self->tmp_mem, clReleaseMemObject);
   self->tmp_bytes = 0;
-  g_clear_pointer (&self->src_mem, clReleaseMemObject);
-  g_clear_pointer (&self->dst_mem, clReleaseMemObject);
   g_clear_pointer (&self->coef_mem, clReleaseMemObject);
-  g_clear_pointer (&self->stage_in, gst_memory_unref);
-  g_clear_pointer (&self->stage_out, gst_memory_unref);
   gst_clear_object (&self->allocator);
   g_clear_pointer (&self->queue, clReleaseCommandQueue);
   g_clear_pointer (&self->up_queue, clReleaseCommandQueue);
@@ -1788,7 +2082,6 @@ release_cl (GstClConvolve * self)
   for (gint i = 0; i < CL_N_SOURCES; i++)
     g_clear_pointer (&self->source_override[i], g_free);
   g_clear_pointer (&self->digest_override, g_free);
-  self->src_bytes = self->dst_bytes = 0;
   self->cur_valid = FALSE;
 }
 
@@ -1985,9 +2278,32 @@ gst_cl_convolve_set_context (GstElement * element, GstContext * context)
 static gboolean
 gst_cl_convolve_query (GstBaseTransform * bt, GstPadDirection direction, GstQuery * query)
 {
-  if (gst_cl_context_handle_query (GST_ELEMENT (bt), query, &GST_CL_CONVOLVE (bt)->offered))
+  GstClConvolve *self = GST_CL_CONVOLVE (bt);
+  gboolean ok;
+
+  if (gst_cl_context_handle_query (GST_ELEMENT (bt), query, &self->offered))
     return TRUE;
-  return GST_BASE_TRANSFORM_CLASS (parent_class)->query (bt, direction, query);
+  /* serialized on the sink pad: the streaming thread's, so the frames in flight are ours */
+  if (direction == GST_PAD_SINK && GST_QUERY_TYPE (query) == GST_QUERY_DRAIN)
+    drain_inflight (self);
+  ok = GST_BASE_TRANSFORM_CLASS (parent_class)->query (bt, direction, query);
+  /* frames in flight hold each frame back by max-inflight - 1 frames */
+  if (ok && direction == GST_PAD_SRC && GST_QUERY_TYPE (query) == GST_QUERY_LATENCY) {
+    GstVideoInfo *info = &GST_VIDEO_FILTER (bt)->in_info;
+    guint extra = max_inflight (self) - 1;
+    GstClockTime min, max, added = 0;
+    gboolean live;
+
+    if (extra > 0 && GST_VIDEO_INFO_FPS_N (info) > 0)
+      added = gst_util_uint64_scale_int (extra * GST_SECOND, GST_VIDEO_INFO_FPS_D (info),
+          GST_VIDEO_INFO_FPS_N (info));
+    gst_query_parse_latency (query, &live, &min, &max);
+    GST_DEBUG_OBJECT (self, "%u frames in flight add %" GST_TIME_FORMAT, extra + 1,
+        GST_TIME_ARGS (added));
+    gst_query_set_latency (query, live, min + added,
+        GST_CLOCK_TIME_IS_VALID (max) ? max + added : max);
+  }
+  return ok;
 }
 
 static void
@@ -2003,7 +2319,9 @@ gst_cl_convolve_finalize (GObject * object)
   gst_clear_object (&self->offered);
   gst_cl_stats_clear (&self->stats);
   g_mutex_clear (&self->stats_lock);
-  g_free (self->events);
+  for (gint i = 0; i < MAX_INFLIGHT; i++)
+    g_free (self->slots[i].e);
+  g_free (self->slots);
   g_free (self->cur);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
@@ -2094,6 +2412,15 @@ gst_cl_convolve_class_init (GstClConvolveClass * klass)
           "rows). A CPU device works on the frame in place and ignores it. Frames still leave "
           "one at a time, complete and in order: no latency is added",
           0, CL_MAX_BANDS, DEFAULT_BANDS, live));
+  g_object_class_install_property (gobject_class, PROP_MAX_INFLIGHT,
+      g_param_spec_uint ("max-inflight", "Frames in flight", "Frames queued on the device at "
+          "once. 1: each frame leaves complete before the next one comes. Above 1: frame n+1 "
+          "is uploaded while frame n is convolved and downloaded (throughput on a GPU, where a "
+          "frame's transfers otherwise wait for the host), and each frame leaves max-inflight "
+          "- 1 frames later, a latency the element reports in the latency query (at the "
+          "caps' frame rate). EOS, caps changes, segments, gaps and the drain query push the "
+          "frames in flight first, in order; a flush drops them",
+          1, MAX_INFLIGHT, DEFAULT_MAX_INFLIGHT, live));
   g_object_class_install_property (gobject_class, PROP_PLANES,
       g_param_spec_flags ("planes", "Planes", "Which planes or components are convolved; the "
           "others pass through unchanged. auto: luma (y) of YUV and gray formats, r+g+b of RGB "
@@ -2134,6 +2461,8 @@ gst_cl_convolve_class_init (GstClConvolveClass * klass)
   /* set although transform below calls it: GstVideoFilter works in place without it */
   vf_class->transform_frame = GST_DEBUG_FUNCPTR (gst_cl_convolve_transform_frame);
   bt_class->transform = GST_DEBUG_FUNCPTR (gst_cl_convolve_transform);
+  bt_class->generate_output = GST_DEBUG_FUNCPTR (gst_cl_convolve_generate_output);
+  bt_class->sink_event = GST_DEBUG_FUNCPTR (gst_cl_convolve_sink_event);
 
   gst_type_mark_as_plugin_api (GST_TYPE_CL_CONVOLVE_KERNEL, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CL_CONVOLVE_BORDER, 0);
@@ -2158,7 +2487,8 @@ gst_cl_convolve_init (GstClConvolve * self)
   self->bands = DEFAULT_BANDS;
   self->set.planes = DEFAULT_PLANES;
   self->set.autotune = DEFAULT_AUTOTUNE;
-  self->events = g_new0 (ClEvents, 1);
+  self->slots = g_new0 (FrameSlot, MAX_INFLIGHT);
+  self->max_inflight = DEFAULT_MAX_INFLIGHT;
   g_mutex_init (&self->stats_lock);
   gst_cl_stats_init (&self->stats);
 }

@@ -256,7 +256,7 @@ next_event (ClEvents * e, gint stage)
  * convolves are copied by the device. */
 cl_int
 gst_cl_run_unified (const ClFrameRun * f, const ClLayout * L, const ClPlane * src,
-    const ClPlane * dst, ClEvents * e, const gchar ** what)
+    const ClPlane * dst, ClEvents * e, cl_event * done, const gchar ** what)
 {
   cl_int err;
 
@@ -292,8 +292,12 @@ gst_cl_run_unified (const ClFrameRun * f, const ClLayout * L, const ClPlane * sr
     if (err != CL_SUCCESS)
       return err;
   }
-  *what = "clFinish";
-  return clFinish (f->queue);
+  *what = "clEnqueueMarkerWithWaitList";
+  err = clEnqueueMarkerWithWaitList (f->queue, 0, NULL, done);
+  if (err != CL_SUCCESS)
+    return err;
+  *what = "clFlush";
+  return clFlush (f->queue);
 }
 
 /* Rows per band of a plane: a multiple of the work-group height of every view on it, so that
@@ -382,10 +386,11 @@ enqueue_ready_bands (const ClFrameRun * f, const ClLayout * L, PlaneRun * r, con
  * downloads; events order the queues. Each band's kernels and download are queued as soon as its
  * input rows are (faster than queuing every upload first: docs/design.md). in: when not
  * NULL, each band of the input frame is copied into src (pinned staging) just before its upload.
- * Returns when the last download is done, so every frame leaves complete and in order. */
+ * The caller waits for *done, so every frame leaves complete and in order. */
 cl_int
 gst_cl_run_discrete (const ClFrameRun * f, const ClLayout * L, const ClPlane * src,
-    const ClPlane * dst, const GstVideoFrame * in, gint bands, ClEvents * e, const gchar ** what)
+    const ClPlane * dst, const GstVideoFrame * in, gint bands, ClEvents * e, cl_event * done,
+    const gchar ** what)
 {
   cl_int err;
 
@@ -434,8 +439,10 @@ gst_cl_run_discrete (const ClFrameRun * f, const ClLayout * L, const ClPlane * s
         return err;
     }
   }
-  *what = "frame download";
-  return clWaitForEvents (1, &e->ev[GST_CL_STAGE_DOWNLOAD][e->n[GST_CL_STAGE_DOWNLOAD] - 1]);
+  /* the download queue is in order: its last event is the frame's end */
+  *done = e->ev[GST_CL_STAGE_DOWNLOAD][e->n[GST_CL_STAGE_DOWNLOAD] - 1];
+  *what = "clRetainEvent";
+  return clRetainEvent (*done);
 }
 
 void

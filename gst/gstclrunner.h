@@ -115,16 +115,18 @@ typedef struct
 } ClFrameRun;
 
 /* Host-unified device: the kernels read and write the planes where they are (pinned host
- * memory); planes no view convolves are copied by the device. Returns when all is done; on a
- * failure *what names the step. */
+ * memory); planes no view convolves are copied by the device. Returns once all is queued, with
+ * *done an event (release it) that completes when the output is written; on a failure *what
+ * names the step. */
 cl_int gst_cl_run_unified (const ClFrameRun * f, const ClLayout * L, const ClPlane * src,
-    const ClPlane * dst, ClEvents * e, const gchar ** what);
+    const ClPlane * dst, ClEvents * e, cl_event * done, const gchar ** what);
 
 /* Discrete device: each plane up, through its kernels and down in bands on three queues
  * (bands: the property, 0 for automatic). in: when not NULL, each band of it is copied into src
- * (pinned staging) just before its upload. Returns when the last download is done. */
+ * (pinned staging) just before its upload. Returns once all is queued, with *done (release
+ * it) the last download's event: frames complete in the order they were queued. */
 cl_int gst_cl_run_discrete (const ClFrameRun * f, const ClLayout * L, const ClPlane * src,
-    const ClPlane * dst, const GstVideoFrame * in, gint bands, ClEvents * e,
+    const ClPlane * dst, const GstVideoFrame * in, gint bands, ClEvents * e, cl_event * done,
     const gchar ** what);
 
 /* Waits for everything queued on f's queues (after a failure, before the frames go). */

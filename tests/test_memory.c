@@ -745,6 +745,174 @@ GST_START_TEST (test_stream_overlapped)
 
 GST_END_TEST;
 
+/* Frames in flight (max-inflight 4 and 16, loop index bit 1; bit 0: discrete), 300 frames of
+ * random content from every input kind, each checked against the reference in the order
+ * pushed (PTS), with: the outputs lagging by exactly max-inflight - 1 frames (so frames are in
+ * flight); a setting change (kernel, border, method) every 23 frames; a caps change at frame
+ * 100 (every frame before it leaves with the old caps: all received when the caps are set);
+ * a flush at frame 200 (the frames in flight are dropped, later ones correct); max-inflight
+ * lowered to 2 at frame 250 (the extra frames leave with the next push); the latency query
+ * reporting the frames held back; EOS pushing what is left, then the EOS itself. */
+#define INFLIGHT_FRAMES 300
+
+GST_START_TEST (test_frames_in_flight)
+{
+  gboolean discrete = (__i__ & 1) || !host_unified;
+  guint max = __i__ & 2 ? 16 : 4;
+  GstHarness *h = start_harness (discrete, 0, FALSE);
+  GstBufferPool *pool = NULL;
+  GstAllocator *allocator = NULL;
+  Setting s = { "RGBA", 61, 37, "gaussian", 5, 0.0, "wrap", NULL };
+  /* the frames pushed and not yet received, oldest first: their input pixels */
+  GQueue waiting = G_QUEUE_INIT;
+  GQueue waiting_pts = G_QUEUE_INIT;
+  guint received = 0, pushed = 0, dropped = 0;
+  GstClockTime min_latency, max_latency;
+  gboolean live;
+  GstQuery *q;
+
+  g_object_set (h->element, "max-inflight", max, NULL);
+  gst_harness_set_upstream_latency (h, 0);
+  set_caps (h, &s);
+  pool = proposal (h, &s, NULL, &allocator);
+  q = gst_query_new_latency ();
+  fail_unless (gst_pad_peer_query (h->sinkpad, q));
+  gst_query_parse_latency (q, &live, &min_latency, &max_latency);
+  gst_query_unref (q);
+  fail_unless (min_latency == gst_util_uint64_scale (max - 1, GST_SECOND, 30),
+      "max-inflight=%u: latency %" GST_TIME_FORMAT, max, GST_TIME_ARGS (min_latency));
+
+  for (guint frame = 0; frame < INFLIGHT_FRAMES; frame++) {
+    GstClockTime pts = gst_util_uint64_scale (frame, GST_SECOND, 30);
+    InputKind kind = (InputKind) (frame % 5);
+    guint lag;
+    GstBuffer *in;
+    guint8 *pixels;
+
+    if (frame == 100 || frame == 200) {
+      /* queued frames of the old caps or segment: kept for the checks below */
+      if (frame == 100) {
+        drop_pool (&pool);
+        gst_clear_object (&allocator);
+        s.width = 45;
+        s.height = 52;
+        s.format = "GRAY8";
+        set_caps (h, &s);
+        pool = proposal (h, &s, NULL, &allocator);
+      } else {
+        flush (h);
+      }
+    }
+    if (frame == 250)
+      g_object_set (h->element, "max-inflight", 2, NULL);
+    if (frame % 23 == 0) {
+      const Setting k[] = {
+        {NULL, 0, 0, "gaussian", 5, 0.0, "wrap", NULL},
+        {NULL, 0, 0, "sobel-x", 3, 128.0, "mirror", "tiled"},
+        {NULL, 0, 0, "motionblur", 7, 0.0, "constant", "float4"},
+        {NULL, 0, 0, "sharpen", 3, 0.0, "clamp", "tiled"},
+      };
+      const Setting *c = &k[(frame / 23) % G_N_ELEMENTS (k)];
+
+      s.kernel = c->kernel;
+      s.size = c->size;
+      s.bias = c->bias;
+      s.border = c->border;
+      s.method = c->method;
+      apply_setting (h->element, &s);
+    }
+    /* after a caps change every earlier frame has come out; after the flush none may */
+    if (frame == 100)
+      fail_unless (gst_harness_buffers_in_queue (h) == g_queue_get_length (&waiting_pts),
+          "caps change: %u of %u frames in flight pushed out", gst_harness_buffers_in_queue (h),
+          g_queue_get_length (&waiting_pts));
+    if (frame == 200) {
+      fail_unless_equals_int (gst_harness_buffers_in_queue (h), 0);
+      dropped += g_queue_get_length (&waiting_pts);
+      g_queue_clear_full (&waiting, g_free);
+      g_queue_clear (&waiting_pts);
+    }
+
+    pixels = random_plane (&s, 5000 + 1000 * __i__ + frame);
+    in = make_input (&s, kind, pool, allocator, pixels);
+    GST_BUFFER_PTS (in) = pts;
+    GST_BUFFER_DURATION (in) = GST_SECOND / 30;
+    fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
+    pushed++;
+    g_queue_push_tail (&waiting, g_memdup2 (&s, sizeof (s)));
+    g_queue_push_tail (&waiting, pixels);
+    g_queue_push_tail (&waiting_pts, GUINT_TO_POINTER ((guint) frame));
+
+    /* pull what came out: in order, each against the reference of its own setting */
+    while (gst_harness_buffers_in_queue (h) > 0) {
+      GstBuffer *out = gst_harness_pull (h);
+      Setting *was = g_queue_pop_head (&waiting);
+      guint8 *src = g_queue_pop_head (&waiting), *got;
+      guint want = GPOINTER_TO_UINT (g_queue_pop_head (&waiting_pts));
+      gchar *what = g_strdup_printf ("%s, max-inflight=%u, frame %u (pushing %u)",
+          discrete ? "discrete" : "unified", max, want, frame);
+
+      fail_unless (was != NULL, "%s: more outputs than inputs", what);
+      fail_unless (GST_BUFFER_PTS (out) == gst_util_uint64_scale (want, GST_SECOND, 30),
+          "%s: output PTS %" GST_TIME_FORMAT, what, GST_TIME_ARGS (GST_BUFFER_PTS (out)));
+      got = read_buffer (out, was);
+      check_reference (was, src, got, what);
+      gst_buffer_unref (out);
+      g_free (got);
+      g_free (src);
+      g_free (was);
+      g_free (what);
+      received++;
+    }
+    /* the frames held back: max-inflight - 1 once as many were pushed since the last drain */
+    lag = g_queue_get_length (&waiting_pts);
+    if (frame >= 250)
+      fail_unless (lag <= 1, "frame %u: %u frames held with max-inflight=2", frame, lag);
+    else
+      fail_unless (lag <= max - 1 && (lag == max - 1 || frame % 100 < max - 1),
+          "frame %u: %u frames held with max-inflight=%u", frame, lag, max);
+  }
+  /* EOS pushes the frames still in flight, then itself */
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  fail_unless_equals_int (gst_harness_buffers_in_queue (h), g_queue_get_length (&waiting_pts));
+  while (gst_harness_buffers_in_queue (h) > 0) {
+    GstBuffer *out = gst_harness_pull (h);
+    Setting *was = g_queue_pop_head (&waiting);
+    guint8 *src = g_queue_pop_head (&waiting), *got = read_buffer (out, was);
+    guint want = GPOINTER_TO_UINT (g_queue_pop_head (&waiting_pts));
+    gchar *what = g_strdup_printf ("%s, max-inflight=%u, frame %u at EOS",
+        discrete ? "discrete" : "unified", max, want);
+
+    fail_unless (GST_BUFFER_PTS (out) == gst_util_uint64_scale (want, GST_SECOND, 30),
+        "%s: output PTS %" GST_TIME_FORMAT, what, GST_TIME_ARGS (GST_BUFFER_PTS (out)));
+    check_reference (was, src, got, what);
+    gst_buffer_unref (out);
+    g_free (got);
+    g_free (src);
+    g_free (was);
+    g_free (what);
+    received++;
+  }
+  {
+    GstEvent *ev;
+    gboolean eos = FALSE;
+
+    while ((ev = gst_harness_try_pull_event (h))) {
+      eos |= GST_EVENT_TYPE (ev) == GST_EVENT_EOS;
+      gst_event_unref (ev);
+    }
+    fail_unless (eos, "no EOS came out");
+  }
+  fail_unless_equals_int (received + dropped, pushed);
+  g_queue_clear_full (&waiting, g_free);
+  g_queue_clear (&waiting_pts);
+  drop_pool (&pool);
+  gst_clear_object (&allocator);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 /* Bands on frames from 1 to 47 rows, up to 64 bands (more than the frame has rows), kernels
  * up to 15x15 whose halo reaches over several bands, every border mode, both variants: each
  * row must be computed once, from the right input rows, and the result must be the very same
@@ -1365,7 +1533,8 @@ run_to_eos (const gchar * desc, gboolean discrete, InputKind kind)
 
 /* Everything that creates pools and pinned memory: the proposed pools (used by videotestsrc),
  * the own output pool handed to a second element, staging for ordinary memory (identity stops
- * the allocation query), both device kinds; a harness with pinned input of every kind and a
+ * the allocation query), both device kinds; frames in flight drained at EOS and dropped at a
+ * stop; a harness with pinned input of every kind and a
  * caps change, so pools are replaced mid-stream; buffers of both pools released only after
  * the element is gone. */
 static void
@@ -1387,6 +1556,26 @@ pool_workload (void)
     run_to_eos ("videotestsrc num-buffers=20 ! video/x-raw,format=GRAY8,width=64,height=47 "
         "! identity drop-allocation=true ! clconvolve name=first bands=4 ! fakesink", discrete,
         INPUT_SYSMEM);
+    /* frames in flight: drained at EOS through two elements */
+    run_to_eos ("videotestsrc num-buffers=20 ! video/x-raw,format=RGBA,width=64,height=48 "
+        "! clconvolve name=first max-inflight=5 ! clconvolve max-inflight=3 ! fakesink",
+        discrete, INPUT_POOL);
+    /* and dropped by a stop without EOS */
+    h = start_harness (discrete, 0, FALSE);
+    g_object_set (h->element, "max-inflight", 6, NULL);
+    set_caps (h, &a);
+    apply_setting (h->element, &a);
+    pool = proposal (h, &a, NULL, &allocator);
+    for (guint f = 0; f < 10; f++) {
+      in = random_plane (&a, f);
+      fail_unless_equals_int (gst_harness_push (h, make_input (&a, f % 2 ? INPUT_POOL :
+                  INPUT_SYSMEM, pool, allocator, in)), GST_FLOW_OK);
+      g_free (in);
+    }
+    fail_unless_equals_int (gst_harness_buffers_in_queue (h), 10 - 5);
+    drop_pool (&pool);
+    gst_object_unref (allocator);
+    gst_harness_teardown (h);
 
     h = start_harness (discrete, 3, TRUE);
     for (guint i = 0; i < 2; i++) {
@@ -1469,6 +1658,8 @@ memory_suite (void)
   /* loop index: 0 the device as it is, 1 with GST_CLCONVOLVE_DISCRETE=1 (on a discrete
    * device both run the DMA path) */
   tcase_add_loop_test (tc, test_stream_overlapped, 0, 2);
+  /* bit 0 as above, bit 1: 16 frames in flight instead of 4 */
+  tcase_add_loop_test (tc, test_frames_in_flight, 0, 4);
   tcase_add_loop_test (tc, test_bands_small_frames, 0, 2);
   tcase_add_loop_test (tc, test_bands_used, 0, 2);
   tcase_add_loop_test (tc, test_proposed_pool, 0, 2);

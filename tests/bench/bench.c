@@ -52,6 +52,7 @@ typedef struct
   gboolean transfer, naive, quick;
   gboolean system_memory;       /* upstream ignores the proposed pool */
   gchar **streams;              /* pipelines run at once in this process, one count per entry */
+  gint max_inflight;            /* clconvolve's max-inflight; 0: the element's default */
 } Options;
 
 static Options opt;
@@ -198,6 +199,7 @@ typedef struct
   gint64 t0;                    /* when every stream starts measuring */
   gint64 end_us;                /* when its last measured frame arrived */
   guint frames;
+  guint lag;                    /* frames the element holds in flight (max-inflight - 1) */
   gboolean pooled, ok;
   gdouble first_ms;
 } Stream;
@@ -234,15 +236,17 @@ stream_start (Stream * s, const gchar * element, const gchar * format, gint w, g
       "max-buffers", (guint64) 2, NULL);
   g_signal_connect (s->sink, "handoff", G_CALLBACK (on_handoff), &s->c);
   s->bus = gst_element_get_bus (s->pipe);
+  s->lag = element && opt.max_inflight > 1 ? opt.max_inflight - 1 : 0;
   gst_element_set_state (s->pipe, GST_STATE_PLAYING);
 
   /* the first frame, in plain memory, negotiates caps and builds the programs */
   s->bufs[0] = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info), NULL);
   bench_fill_random (s->bufs[0], 1);
   t0 = g_get_monotonic_time ();
-  gst_app_src_push_buffer (GST_APP_SRC (s->src), gst_buffer_ref (s->bufs[0]));
-  s->pushed++;
-  if (!wait_for (&s->c, s->pushed, s->bus, 600.0))
+  /* with frames in flight, the first frame leaves once lag more came */
+  for (guint i = 0; i <= s->lag; i++, s->pushed++)
+    gst_app_src_push_buffer (GST_APP_SRC (s->src), gst_buffer_ref (s->bufs[0]));
+  if (!wait_for (&s->c, s->pushed - s->lag, s->bus, 600.0))
     return FALSE;
   s->first_ms = (g_get_monotonic_time () - t0) / 1000.0;
 
@@ -275,7 +279,7 @@ stream_start (Stream * s, const gchar * element, const gchar * format, gint w, g
   for (gint i = 0; i < WARMUP_FRAMES; i++, s->pushed++)
     gst_app_src_push_buffer (GST_APP_SRC (s->src), gst_buffer_ref (s->bufs[i %
                 N_POOL_BUFFERS]));
-  return wait_for (&s->c, s->pushed, s->bus, 600.0);
+  return wait_for (&s->c, s->pushed - s->lag, s->bus, 600.0);
 }
 
 /* A stream's pushing thread: frames for opt.seconds (at least opt.min_frames) from s->t0,
@@ -298,7 +302,7 @@ stream_push (gpointer data)
         g_get_monotonic_time () - s->t0 >= opt.seconds * G_USEC_PER_SEC)
       break;
   }
-  s->ok = wait_for (&s->c, s->pushed, s->bus, 600.0);
+  s->ok = wait_for (&s->c, s->pushed - s->lag, s->bus, 600.0);
   s->end_us = g_get_monotonic_time ();
   return NULL;
 }
@@ -534,6 +538,8 @@ measure_element (const gchar * element, const gchar * profiled, const gchar * la
     g_free (s_max);
   }
   g_print (",\"worst_gap_ms\":%.4g", median_of (gap, n));
+  if (opt.max_inflight > 0)
+    g_print (",\"max_inflight\":%d", opt.max_inflight);
   if (nstage)
     g_print (",\"upload_ms\":%.6g,\"kernel_ms\":%.6g,\"download_ms\":%.6g,"
         "\"overlap_fraction\":%.4g", median_of (up, nstage), median_of (kern, nstage),
@@ -856,6 +862,8 @@ main (int argc, char **argv)
     {"streams", 0, 0, G_OPTION_ARG_STRING, &streams,
         "Run this many pipelines at once in this process, each pushed by its own thread; "
         "fps is their total (default 1)", "N,..."},
+    {"max-inflight", 0, 0, G_OPTION_ARG_INT, &opt.max_inflight,
+        "clconvolve's max-inflight (frames in flight; default: the element's)", "N"},
     {"system-memory", 0, 0, G_OPTION_ARG_NONE, &opt.system_memory,
         "Push frames in plain system memory instead of the element's proposed pool", NULL},
     {"print-kernel", 0, 0, G_OPTION_ARG_STRING, &print_kernel,
@@ -952,9 +960,11 @@ main (int argc, char **argv)
         if (!strstr (what, "element"))
           continue;
         for (gint mi = 0; opt.methods[mi]; mi++) {
+          gchar *inflight = opt.max_inflight > 0 ?
+              g_strdup_printf (" max-inflight=%d", opt.max_inflight) : g_strdup ("");
           gchar *desc = g_strdup_printf ("clconvolve device=\"%s\" method=%s kernel=%s "
-              "size=%d", opt.device ? opt.device : "", opt.methods[mi],
-              opt.kernels[ki], size);
+              "size=%d%s", opt.device ? opt.device : "", opt.methods[mi],
+              opt.kernels[ki], size, inflight);
           gchar *profiled = g_strconcat (desc, " profiling=true", NULL);
 
           for (gint ni = 0; opt.streams[ni]; ni++)
@@ -962,6 +972,7 @@ main (int argc, char **argv)
                 opt.kernels[ki], size, w, h, atoi (opt.streams[ni]));
           g_free (profiled);
           g_free (desc);
+          g_free (inflight);
         }
       }
     }
