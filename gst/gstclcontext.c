@@ -582,6 +582,28 @@ gst_cl_context_release (GstClContext * ctx)
     gst_object_unref (ctx);
 }
 
+cl_int
+gst_cl_context_frame_queues (GstClContext * ctx, gboolean profiling, gint n,
+    cl_command_queue * q)
+{
+  cl_command_queue *mine = ctx->frame_queues[profiling ? 1 : 0];
+  cl_int err = CL_SUCCESS;
+
+  g_return_val_if_fail (n >= 1 && n <= GST_CL_CONTEXT_N_QUEUES, CL_INVALID_VALUE);
+  g_mutex_lock (&ctx->lock);
+  for (gint i = 0; i < n && err == CL_SUCCESS; i++)
+    if (!mine[i])
+      mine[i] = clCreateCommandQueue (ctx->context, ctx->device,
+          profiling ? CL_QUEUE_PROFILING_ENABLE : 0, &err);
+  if (err == CL_SUCCESS)
+    for (gint i = 0; i < n; i++) {
+      clRetainCommandQueue (mine[i]);
+      q[i] = mine[i];
+    }
+  g_mutex_unlock (&ctx->lock);
+  return err;
+}
+
 static void
 gst_cl_context_finalize (GObject * object)
 {
@@ -605,6 +627,9 @@ gst_cl_context_finalize (GObject * object)
     ctx->worker_free (ctx);
   g_clear_pointer (&ctx->programs, g_hash_table_destroy);
   g_clear_pointer (&ctx->choices, g_hash_table_destroy);
+  for (gint p = 0; p < 2; p++)
+    for (gint i = 0; i < GST_CL_CONTEXT_N_QUEUES; i++)
+      g_clear_pointer (&ctx->frame_queues[p][i], clReleaseCommandQueue);
   g_cond_clear (&ctx->built);
   g_clear_pointer (&ctx->context, clReleaseContext);
   g_free (ctx->cache_dir);

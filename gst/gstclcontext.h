@@ -24,6 +24,9 @@ G_DECLARE_FINAL_TYPE (GstClContext, gst_cl_context, GST, CL_CONTEXT, GstObject);
  * pass it to each other in a GstContext of type GST_CL_CONTEXT_TYPE. Immutable after creation
  * except the program table, which has its own lock. Command queues and kernel objects belong
  * to each element (clSetKernelArg is not thread-safe on a shared kernel). */
+/* the frame queues: kernels (and everything on a host-unified device), uploads, downloads */
+#define GST_CL_CONTEXT_N_QUEUES 3
+
 struct _GstClContext
 {
   GstObject parent;
@@ -43,6 +46,9 @@ struct _GstClContext
                                  * first use under the object lock; worker_free stops it (the
                                  * context does not link the worker: the benchmark uses it) */
   void (*worker_free) (GstClContext * ctx);
+  /* the frame queues the elements share (gst_cl_context_frame_queues), without and with
+   * profiling; made on first use, under lock */
+  cl_command_queue frame_queues[2][GST_CL_CONTEXT_N_QUEUES];
 
   /*< public, read-only >*/
   cl_platform_id platform;
@@ -117,6 +123,14 @@ cl_program gst_cl_context_get_program (GstClContext * ctx, const gchar * source,
  * uses it (auto-tuning's candidates that lost); otherwise it is kept as the most recently used
  * idle program. */
 void gst_cl_context_unuse_program (GstClContext * ctx, cl_program prog, gboolean discard);
+
+/* The context's in-order frame queues, one per stage, shared by every element on it (n: how
+ * many of them, from the kernel queue), profiling ones apart: q gets new references (release
+ * them). One queue per stage keeps the device's transfers in one stream per direction however
+ * many elements there are (docs/design.md, "shared queues"). On failure returns the OpenCL
+ * error and q is untouched. */
+cl_int gst_cl_context_frame_queues (GstClContext * ctx, gboolean profiling, gint n,
+    cl_command_queue * q);
 
 /* Programs this context built from source and loaded from the disk cache so far, and the
  * programs it holds now (in use and idle). */

@@ -2222,15 +2222,19 @@ gst_cl_convolve_start (GstBaseTransform * bt)
         DISCRETE_ENV);
     self->discrete = TRUE;
   }
-  for (gint i = 0; i < (self->discrete ? 3 : 1); i++) {
-    cl_command_queue *q[3] = { &self->queue, &self->up_queue, &self->down_queue };
+  {
+    /* the context's: one queue per stage for every element on the device */
+    cl_command_queue q[GST_CL_CONTEXT_N_QUEUES] = { NULL };
 
-    *q[i] = clCreateCommandQueue (self->ctx->context, self->ctx->device,
-        self->profiling_on ? CL_QUEUE_PROFILING_ENABLE : 0, &err);
-    if (!*q[i]) {
+    err = gst_cl_context_frame_queues (self->ctx, self->profiling_on, self->discrete ? 3 : 1,
+        q);
+    if (err != CL_SUCCESS) {
       FLOW_FAILED ("clCreateCommandQueue", err);
       goto fail;
     }
+    self->queue = q[0];
+    self->up_queue = q[1];
+    self->down_queue = q[2];
   }
   self->allocator = gst_cl_allocator_new (self->ctx);
   if (!self->allocator) {
