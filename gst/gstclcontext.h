@@ -49,6 +49,8 @@ struct _GstClContext
   /* the frame queues the elements share (gst_cl_context_frame_queues), without and with
    * profiling; made on first use, under lock */
   cl_command_queue frame_queues[2][GST_CL_CONTEXT_N_QUEUES];
+  gint frames_busy;             /* frames queued on the frame queues and not yet complete, of
+                                 * every element (atomic) */
 
   /*< public, read-only >*/
   cl_platform_id platform;

@@ -150,6 +150,7 @@ typedef struct
   gsize src_bytes, dst_bytes;
   GstMemory *stage_in, *stage_out;      /* pinned staging for frames in other memory */
   gboolean copy_out;            /* unified device: the output is staged, copied out at the end */
+  gboolean busy;                /* counted in the context's frames_busy */
   ClPlane dst[CL_MAX_PLANES];   /* ... from these planes */
   gint n_planes, row[CL_MAX_PLANES], height[CL_MAX_PLANES];
   guint copies;
@@ -1529,6 +1530,15 @@ prepare (GstClConvolve * self, const GstVideoInfo * info, ClLayout * L, gint * b
   return ensure_tmp (self, L);
 }
 
+/* The slot's frame no longer keeps the device's queues busy. */
+static void
+slot_idle (GstClConvolve * self, FrameSlot * slot)
+{
+  if (slot->busy)
+    g_atomic_int_add (&self->ctx->frames_busy, -1);
+  slot->busy = FALSE;
+}
+
 /* Queues the frame of slot (its in and out mapped) on the device: on success slot->done is
  * set, and frame_complete finishes it. */
 static GstFlowReturn
@@ -1551,6 +1561,7 @@ frame_submit (GstClConvolve * self, FrameSlot * slot)
   slot->done = NULL;
   slot->copies = 0;
   slot->copy_out = FALSE;
+  slot->busy = FALSE;
   memset (f, 0, sizeof (*f));
   /* the negotiated size, not a GstVideoMeta's (which may be larger, or lie) */
   if (!prepare (self, &vf->in_info, &L, &bands))
@@ -1618,12 +1629,19 @@ frame_submit (GstClConvolve * self, FrameSlot * slot)
     slot->copies += !out_pinned;
     f->src = slot->src_mem;
     f->dst = slot->dst_mem;
+    /* automatic bands: whole frames while other frames (this element's in flight, or other
+     * elements') keep the queues busy, so that their stages overlap instead of the bands' and
+     * the host enqueues fewer commands (docs/design.md, "bands and frames in flight") */
+    slot->busy = TRUE;
+    if (g_atomic_int_add (&self->ctx->frames_busy, 1) > 0 && bands == 0)
+      bands = 1;
     err = gst_cl_run_discrete (f, &L, src, dst, in_pinned ? NULL : in, bands, e, &slot->done,
         &what);
   }
   if (err != CL_SUCCESS) {
     /* transfers may still use the frames: let them finish before the frames are unmapped */
     gst_cl_run_finish (f);
+    slot_idle (self, slot);
     g_clear_pointer (&slot->done, clReleaseEvent);
     gst_cl_events_release (e);
     FLOW_FAILED (what, err);
@@ -1649,6 +1667,7 @@ frame_complete (GstClConvolve * self, FrameSlot * slot)
       err = status;
   }
   g_clear_pointer (&slot->done, clReleaseEvent);
+  slot_idle (self, slot);
   if (err != CL_SUCCESS) {
     gst_cl_run_finish (&slot->f);
     gst_cl_events_release (slot->e);
@@ -1881,6 +1900,7 @@ discard_inflight (GstClConvolve * self)
       clWaitForEvents (1, &slot->done);
       g_clear_pointer (&slot->done, clReleaseEvent);
     }
+    slot_idle (self, slot);
     gst_cl_events_release (slot->e);
     unmap_frames (slot);
     gst_clear_buffer (&slot->inbuf);
@@ -2412,9 +2432,11 @@ gst_cl_convolve_class_init (GstClConvolveClass * klass)
   g_object_class_install_property (gobject_class, PROP_BANDS,
       g_param_spec_int ("bands", "Bands", "On a GPU (any device with its own memory): split each "
           "frame into this many horizontal bands whose upload, kernel and download overlap on "
-          "three queues; 1 = one after the other; 0 = automatic (about 8 bands of at least 128 "
-          "rows). A CPU device works on the frame in place and ignores it. Frames still leave "
-          "one at a time, complete and in order: no latency is added",
+          "three queues; 1 = one after the other; 0 = automatic: about 8 bands of at least 128 "
+          "rows while the frame is the only one on the device, whole frames while others are "
+          "(this element's, see max-inflight, or other elements' on the same device), whose "
+          "stages then overlap with its own. A CPU device works on the frame in place and "
+          "ignores it. Bands add no latency",
           0, CL_MAX_BANDS, DEFAULT_BANDS, live));
   g_object_class_install_property (gobject_class, PROP_MAX_INFLIGHT,
       g_param_spec_uint ("max-inflight", "Frames in flight", "Frames queued on the device at "

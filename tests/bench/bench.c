@@ -204,6 +204,28 @@ typedef struct
   gdouble first_ms;
 } Stream;
 
+/* Frames the pipeline's elements hold in flight: max-inflight - 1 of each that has it. */
+static guint
+pipeline_lag (GstElement * pipe)
+{
+  GstIterator *it = gst_bin_iterate_elements (GST_BIN (pipe));
+  GValue v = G_VALUE_INIT;
+  guint lag = 0;
+
+  while (gst_iterator_next (it, &v) == GST_ITERATOR_OK) {
+    GObject *e = g_value_get_object (&v);
+    guint n = 1;
+
+    if (g_object_class_find_property (G_OBJECT_GET_CLASS (e), "max-inflight"))
+      g_object_get (e, "max-inflight", &n, NULL);
+    lag += n - 1;
+    g_value_reset (&v);
+  }
+  g_value_unset (&v);
+  gst_iterator_free (it);
+  return lag;
+}
+
 static gboolean
 stream_start (Stream * s, const gchar * element, const gchar * format, gint w, gint h)
 {
@@ -236,7 +258,7 @@ stream_start (Stream * s, const gchar * element, const gchar * format, gint w, g
       "max-buffers", (guint64) 2, NULL);
   g_signal_connect (s->sink, "handoff", G_CALLBACK (on_handoff), &s->c);
   s->bus = gst_element_get_bus (s->pipe);
-  s->lag = element && opt.max_inflight > 1 ? opt.max_inflight - 1 : 0;
+  s->lag = pipeline_lag (s->pipe);
   gst_element_set_state (s->pipe, GST_STATE_PLAYING);
 
   /* the first frame, in plain memory, negotiates caps and builds the programs */
