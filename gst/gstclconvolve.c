@@ -1767,6 +1767,15 @@ unmap_frames (FrameSlot * slot)
   gst_video_frame_unmap (&slot->in);
 }
 
+/* A frame queued and waited for: it leaves complete before the next one comes. */
+static GstFlowReturn
+run_frame (GstClConvolve * self, FrameSlot * slot)
+{
+  GstFlowReturn ret = frame_submit (self, slot);
+
+  return ret == GST_FLOW_OK ? frame_complete (self, slot) : ret;
+}
+
 /* GstVideoFilter needs it set (without it the element would work in place); transform below
  * replaces the path that calls it. */
 static GstFlowReturn
@@ -1774,17 +1783,13 @@ gst_cl_convolve_transform_frame (GstVideoFilter * vf, GstVideoFrame * in, GstVid
 {
   GstClConvolve *self = GST_CL_CONVOLVE (vf);
   FrameSlot *slot = free_slot (self);
-  GstFlowReturn ret;
 
   slot->in = *in;
   slot->out = *out;
-  ret = frame_submit (self, slot);
-  if (ret == GST_FLOW_OK)
-    ret = frame_complete (self, slot);
-  return ret;
+  return run_frame (self, slot);
 }
 
-/* One frame at a time (max-inflight=1): it leaves complete before the next comes. */
+/* One frame at a time (max-inflight=1), its buffers checked before they are mapped. */
 static GstFlowReturn
 gst_cl_convolve_transform (GstBaseTransform * bt, GstBuffer * inbuf, GstBuffer * outbuf)
 {
@@ -1794,9 +1799,7 @@ gst_cl_convolve_transform (GstBaseTransform * bt, GstBuffer * inbuf, GstBuffer *
 
   if (ret != GST_FLOW_OK)
     return ret;
-  ret = frame_submit (self, slot);
-  if (ret == GST_FLOW_OK)
-    ret = frame_complete (self, slot);
+  ret = run_frame (self, slot);
   unmap_frames (slot);
   return ret;
 }

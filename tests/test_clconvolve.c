@@ -107,9 +107,9 @@ apply_case (GstElement * e, const Case * c)
       "sigma", c->sigma, NULL);
   gst_util_set_object_arg (G_OBJECT (e), "border", c->border);
   gst_util_set_object_arg (G_OBJECT (e), "method", c->method);
-  /* method=auto runs the fixed rules' variant here: tuning builds every candidate program (a
-   * second each on PoCL, half of this suite's time when it was on), and the tune suite checks
-   * the tuned variants' frames against the reference; the explicit methods run each of them */
+  /* method=auto runs the fixed rules' variant here unless a test asks for tuning, which
+   * builds every candidate program; the tune suite checks the tuned variants' frames against
+   * the reference, and the explicit methods run each variant */
   g_object_set (e, "autotune", c->tune, NULL);
 }
 

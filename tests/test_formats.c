@@ -829,8 +829,8 @@ run_case (const Case * c, gboolean discrete, guint frames, guint32 seed)
  * the discrete path, 23 chroma rows too); each border; both methods; default, padded and
  * pinned input memory (tight and padded); the custom matrix, emboss, sobel-x with bias 128,
  * gaussian 7, box 15. Each format runs every other case, its layout twin (I420 and YV12,
- * Y42B and Y444, NV12 and NV21, YUY2 and UYVY, GRAY8 and GRAY16_LE) the others: each case is
- * a program build on PoCL (all on every format: 132 builds, a minute cold). */
+ * Y42B and Y444, NV12 and NV21, YUY2 and UYVY, GRAY8 and GRAY16_LE) the others, since each
+ * case builds programs of its own. */
 static const Case format_cases[] = {
   {NULL, 37, 45, "auto", &f_custom, "clamp", "float4", INPUT_DEFAULT},
   {NULL, 64, 48, "y+u+v", &f_emboss, "mirror", "tiled", INPUT_PADDED},
@@ -914,9 +914,8 @@ GST_END_TEST;
  * cover the per-pixel edge path and runs that stop at the plane's end. One frame each (the 63
  * one is costly for the reference). On the RGB formats y, u, v select r, g, b+a.
  * Each format runs one third of the cases (VECTOR_SHARE), a different third for neighbouring
- * formats, so every case still runs on six formats and four split ones: on PoCL each case is
- * a program build of about a second (size, border and selected samples are compile-time), and
- * all of them on every format made this the suite's slowest case (145 builds, 136 s cold). */
+ * formats, so every case still runs on six formats and on three or four split ones: size,
+ * border and selected samples are compile-time, so each case builds programs of its own. */
 static const Case vector_cases[] = {
   {NULL, 37, 29, "auto", &f_custom, "clamp", "vector", INPUT_DEFAULT},
   {NULL, 29, 31, "y+u+v", &f_sobel, "wrap", "vector", INPUT_PADDED},

@@ -755,6 +755,29 @@ GST_END_TEST;
  * reporting the frames held back; EOS pushing what is left, then the EOS itself. */
 #define INFLIGHT_FRAMES 300
 
+/* Pulls the next output and checks it against the oldest frame of waiting (its Setting and
+ * input pixels, popped) and of waiting_pts (its frame number, popped). */
+static void
+check_next_output (GstHarness * h, GQueue * waiting, GQueue * waiting_pts, const gchar * when)
+{
+  GstBuffer *out = gst_harness_pull (h);
+  Setting *was = g_queue_pop_head (waiting);
+  guint8 *src = g_queue_pop_head (waiting), *got;
+  guint want = GPOINTER_TO_UINT (g_queue_pop_head (waiting_pts));
+  gchar *what = g_strdup_printf ("%s, frame %u", when, want);
+
+  fail_unless (was != NULL, "%s: more outputs than inputs", what);
+  fail_unless (GST_BUFFER_PTS (out) == gst_util_uint64_scale (want, GST_SECOND, 30),
+      "%s: output PTS %" GST_TIME_FORMAT, what, GST_TIME_ARGS (GST_BUFFER_PTS (out)));
+  got = read_buffer (out, was);
+  check_reference (was, src, got, what);
+  gst_buffer_unref (out);
+  g_free (got);
+  g_free (src);
+  g_free (was);
+  g_free (what);
+}
+
 GST_START_TEST (test_frames_in_flight)
 {
   gboolean discrete = (__i__ & 1) || !host_unified;
@@ -845,23 +868,11 @@ GST_START_TEST (test_frames_in_flight)
 
     /* pull what came out: in order, each against the reference of its own setting */
     while (gst_harness_buffers_in_queue (h) > 0) {
-      GstBuffer *out = gst_harness_pull (h);
-      Setting *was = g_queue_pop_head (&waiting);
-      guint8 *src = g_queue_pop_head (&waiting), *got;
-      guint want = GPOINTER_TO_UINT (g_queue_pop_head (&waiting_pts));
-      gchar *what = g_strdup_printf ("%s, max-inflight=%u, frame %u (pushing %u)",
-          discrete ? "discrete" : "unified", max, want, frame);
+      gchar *when = g_strdup_printf ("%s, max-inflight=%u, pushing %u",
+          discrete ? "discrete" : "unified", max, frame);
 
-      fail_unless (was != NULL, "%s: more outputs than inputs", what);
-      fail_unless (GST_BUFFER_PTS (out) == gst_util_uint64_scale (want, GST_SECOND, 30),
-          "%s: output PTS %" GST_TIME_FORMAT, what, GST_TIME_ARGS (GST_BUFFER_PTS (out)));
-      got = read_buffer (out, was);
-      check_reference (was, src, got, what);
-      gst_buffer_unref (out);
-      g_free (got);
-      g_free (src);
-      g_free (was);
-      g_free (what);
+      check_next_output (h, &waiting, &waiting_pts, when);
+      g_free (when);
       received++;
     }
     /* the frames held back: max-inflight - 1 once as many were pushed since the last drain */
@@ -876,21 +887,11 @@ GST_START_TEST (test_frames_in_flight)
   fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
   fail_unless_equals_int (gst_harness_buffers_in_queue (h), g_queue_get_length (&waiting_pts));
   while (gst_harness_buffers_in_queue (h) > 0) {
-    GstBuffer *out = gst_harness_pull (h);
-    Setting *was = g_queue_pop_head (&waiting);
-    guint8 *src = g_queue_pop_head (&waiting), *got = read_buffer (out, was);
-    guint want = GPOINTER_TO_UINT (g_queue_pop_head (&waiting_pts));
-    gchar *what = g_strdup_printf ("%s, max-inflight=%u, frame %u at EOS",
-        discrete ? "discrete" : "unified", max, want);
+    gchar *when = g_strdup_printf ("%s, max-inflight=%u, at EOS",
+        discrete ? "discrete" : "unified", max);
 
-    fail_unless (GST_BUFFER_PTS (out) == gst_util_uint64_scale (want, GST_SECOND, 30),
-        "%s: output PTS %" GST_TIME_FORMAT, what, GST_TIME_ARGS (GST_BUFFER_PTS (out)));
-    check_reference (was, src, got, what);
-    gst_buffer_unref (out);
-    g_free (got);
-    g_free (src);
-    g_free (was);
-    g_free (what);
+    check_next_output (h, &waiting, &waiting_pts, when);
+    g_free (when);
     received++;
   }
   {
