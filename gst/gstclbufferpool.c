@@ -1,4 +1,4 @@
-/* clconvolve: a video buffer pool of pinned OpenCL host memory
+/* clconvolve: a video buffer pool of OpenCL memory (pinned or device-resident)
  * Copyright (C) 2026 clconvolve developers
  *
  * This library is free software; you can redistribute it and/or
@@ -81,4 +81,11 @@ GstClContext *
 gst_cl_buffer_pool_get_context (GstBufferPool * pool)
 {
   return GST_IS_CL_BUFFER_POOL (pool) ? GST_CL_BUFFER_POOL (pool)->ctx : NULL;
+}
+
+gboolean
+gst_cl_buffer_pool_is_device (GstBufferPool * pool)
+{
+  return GST_IS_CL_BUFFER_POOL (pool) &&
+      gst_cl_allocator_is_device (GST_CL_BUFFER_POOL (pool)->allocator);
 }

@@ -1,4 +1,4 @@
-/* clconvolve: a video buffer pool of pinned OpenCL host memory
+/* clconvolve: a video buffer pool of OpenCL memory (pinned or device-resident)
  * Copyright (C) 2026 clconvolve developers
  *
  * This library is free software; you can redistribute it and/or
@@ -18,15 +18,19 @@
 G_BEGIN_DECLS
 
 /* A GstVideoBufferPool (GstVideoMeta, strides, alignment) whose buffers are always one
- * GstClMemory from its allocator, whatever allocator a config names. */
+ * GstClMemory from its allocator (pinned or device-resident), whatever allocator a config
+ * names. */
 #define GST_TYPE_CL_BUFFER_POOL (gst_cl_buffer_pool_get_type ())
 G_DECLARE_FINAL_TYPE (GstClBufferPool, gst_cl_buffer_pool, GST, CL_BUFFER_POOL,
     GstVideoBufferPool);
 
 /* A pool whose buffers come from allocator (a GstClAllocator), which it keeps. */
 GstBufferPool *gst_cl_buffer_pool_new (GstAllocator * allocator);
-/* The context whose pinned memory the pool hands out (no reference added). */
+/* The context whose memory the pool hands out (no reference added), NULL when pool is not a
+ * GstClBufferPool. */
 GstClContext *gst_cl_buffer_pool_get_context (GstBufferPool * pool);
+/* Whether the pool hands out device-resident memory. */
+gboolean gst_cl_buffer_pool_is_device (GstBufferPool * pool);
 
 G_END_DECLS
 

@@ -130,7 +130,8 @@ typedef enum
   PATH_IN_PLACE,                /* host-unified device: the kernel uses the pinned buffer itself */
   PATH_PINNED_DMA,              /* discrete device: DMA from or to pinned memory */
   PATH_STAGING_COPY,            /* one host memcpy through a pinned staging buffer */
-  PATH_PAGEABLE_DMA             /* discrete device: DMA from or to ordinary (pageable) memory */
+  PATH_PAGEABLE_DMA,            /* discrete device: DMA from or to ordinary (pageable) memory */
+  PATH_DEVICE                   /* discrete device: device-resident memory, no transfer */
 } MemPath;
 
 /* The most frames in flight (the max-inflight property's maximum). */
@@ -158,7 +159,7 @@ typedef struct
 } FrameSlot;
 
 static const gchar *const path_names[] = {
-  "none", "in-place", "pinned-dma", "staging-copy", "pageable-dma"
+  "none", "in-place", "pinned-dma", "staging-copy", "pageable-dma", "device"
 };
 
 static const gchar *const path_logs[] = {
@@ -166,7 +167,8 @@ static const gchar *const path_logs[] = {
   "pinned memory of this device, used in place by the kernel (no copy)",
   "pinned memory of this device, moved by DMA (no host copy)",
   "not pinned memory of this device: one host copy per frame through a pinned staging buffer",
-  "not pinned memory of this device: DMA from pageable memory (the driver copies it)"
+  "not pinned memory of this device: DMA from pageable memory (the driver copies it)",
+  "memory:CLBuffer on this device: the frame stays in device memory (no transfer)"
 };
 
 /* What the coefficients and the program depend on: copied from the properties under the object
@@ -227,6 +229,8 @@ struct _GstClConvolve
   gboolean generic_only;        /* GST_CLCONVOLVE_GENERIC */
   gboolean generic_dense;       /* GST_CLCONVOLVE_GENERIC=dense */
   GstAllocator *allocator;      /* pinned memory: proposed upstream, staging */
+  GstAllocator *dev_allocator;  /* memory:CLBuffer: device-resident on a discrete device, else
+                                 * the pinned allocator */
   FrameSlot *slots;             /* MAX_INFLIGHT of them, a ring: n_pending from `oldest` */
   guint oldest, n_pending;
   cl_mem coef_mem;
@@ -257,7 +261,10 @@ struct _GstClConvolve
 
 #define CAPS_FORMATS "{ RGBA, BGRA, ARGB, ABGR, RGBx, BGRx, xRGB, xBGR, GRAY8, GRAY16_LE, " \
   "I420, YV12, Y42B, Y444, NV12, NV21, YUY2, UYVY }"
-#define CL_CONVOLVE_CAPS GST_VIDEO_CAPS_MAKE (CAPS_FORMATS)
+/* memory:CLBuffer first: OpenCL neighbours on the same device keep frames on it */
+#define CL_CONVOLVE_CAPS \
+  GST_VIDEO_CAPS_MAKE_WITH_FEATURES (GST_CAPS_FEATURE_MEMORY_CL_BUFFER, CAPS_FORMATS) "; " \
+  GST_VIDEO_CAPS_MAKE (CAPS_FORMATS)
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
     GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS (CL_CONVOLVE_CAPS));
@@ -1320,45 +1327,62 @@ gst_cl_convolve_before_transform (GstBaseTransform * bt, GstBuffer * buf)
 
 static const gchar *const stage_names[GST_CL_N_STAGES] = { "upload", "kernel", "download" };
 
-/* The frame's planes; TRUE (and each plane's mem set) when all of them lie in one pinned memory
- * of our device. */
-static gboolean
+/* Where a frame's planes lie. */
+typedef enum
+{
+  FRAME_HOST,                   /* anywhere else: copied by the host or the driver */
+  FRAME_PINNED,                 /* one pinned memory of our device */
+  FRAME_DEVICE                  /* one device-resident memory of our device (memory:CLBuffer) */
+} FrameMem;
+
+/* The buffer's one GstClMemory of our device, else NULL. */
+static GstClMemory *
+buffer_cl_memory (GstClConvolve * self, GstBuffer * buffer)
+{
+  if (gst_buffer_n_memory (buffer) != 1)
+    return NULL;
+  return gst_cl_memory_get (gst_buffer_peek_memory (buffer, 0), self->ctx);
+}
+
+/* The frame's planes and where they lie: when all of them lie in one memory of our device, each
+ * plane's mem is set (its host is NULL for device-resident memory, which map_frames mapped with
+ * GST_MAP_CL). */
+static FrameMem
 frame_planes (GstClConvolve * self, GstVideoFrame * frame, const ClLayout * L, ClPlane * p)
 {
-  GstMemory *mem = NULL;
-  GstClMemory *m = NULL;
-  gboolean pinned;
+  GstClMemory *m = buffer_cl_memory (self, frame->buffer);
+  GstMemory *mem = GST_MEMORY_CAST (m);
+  gboolean ours = m != NULL;
+  const guint8 *base = NULL;
 
-  if (gst_buffer_n_memory (frame->buffer) == 1) {
-    mem = gst_buffer_peek_memory (frame->buffer, 0);
-    m = gst_cl_memory_get (mem, self->ctx);
-  }
-  pinned = m != NULL;
+  /* the address byte 0 of the memory was mapped at (a device map's is not memory) */
+  if (m)
+    base = (const guint8 *) frame->map[0].data - mem->offset;
   for (gint i = 0; i < L->n_planes; i++) {
     guint8 *data = GST_VIDEO_FRAME_PLANE_DATA (frame, i);
     gint stride = GST_VIDEO_FRAME_PLANE_STRIDE (frame, i);
     gsize extent = (gsize) stride * (L->height[i] - 1) + L->row[i];
 
-    p[i].host = data;
+    p[i].host = m && m->device ? NULL : data;
     p[i].pitch = stride;
     p[i].mem = NULL;
     p[i].offset = 0;
     /* 16-bit samples are loaded as such: they must be aligned (staging always is) */
     /* and the kernels' 32-bit offsets must reach the whole plane */
-    if (!pinned || stride < L->row[i] || data < m->host + mem->offset ||
-        (gsize) (data - m->host) + extent > G_MAXINT32 ||
+    if (!ours || stride < L->row[i] || data < base + mem->offset ||
+        (gsize) (data - base) + extent > G_MAXINT32 ||
         (L->depth == 16 && (((guintptr) data | (guintptr) stride) & 1)) ||
-        data + extent > m->host + mem->offset + mem->size) {
-      pinned = FALSE;
+        data + extent > base + mem->offset + mem->size) {
+      ours = FALSE;
       continue;
     }
     p[i].mem = m->buffer;
-    p[i].offset = data - m->host;
+    p[i].offset = data - base;
   }
-  if (!pinned)
+  if (!ours)
     for (gint i = 0; i < L->n_planes; i++)
       p[i].mem = NULL;
-  return pinned;
+  return !ours ? FRAME_HOST : m->device ? FRAME_DEVICE : FRAME_PINNED;
 }
 
 /* Whether every plane of frame holds L's rows inside the memory the frame mapped for it
@@ -1546,7 +1570,7 @@ frame_submit (GstClConvolve * self, FrameSlot * slot)
 {
   GstVideoFilter *vf = GST_VIDEO_FILTER (self);
   GstVideoFrame *in = &slot->in, *out = &slot->out;
-  gboolean in_pinned, out_pinned;
+  FrameMem in_mem, out_mem;
   ClEvents *e = slot->e;
   gint bands;
   ClPlane src[CL_MAX_PLANES], dst[CL_MAX_PLANES];
@@ -1583,14 +1607,24 @@ frame_submit (GstClConvolve * self, FrameSlot * slot)
     return GST_FLOW_ERROR;
   }
 
-  in_pinned = frame_planes (self, in, &L, src);
-  out_pinned = frame_planes (self, out, &L, dst);
-  *f = (ClFrameRun) { self->queue, self->up_queue, self->down_queue, self->run, NULL, NULL,
+  in_mem = frame_planes (self, in, &L, src);
+  out_mem = frame_planes (self, out, &L, dst);
+  /* device-resident memory was mapped for the device alone: its planes must be usable there
+   * (our pools' always are) */
+  if ((in_mem == FRAME_HOST && !src[0].host) || (out_mem == FRAME_HOST && !dst[0].host)) {
+    GST_ELEMENT_ERROR (self, STREAM, FAILED, ("A frame in device memory has a plane layout "
+            "the kernels cannot use (odd 16-bit offsets or strides, or beyond 2 GiB)."),
+        ("%" GST_PTR_FORMAT, in_mem == FRAME_HOST ? in->buffer : out->buffer));
+    return GST_FLOW_ERROR;
+  }
+  *f = (ClFrameRun) { self->queue, self->up_queue, self->down_queue, self->run,
     self->tmp_mem, coef_args (self, L.depth), matrix_size (self->cur) / 2,
     self->cur->border == GST_CL_CONVOLVE_BORDER_WRAP
   };
 
   if (!self->discrete) {
+    gboolean in_pinned = in_mem != FRAME_HOST, out_pinned = out_mem != FRAME_HOST;
+
     slot->path_in = in_pinned ? PATH_IN_PLACE : PATH_STAGING_COPY;
     slot->path_out = out_pinned ? PATH_IN_PLACE : PATH_STAGING_COPY;
     if (!in_pinned) {
@@ -1616,27 +1650,37 @@ frame_submit (GstClConvolve * self, FrameSlot * slot)
     }
     err = gst_cl_run_unified (f, &L, src, dst, e, &slot->done, &what);
   } else {
-    slot->path_in = in_pinned ? PATH_PINNED_DMA : PATH_STAGING_COPY;
-    slot->path_out = out_pinned ? PATH_PINNED_DMA : PATH_PAGEABLE_DMA;
-    if (!ensure_buffer (self, &slot->src_mem, &slot->src_bytes, L.size, CL_MEM_READ_ONLY) ||
-        !ensure_buffer (self, &slot->dst_mem, &slot->dst_bytes, L.size, CL_MEM_WRITE_ONLY))
+    gboolean in_dev = in_mem == FRAME_DEVICE, out_dev = out_mem == FRAME_DEVICE;
+    ClPlane dev_in[CL_MAX_PLANES], dev_out[CL_MAX_PLANES];
+
+    slot->path_in = in_dev ? PATH_DEVICE : in_mem == FRAME_PINNED ? PATH_PINNED_DMA :
+        PATH_STAGING_COPY;
+    slot->path_out = out_dev ? PATH_DEVICE : out_mem == FRAME_PINNED ? PATH_PINNED_DMA :
+        PATH_PAGEABLE_DMA;
+    /* the frame's device copies: the memory itself when it is device-resident, else the
+     * slot's buffers with the planes packed */
+    if ((!in_dev && !ensure_buffer (self, &slot->src_mem, &slot->src_bytes, L.size,
+                CL_MEM_READ_ONLY)) || (!out_dev && !ensure_buffer (self, &slot->dst_mem,
+                &slot->dst_bytes, L.size, CL_MEM_WRITE_ONLY)))
       return GST_FLOW_ERROR;
-    if (!in_pinned) {
+    for (gint p = 0; p < L.n_planes; p++) {
+      dev_in[p] = in_dev ? src[p] : (ClPlane) { slot->src_mem, L.base[p], L.row[p], NULL };
+      dev_out[p] = out_dev ? dst[p] : (ClPlane) { slot->dst_mem, L.base[p], L.row[p], NULL };
+    }
+    if (in_mem == FRAME_HOST) {
       if (!staging_planes (self, &slot->stage_in, &L, src))
         return GST_FLOW_ERROR;
       slot->copies++;
     }
-    slot->copies += !out_pinned;
-    f->src = slot->src_mem;
-    f->dst = slot->dst_mem;
+    slot->copies += out_mem == FRAME_HOST;
     /* automatic bands: whole frames while other frames (this element's in flight, or other
      * elements') keep the queues busy, so that their stages overlap instead of the bands' and
      * the host enqueues fewer commands (docs/design.md, "bands and frames in flight") */
     slot->busy = TRUE;
     if (g_atomic_int_add (&self->ctx->frames_busy, 1) > 0 && bands == 0)
       bands = 1;
-    err = gst_cl_run_discrete (f, &L, src, dst, in_pinned ? NULL : in, bands, e, &slot->done,
-        &what);
+    err = gst_cl_run_discrete (f, &L, in_dev ? NULL : src, dev_in, dev_out, out_dev ? NULL : dst,
+        in_mem == FRAME_HOST ? in : NULL, bands, e, &slot->done, &what);
   }
   if (err != CL_SUCCESS) {
     /* transfers may still use the frames: let them finish before the frames are unmapped */
@@ -1734,7 +1778,15 @@ static GstFlowReturn
 map_frames (GstClConvolve * self, FrameSlot * slot, GstBuffer * inbuf, GstBuffer * outbuf)
 {
   GstVideoFilter *vf = GST_VIDEO_FILTER (self);
+  GstClMemory *m;
+  GstMapFlags in_cl = 0, out_cl = 0;
   gchar *why;
+
+  /* device-resident memory of our device is mapped for the device: nothing comes to the host */
+  if ((m = buffer_cl_memory (self, inbuf)) && m->device)
+    in_cl = GST_MAP_CL;
+  if ((m = buffer_cl_memory (self, outbuf)) && m->device)
+    out_cl = GST_MAP_CL;
 
   if (!vf->negotiated) {
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (NULL), ("no format negotiated"));
@@ -1742,7 +1794,7 @@ map_frames (GstClConvolve * self, FrameSlot * slot, GstBuffer * inbuf, GstBuffer
   }
   why = frame_map_problem (&vf->in_info, inbuf);
   if (why || !gst_video_frame_map (&slot->in, &vf->in_info, inbuf,
-          GST_MAP_READ | GST_VIDEO_FRAME_MAP_FLAG_NO_REF)) {
+          GST_MAP_READ | in_cl | GST_VIDEO_FRAME_MAP_FLAG_NO_REF)) {
     GST_ELEMENT_WARNING (self, STREAM, FORMAT, ("Dropped an invalid input frame: %s.",
             why ? why : "it could not be mapped"), ("%" GST_PTR_FORMAT, inbuf));
     g_free (why);
@@ -1750,7 +1802,7 @@ map_frames (GstClConvolve * self, FrameSlot * slot, GstBuffer * inbuf, GstBuffer
   }
   why = frame_map_problem (&vf->out_info, outbuf);
   if (why || !gst_video_frame_map (&slot->out, &vf->out_info, outbuf,
-          GST_MAP_WRITE | GST_VIDEO_FRAME_MAP_FLAG_NO_REF)) {
+          GST_MAP_WRITE | out_cl | GST_VIDEO_FRAME_MAP_FLAG_NO_REF)) {
     GST_ELEMENT_ERROR (self, STREAM, FAILED, ("The output buffer is not a valid frame: %s.",
             why ? why : "it could not be mapped"), ("%" GST_PTR_FORMAT, outbuf));
     g_free (why);
@@ -1983,14 +2035,25 @@ gst_cl_convolve_set_info (GstVideoFilter * vf, GstCaps * incaps, GstVideoInfo * 
   return prepare (self, in_info, &L, NULL);
 }
 
-/* Offers upstream a pool of pinned memory of our device (and the allocator behind it), so that
- * sources, decoders and appsrc write frames where the device reads them without a host copy. */
+/* Whether caps carry memory:CLBuffer. */
+static gboolean
+caps_cl_buffer (GstCaps * caps)
+{
+  GstCapsFeatures *features = gst_caps_get_features (caps, 0);
+
+  return features && gst_caps_features_contains (features, GST_CAPS_FEATURE_MEMORY_CL_BUFFER);
+}
+
+/* Offers upstream a pool of our device's memory (and the allocator behind it): pinned memory
+ * for system-memory caps, so that sources, decoders and appsrc write frames where the device
+ * reads them without a host copy; device-resident memory for memory:CLBuffer. */
 static gboolean
 gst_cl_convolve_propose_allocation (GstBaseTransform * bt, GstQuery * decide_query,
     GstQuery * query)
 {
   GstClConvolve *self = GST_CL_CONVOLVE (bt);
   GstAllocationParams params;
+  GstAllocator *allocator;
   GstBufferPool *pool;
   GstStructure *config;
   GstVideoInfo info;
@@ -2000,21 +2063,22 @@ gst_cl_convolve_propose_allocation (GstBaseTransform * bt, GstQuery * decide_que
   gst_query_parse_allocation (query, &caps, &need_pool);
   if (!caps || !gst_video_info_from_caps (&info, caps) || !self->allocator)
     return FALSE;
+  allocator = caps_cl_buffer (caps) ? self->dev_allocator : self->allocator;
 
   gst_allocation_params_init (&params);
-  gst_query_add_allocation_param (query, self->allocator, &params);
+  gst_query_add_allocation_param (query, allocator, &params);
   gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
   if (!need_pool)
     return TRUE;
 
-  pool = gst_cl_buffer_pool_new (self->allocator);
+  pool = gst_cl_buffer_pool_new (allocator);
   if (!pool)
     return FALSE;
   config = gst_buffer_pool_get_config (pool);
   gst_buffer_pool_config_set_params (config, caps, info.size, 0, 0);
   gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_META);
   if (!gst_buffer_pool_set_config (pool, config)) {
-    GST_WARNING_OBJECT (self, "could not configure the pinned pool for %" GST_PTR_FORMAT, caps);
+    GST_WARNING_OBJECT (self, "could not configure the pool for %" GST_PTR_FORMAT, caps);
     gst_object_unref (pool);
     return FALSE;
   }
@@ -2024,13 +2088,15 @@ gst_cl_convolve_propose_allocation (GstBaseTransform * bt, GstQuery * decide_que
   return TRUE;
 }
 
-/* Output buffers come from a pinned pool of our device: downstream's if it is one (a second
- * clconvolve on the same device), else ours. The base classes then configure it. */
+/* Output buffers come from a pool of our device's memory of the kind the caps say (pinned, or
+ * device-resident for memory:CLBuffer): downstream's if it is one (a second clconvolve on the
+ * same device), else ours. The base classes then configure it. */
 static gboolean
 gst_cl_convolve_decide_allocation (GstBaseTransform * bt, GstQuery * query)
 {
   GstClConvolve *self = GST_CL_CONVOLVE (bt);
   GstBufferPool *pool = NULL;
+  GstAllocator *allocator;
   guint size = 0, min = 0, max = 0;
   GstVideoInfo info;
   GstCaps *caps;
@@ -2038,14 +2104,16 @@ gst_cl_convolve_decide_allocation (GstBaseTransform * bt, GstQuery * query)
   gst_query_parse_allocation (query, &caps, NULL);
   if (!caps || !gst_video_info_from_caps (&info, caps) || !self->ctx)
     return FALSE;
+  allocator = caps_cl_buffer (caps) ? self->dev_allocator : self->allocator;
 
   if (gst_query_get_n_allocation_pools (query) > 0) {
     gst_query_parse_nth_allocation_pool (query, 0, &pool, &size, &min, &max);
-    if (pool && gst_cl_buffer_pool_get_context (pool) != self->ctx)
+    if (pool && (gst_cl_buffer_pool_get_context (pool) != self->ctx ||
+            gst_cl_buffer_pool_is_device (pool) != gst_cl_allocator_is_device (allocator)))
       gst_clear_object (&pool);
   }
   if (!pool) {
-    pool = gst_cl_buffer_pool_new (self->allocator);
+    pool = gst_cl_buffer_pool_new (allocator);
     if (!pool)
       return FALSE;
   }
@@ -2062,6 +2130,63 @@ gst_cl_convolve_decide_allocation (GstBaseTransform * bt, GstQuery * query)
   gst_object_unref (pool);
 
   return GST_BASE_TRANSFORM_CLASS (parent_class)->decide_allocation (bt, query);
+}
+
+/* Both sides take memory:CLBuffer or system memory, whatever the other side has: the element
+ * uploads and downloads what is not on the device. */
+static GstCaps *
+gst_cl_convolve_transform_caps (GstBaseTransform * bt, GstPadDirection direction,
+    GstCaps * caps, GstCaps * filter)
+{
+  GstCaps *ret = gst_caps_new_empty ();
+
+  if (gst_caps_is_any (caps)) {
+    gst_caps_unref (ret);
+    ret = gst_caps_ref (caps);
+  } else {
+    for (gint feature = 0; feature < 2; feature++)
+      for (guint i = 0; i < gst_caps_get_size (caps); i++) {
+        GstCaps *one = gst_caps_new_full (gst_structure_copy (gst_caps_get_structure (caps,
+                    i)), NULL);
+
+        gst_caps_set_features (one, 0, feature == 0 ?
+            gst_caps_features_new_single (GST_CAPS_FEATURE_MEMORY_CL_BUFFER) :
+            gst_caps_features_new_single (GST_CAPS_FEATURE_MEMORY_SYSTEM_MEMORY));
+        ret = gst_caps_merge (ret, one);
+      }
+  }
+  if (filter) {
+    GstCaps *both = gst_caps_intersect_full (filter, ret, GST_CAPS_INTERSECT_FIRST);
+
+    gst_caps_unref (ret);
+    ret = both;
+  }
+  GST_DEBUG_OBJECT (bt, "%s %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT,
+      direction == GST_PAD_SINK ? "sink" : "src", caps, ret);
+  return ret;
+}
+
+/* Output in memory:CLBuffer whenever downstream takes it: GstBaseTransform puts downstream's
+ * own caps first (for passthrough), which would otherwise choose system memory. */
+static GstCaps *
+gst_cl_convolve_fixate_caps (GstBaseTransform * bt, GstPadDirection direction, GstCaps * caps,
+    GstCaps * othercaps)
+{
+  if (direction == GST_PAD_SINK) {
+    GstCaps *cl = gst_caps_new_empty ();
+
+    for (guint i = 0; i < gst_caps_get_size (othercaps); i++) {
+      GstCapsFeatures *features = gst_caps_get_features (othercaps, i);
+
+      if (features && !gst_caps_features_is_any (features) &&
+          gst_caps_features_contains (features, GST_CAPS_FEATURE_MEMORY_CL_BUFFER))
+        gst_caps_append_structure_full (cl,
+            gst_structure_copy (gst_caps_get_structure (othercaps, i)),
+            gst_caps_features_copy (features));
+    }
+    othercaps = gst_caps_merge (cl, othercaps);
+  }
+  return GST_BASE_TRANSFORM_CLASS (parent_class)->fixate_caps (bt, direction, caps, othercaps);
 }
 
 static void
@@ -2093,6 +2218,7 @@ release_cl (GstClConvolve * self)
   self->tmp_bytes = 0;
   g_clear_pointer (&self->coef_mem, clReleaseMemObject);
   gst_clear_object (&self->allocator);
+  gst_clear_object (&self->dev_allocator);
   g_clear_pointer (&self->queue, clReleaseCommandQueue);
   g_clear_pointer (&self->up_queue, clReleaseCommandQueue);
   g_clear_pointer (&self->down_queue, clReleaseCommandQueue);
@@ -2260,7 +2386,10 @@ gst_cl_convolve_start (GstBaseTransform * bt)
     self->down_queue = q[2];
   }
   self->allocator = gst_cl_allocator_new (self->ctx);
-  if (!self->allocator) {
+  if (self->allocator)
+    self->dev_allocator = self->discrete ? gst_cl_allocator_new_device (self->ctx) :
+        gst_object_ref (self->allocator);
+  if (!self->allocator || !self->dev_allocator) {
     GST_ELEMENT_ERROR (self, RESOURCE, FAILED, ("Could not set up pinned memory on %s.",
             self->ctx->device_name), (NULL));
     goto fail;
@@ -2486,6 +2615,8 @@ gst_cl_convolve_class_init (GstClConvolveClass * klass)
   bt_class->before_transform = GST_DEBUG_FUNCPTR (gst_cl_convolve_before_transform);
   bt_class->propose_allocation = GST_DEBUG_FUNCPTR (gst_cl_convolve_propose_allocation);
   bt_class->decide_allocation = GST_DEBUG_FUNCPTR (gst_cl_convolve_decide_allocation);
+  bt_class->transform_caps = GST_DEBUG_FUNCPTR (gst_cl_convolve_transform_caps);
+  bt_class->fixate_caps = GST_DEBUG_FUNCPTR (gst_cl_convolve_fixate_caps);
   vf_class->set_info = GST_DEBUG_FUNCPTR (gst_cl_convolve_set_info);
   /* set although transform below calls it: GstVideoFilter works in place without it */
   vf_class->transform_frame = GST_DEBUG_FUNCPTR (gst_cl_convolve_transform_frame);

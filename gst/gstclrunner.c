@@ -221,28 +221,26 @@ gst_cl_copy_rows (guint8 * dst, gsize dst_pitch, const guint8 * src, gsize src_p
     memcpy (dst + y * dst_pitch, src + y * src_pitch, row);
 }
 
-/* Rows [y0, y0 + rows) of a plane between host (with its pitch) and its tightly packed copy at
- * byte base of a device buffer. */
+/* Rows [y0, y0 + rows) of a plane between host and dev (each with its pitch). */
 static cl_int
-enqueue_rows (cl_command_queue q, gboolean upload, cl_mem mem, gsize base, gsize row, gint y0,
+enqueue_rows (cl_command_queue q, gboolean upload, const ClPlane * dev, gsize row, gint y0,
     gint rows, const ClPlane * host, cl_uint n_wait, const cl_event * wait, cl_event * ev)
 {
-  const size_t buffer_origin[3] = { base, y0, 0 };
+  const size_t buffer_origin[3] = { dev->offset, y0, 0 };
   const size_t host_origin[3] = { 0, 0, 0 };
   const size_t region[3] = { row, rows, 1 };
   guint8 *ptr = host->host + (gsize) y0 * host->pitch;
+  gsize at = dev->offset + (gsize) y0 * dev->pitch;
 
-  if ((gsize) host->pitch == row && upload)
-    return clEnqueueWriteBuffer (q, mem, CL_FALSE, base + y0 * row, rows * row, ptr, n_wait,
-        wait, ev);
-  if ((gsize) host->pitch == row)
-    return clEnqueueReadBuffer (q, mem, CL_FALSE, base + y0 * row, rows * row, ptr, n_wait,
-        wait, ev);
+  if ((gsize) host->pitch == row && (gsize) dev->pitch == row && upload)
+    return clEnqueueWriteBuffer (q, dev->mem, CL_FALSE, at, rows * row, ptr, n_wait, wait, ev);
+  if ((gsize) host->pitch == row && (gsize) dev->pitch == row)
+    return clEnqueueReadBuffer (q, dev->mem, CL_FALSE, at, rows * row, ptr, n_wait, wait, ev);
   if (upload)
-    return clEnqueueWriteBufferRect (q, mem, CL_FALSE, buffer_origin, host_origin, region, row,
-        0, host->pitch, 0, ptr, n_wait, wait, ev);
-  return clEnqueueReadBufferRect (q, mem, CL_FALSE, buffer_origin, host_origin, region, row, 0,
-      host->pitch, 0, ptr, n_wait, wait, ev);
+    return clEnqueueWriteBufferRect (q, dev->mem, CL_FALSE, buffer_origin, host_origin, region,
+        dev->pitch, 0, host->pitch, 0, ptr, n_wait, wait, ev);
+  return clEnqueueReadBufferRect (q, dev->mem, CL_FALSE, buffer_origin, host_origin, region,
+      dev->pitch, 0, host->pitch, 0, ptr, n_wait, wait, ev);
 }
 
 static cl_event *
@@ -331,16 +329,17 @@ band_rows (const ClFrameRun * f, const ClLayout * L, gint p, gint bands)
 typedef struct
 {
   gint p, rows, nb, next;
-  cl_event up[CL_MAX_BANDS];       /* borrowed from ClEvents */
+  cl_event up[CL_MAX_BANDS];       /* borrowed from ClEvents; NULL: the input is on the device */
 } PlaneRun;
 
-/* Enqueues the kernels and the download of every band of the plane not yet enqueued whose input
- * rows are all on the device once band b is: a band's kernels need the upload of the last band
- * their halo reaches (all of them when wrap reaches across the plane); its download needs its
- * kernels. A plane no view convolves is downloaded from the input copy as it arrives. */
+/* Enqueues the kernels and the download (from `from`, when dst is not NULL) of every band of
+ * the plane not yet enqueued whose input rows are all on the device once band b is: a band's
+ * kernels need the upload of the last band their halo reaches (all of them when wrap reaches
+ * across the plane); its download needs its kernels. A plane no view convolves is downloaded as
+ * it arrives. */
 static cl_int
-enqueue_ready_bands (const ClFrameRun * f, const ClLayout * L, PlaneRun * r, const ClPlane * dst,
-    gint b, ClEvents * e, const gchar ** what)
+enqueue_ready_bands (const ClFrameRun * f, const ClLayout * L, PlaneRun * r, const ClPlane * from,
+    const ClPlane * dst, gint b, ClEvents * e, const gchar ** what)
 {
   gint p = r->p, h = L->height[p], radius = f->radius;
   gsize row = L->row[p];
@@ -353,7 +352,6 @@ enqueue_ready_bands (const ClFrameRun * f, const ClLayout * L, PlaneRun * r, con
         (f->wrap && y0 < radius) ? r->nb - 1 :
         last / r->rows;
     cl_event done = r->up[r->next], *k = NULL;
-    cl_mem from = L->convolved[p] ? f->dst : f->src;
 
     if (need > b)
       break;
@@ -363,20 +361,23 @@ enqueue_ready_bands (const ClFrameRun * f, const ClLayout * L, PlaneRun * r, con
       *what = "kernel launch";
       k = next_event (e, GST_CL_STAGE_KERNEL);
       err = gst_cl_built_enqueue (f->queue, &f->built[L->views[i].shape], &L->views[i], y0, n,
-          1, &r->up[need], k);
+          r->up[need] ? 1 : 0, r->up[need] ? &r->up[need] : NULL, k);
       if (err != CL_SUCCESS)
         return err;
       done = *k;
     }
+    if (!dst)
+      continue;
     *what = "frame download";
-    err = enqueue_rows (f->down, FALSE, from, L->base[p], row, y0, n, &dst[p], 1,
-        &done, next_event (e, GST_CL_STAGE_DOWNLOAD));
+    err = enqueue_rows (f->down, FALSE, from, row, y0, n, &dst[p], done ? 1 : 0,
+        done ? &done : NULL, next_event (e, GST_CL_STAGE_DOWNLOAD));
     if (err != CL_SUCCESS)
       return err;
   }
   if (r->next > first) {
     clFlush (f->queue);
-    clFlush (f->down);
+    if (dst)
+      clFlush (f->down);
   }
   return err;
 }
@@ -384,65 +385,97 @@ enqueue_ready_bands (const ClFrameRun * f, const ClLayout * L, PlaneRun * r, con
 /* Discrete device: each plane goes up, through its kernels and down in horizontal bands, each
  * stage on its own in-order queue, so that band b+1 uploads while band b computes and band b-1
  * downloads; events order the queues. Each band's kernels and download are queued as soon as its
- * input rows are (faster than queuing every upload first: docs/design.md). in: when not
- * NULL, each band of the input frame is copied into src (pinned staging) just before its upload.
- * The caller waits for *done, so every frame leaves complete and in order. */
+ * input rows are (faster than queuing every upload first: docs/design.md). A frame already on
+ * the device (src NULL) is not uploaded, one that stays there (dst NULL) not downloaded; with
+ * neither, the planes go whole. in: when not NULL, each band of the input frame is copied into
+ * src (pinned staging) just before its upload. The caller waits for *done, so every frame
+ * leaves complete and in order. */
 cl_int
 gst_cl_run_discrete (const ClFrameRun * f, const ClLayout * L, const ClPlane * src,
-    const ClPlane * dst, const GstVideoFrame * in, gint bands, ClEvents * e, cl_event * done,
-    const gchar ** what)
+    const ClPlane * dev_in, const ClPlane * dev_out, const ClPlane * dst,
+    const GstVideoFrame * in, gint bands, ClEvents * e, cl_event * done, const gchar ** what)
 {
   cl_int err;
 
+  if (!src && !dst)
+    bands = 1;
   for (gint p = 0; p < L->n_planes; p++) {
     PlaneRun r = { p, band_rows (f, L, p, bands), 0, 0, {NULL} };
-    ClPlane dev_in = { f->src, L->base[p], L->row[p], NULL };
-    ClPlane dev_out = { f->dst, L->base[p], L->row[p], NULL };
+    /* a plane no view convolves: uploaded where it is downloaded from, or into the output */
+    const ClPlane *carry = src && !dst ? &dev_out[p] : &dev_in[p];
+    const ClPlane *up_to = L->convolved[p] ? &dev_in[p] : carry;
 
     r.nb = (L->height[p] + r.rows - 1) / r.rows;
+    if (!L->convolved[p] && !src && !dst) {
+      const size_t src_origin[3] = { dev_in[p].offset, 0, 0 };
+      const size_t dst_origin[3] = { dev_out[p].offset, 0, 0 };
+      const size_t region[3] = { L->row[p], L->height[p], 1 };
+
+      *what = "plane copy";
+      err = clEnqueueCopyBufferRect (f->queue, dev_in[p].mem, dev_out[p].mem, src_origin,
+          dst_origin, region, dev_in[p].pitch, 0, dev_out[p].pitch, 0, 0, NULL,
+          next_event (e, GST_CL_STAGE_KERNEL));
+      if (err != CL_SUCCESS)
+        return err;
+      continue;
+    }
     for (gint i = 0; i < L->n_views; i++) {
       if (L->views[i].plane != p)
         continue;
-      err = gst_cl_built_set_args (&f->built[L->views[i].shape], &L->views[i], &dev_in,
-          &dev_out, f->tmp, &f->coefs, what);
+      err = gst_cl_built_set_args (&f->built[L->views[i].shape], &L->views[i], &dev_in[p],
+          &dev_out[p], f->tmp, &f->coefs, what);
       if (err != CL_SUCCESS)
         return err;
     }
     for (gint b = 0; b < r.nb; b++) {
       gint y0 = b * r.rows, n = MIN (r.rows, L->height[p] - y0);
-      cl_event *up = next_event (e, GST_CL_STAGE_UPLOAD);
+      cl_event *up = NULL;
 
-      if (in)
+      if (src && in)
         gst_cl_copy_rows (src[p].host + (gsize) y0 * src[p].pitch, src[p].pitch,
             (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (in, p) +
             (gsize) y0 * GST_VIDEO_FRAME_PLANE_STRIDE (in, p),
             GST_VIDEO_FRAME_PLANE_STRIDE (in, p), L->row[p], n);
-      *what = "frame upload";
-      err = enqueue_rows (f->up, TRUE, f->src, L->base[p], L->row[p], y0, n, &src[p], 0, NULL,
-          up);
-      if (err != CL_SUCCESS)
-        return err;
-      r.up[b] = *up;
-      clFlush (f->up);
+      if (src) {
+        up = next_event (e, GST_CL_STAGE_UPLOAD);
+        *what = "frame upload";
+        err = enqueue_rows (f->up, TRUE, up_to, L->row[p], y0, n, &src[p], 0, NULL, up);
+        if (err != CL_SUCCESS)
+          return err;
+        r.up[b] = *up;
+        clFlush (f->up);
+      }
       /* method=separable: the band's row pass needs only the band itself */
       for (gint i = 0; i < L->n_views; i++) {
         if (L->views[i].plane != p || !f->built[L->views[i].shape].rows)
           continue;
         *what = "kernel launch";
         err = gst_cl_built_enqueue_rows (f->queue, &f->built[L->views[i].shape], &L->views[i],
-            y0, n, 1, up, next_event (e, GST_CL_STAGE_KERNEL));
+            y0, n, up ? 1 : 0, up, next_event (e, GST_CL_STAGE_KERNEL));
         if (err != CL_SUCCESS)
           return err;
       }
-      err = enqueue_ready_bands (f, L, &r, dst, b, e, what);
+      err = enqueue_ready_bands (f, L, &r, L->convolved[p] ? &dev_out[p] : carry, dst, b, e,
+          what);
       if (err != CL_SUCCESS)
         return err;
     }
   }
-  /* the download queue is in order: its last event is the frame's end */
-  *done = e->ev[GST_CL_STAGE_DOWNLOAD][e->n[GST_CL_STAGE_DOWNLOAD] - 1];
-  *what = "clRetainEvent";
-  return clRetainEvent (*done);
+  if (dst) {
+    /* the download queue is in order: its last event is the frame's end */
+    *done = e->ev[GST_CL_STAGE_DOWNLOAD][e->n[GST_CL_STAGE_DOWNLOAD] - 1];
+    *what = "clRetainEvent";
+    return clRetainEvent (*done);
+  }
+  /* the output stays on the device: the kernel queue is in order, and planes uploaded straight
+   * into the output are waited for */
+  *what = "clEnqueueMarkerWithWaitList";
+  err = clEnqueueMarkerWithWaitList (f->queue, e->n[GST_CL_STAGE_UPLOAD],
+      e->n[GST_CL_STAGE_UPLOAD] ? e->ev[GST_CL_STAGE_UPLOAD] : NULL, done);
+  if (err != CL_SUCCESS)
+    return err;
+  *what = "clFlush";
+  return clFlush (f->queue);
 }
 
 void

@@ -101,14 +101,14 @@ typedef struct
 void gst_cl_events_release (ClEvents * e);
 
 /* What a frame runs on: the element's queues (up and down: the discrete path's transfer
- * queues), the built kernels of the layout's pixel shapes, the discrete path's device copies of
- * the frame, method=separable's row-pass buffer, the coefficients' arguments, and what the band
- * schedule needs of the matrix: its radius and whether border=wrap reaches across the plane. */
+ * queues), the built kernels of the layout's pixel shapes, method=separable's row-pass buffer,
+ * the coefficients' arguments, and what the band schedule needs of the matrix: its radius and
+ * whether border=wrap reaches across the plane. */
 typedef struct
 {
   cl_command_queue queue, up, down;
   const ClBuilt *built;
-  cl_mem src, dst, tmp;
+  cl_mem tmp;
   ClCoefArgs coefs;
   gint radius;
   gboolean wrap;
@@ -121,13 +121,16 @@ typedef struct
 cl_int gst_cl_run_unified (const ClFrameRun * f, const ClLayout * L, const ClPlane * src,
     const ClPlane * dst, ClEvents * e, cl_event * done, const gchar ** what);
 
-/* Discrete device: each plane up, through its kernels and down in bands on three queues
- * (bands: the property, 0 for automatic). in: when not NULL, each band of it is copied into src
- * (pinned staging) just before its upload. Returns once all is queued, with *done (release
- * it) the last download's event: frames complete in the order they were queued. */
+/* Discrete device: each plane from the host planes src up into dev_in, through its kernels into
+ * dev_out and down into the host planes dst, in bands on three queues (bands: the property, 0
+ * for automatic). src NULL: the input is on the device already (device-resident memory); dst
+ * NULL: the output stays there. in: when not NULL, each band of it is copied into src (pinned
+ * staging) just before its upload. Returns once all is queued, with *done (release it) an
+ * event that completes when the output is written: frames complete in the order they were
+ * queued. */
 cl_int gst_cl_run_discrete (const ClFrameRun * f, const ClLayout * L, const ClPlane * src,
-    const ClPlane * dst, const GstVideoFrame * in, gint bands, ClEvents * e, cl_event * done,
-    const gchar ** what);
+    const ClPlane * dev_in, const ClPlane * dev_out, const ClPlane * dst,
+    const GstVideoFrame * in, gint bands, ClEvents * e, cl_event * done, const gchar ** what);
 
 /* Waits for everything queued on f's queues (after a failure, before the frames go). */
 void gst_cl_run_finish (const ClFrameRun * f);

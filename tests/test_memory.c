@@ -1340,9 +1340,19 @@ capture_frames (GstElement * pipe, const Setting * s, Capture * c, guint expecte
   pull_samples (pipe, expected, "capture", capture_frame, &to);
 }
 
+/* The path between two elements that negotiated memory:CLBuffer: the frame stays in device
+ * memory on a discrete device; on a host-unified one it is pinned memory used in place. */
+static const gchar *
+device_path (gboolean discrete)
+{
+  return discrete ? "device" : "in-place";
+}
+
 /* videotestsrc ! a ! b ! appsink: videotestsrc writes into a's proposed pool, a writes into
- * b's, so neither element makes a host copy and b reads its input in place (or by DMA). Loop
- * index bit 0: discrete; bit 1: a queue between a and b, so both run at once on one device.
+ * b's (memory:CLBuffer: device memory on a discrete device), and b's output goes to appsink
+ * (no caps: memory:CLBuffer too, downloaded when the test maps it), so neither element makes a
+ * host copy. Loop index bit 0: discrete; bit 1: a queue between a and b, so both run at once
+ * on one device.
  *
  * Tolerance: each pass may be off by 1 LSB from the double-precision reference. The first
  * pass's error enters the second pass through b's coefficients, whose absolute values sum to 1
@@ -1368,6 +1378,10 @@ GST_START_TEST (test_two_elements_chain)
   Capture input, output;
   GstElement *pipe;
   const gchar *names[] = { "a", "b" };
+  const gchar *paths[][2] = {
+    {pinned_path (discrete), device_path (discrete)},
+    {device_path (discrete), device_path (discrete)}
+  };
 
   pipe = start_pipeline (plain, FALSE);
   capture_frames (pipe, &pass1, &input, CHAIN_FRAMES);
@@ -1386,11 +1400,10 @@ GST_START_TEST (test_two_elements_chain)
     fail_unless (gst_structure_get_uint64 (st, "frames", &frames));
     fail_unless (gst_structure_get_uint64 (st, "host-copies", &copies));
     fail_unless (frames == CHAIN_FRAMES, "%s: %" G_GUINT64_FORMAT " frames", names[i], frames);
-    fail_unless (!g_strcmp0 (in, pinned_path (discrete)), "element %s: input-path '%s', "
-        "expected '%s' (its upstream writes into its pinned pool)", names[i], in,
-        pinned_path (discrete));
-    fail_unless (!g_strcmp0 (out, pinned_path (discrete)), "element %s: output-path '%s', "
-        "expected '%s'", names[i], out, pinned_path (discrete));
+    fail_unless (!g_strcmp0 (in, paths[i][0]), "element %s: input-path '%s', expected '%s' "
+        "(its upstream writes into its proposed pool)", names[i], in, paths[i][0]);
+    fail_unless (!g_strcmp0 (out, paths[i][1]), "element %s: output-path '%s', expected '%s'",
+        names[i], out, paths[i][1]);
     fail_unless (copies == 0, "element %s made %" G_GUINT64_FORMAT " host copies: %s",
         names[i], copies, struct_text (st));
     gst_structure_free (st);
@@ -1423,6 +1436,216 @@ GST_START_TEST (test_two_elements_chain)
   g_free (src);
   g_free (plain);
   g_free (chain);
+}
+
+GST_END_TEST;
+
+/* The reference of a pass with a custom 3x3 matrix (divisor 1, no bias) over a tight plane. */
+static void
+reference_matrix (const Setting * s, const guint8 * in, guint8 * out, const gdouble * k,
+    RefBorder border)
+{
+  gint row = (gint) row_bytes (s);
+
+  ref_convolve_u8 (in, row, out, row, s->width, s->height, channels_of (s), passmask_of (s), k,
+      3, 1.0, 0.0, border);
+}
+
+/* Whether pad's current caps carry memory:CLBuffer. */
+static gboolean
+pad_has_cl_buffer (GstElement * e, const gchar * pad_name)
+{
+  GstPad *pad = gst_element_get_static_pad (e, pad_name);
+  GstCaps *caps = gst_pad_get_current_caps (pad);
+  gboolean has;
+
+  fail_unless (caps != NULL, "%s: no caps on %s", GST_ELEMENT_NAME (e), pad_name);
+  has = gst_caps_features_contains (gst_caps_get_features (caps, 0), "memory:CLBuffer");
+  gst_caps_unref (caps);
+  gst_object_unref (pad);
+  return has;
+}
+
+/* Frames that stay on the device: three elements in a row (a convolves, b and c shift the
+ * frame by one pixel, which is exact, so any error of a plane's offset or pitch in device
+ * memory moves pixels) upload once and download once. Loop index bit 0: discrete; bits 1-2:
+ *   0: RGBA, the last element's output in system memory (a caps filter on appsink);
+ *   1: GRAY8 (rows of 97 bytes, strides of 100), appsink without caps: the output stays
+ *      memory:CLBuffer and comes down when the test maps it; c has 3 frames in flight;
+ *   2: RGBA, two horizontal flips (videoflip: system memory only) between a and b;
+ *   3: GRAY8, tee and queue between a and b: memory:CLBuffer passes through them.
+ * Tolerance: a's pass as the reference rule says (1 LSB; exact away from rounding ties); the
+ * shifts are exact, so the ties of a's pass move with them. */
+GST_START_TEST (test_device_chain)
+{
+  gboolean discrete = (__i__ & 1) || !host_unified;
+  gint variant = __i__ >> 1;
+  Setting pass = { variant & 1 ? "GRAY8" : "RGBA", 97, 61, "sharpen", 3, 0.0, "mirror" };
+  const gdouble left[9] = { 0, 0, 0, 1, 0, 0, 0, 0, 0 }, up[9] = { 0, 1, 0, 0, 0, 0, 0, 0, 0 };
+  const gchar *between[] = { "", "", "videoflip method=horizontal-flip ! "
+    "videoflip method=horizontal-flip !", "tee ! queue !"
+  };
+  gchar *src = g_strdup_printf ("videotestsrc num-buffers=%d pattern=zone-plate "
+      "kx2=20 ky2=20 kt=1 ! video/x-raw,format=%s,width=97,height=61,framerate=30/1",
+      CHAIN_FRAMES, pass.format);
+  gchar *plain = g_strdup_printf ("%s ! appsink name=sink sync=false", src);
+  gchar *chain = g_strdup_printf ("%s ! clconvolve name=a kernel=sharpen size=3 "
+      "border=mirror ! %s clconvolve name=b matrix=\"0,0,0; 1,0,0; 0,0,0\" border=clamp "
+      "! clconvolve name=c matrix=\"0,1,0; 0,0,0; 0,0,0\" border=wrap max-inflight=%d "
+      "! appsink name=sink sync=false %s", src, between[variant], variant == 1 ? 3 : 1,
+      variant == 1 ? "" : "caps=video/x-raw");
+  gsize bytes = plane_bytes (&pass);
+  guint8 *expect = g_malloc (bytes), *ties = g_malloc (bytes), *tmp = g_malloc (bytes);
+  gboolean device_ab = variant != 2;
+  const gchar *dev = device_path (discrete), *pin = pinned_path (discrete);
+  const gchar *names[] = { "a", "b", "c" };
+  const gchar *paths[][2] = {
+    {pin, device_ab ? dev : pin},
+    {device_ab ? dev : pin, dev},
+    {dev, variant == 1 ? dev : pin}
+  };
+  Capture input, output;
+  GstElement *pipe;
+
+  pipe = start_pipeline (plain, FALSE);
+  capture_frames (pipe, &pass, &input, CHAIN_FRAMES);
+  stop_pipeline (pipe);
+  fail_unless_equals_int (input.n, CHAIN_FRAMES);
+
+  pipe = start_pipeline (chain, discrete);
+  capture_frames (pipe, &pass, &output, CHAIN_FRAMES);
+  fail_unless_equals_int (output.n, CHAIN_FRAMES);
+  fail_unless (pad_has_cl_buffer (element_by_name (pipe, "a"), "src") == device_ab,
+      "variant %d: a's output caps %s memory:CLBuffer", variant, device_ab ? "lack" : "have");
+  fail_unless (pad_has_cl_buffer (element_by_name (pipe, "b"), "src"));
+  fail_unless (pad_has_cl_buffer (element_by_name (pipe, "c"), "src") == (variant == 1));
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++) {
+    GstStructure *st = get_stats (element_by_name (pipe, names[i]));
+    const gchar *in = gst_structure_get_string (st, "input-path");
+    const gchar *out = gst_structure_get_string (st, "output-path");
+    guint64 frames = 0, copies = 1;
+
+    fail_unless (gst_structure_get_uint64 (st, "frames", &frames));
+    fail_unless (gst_structure_get_uint64 (st, "host-copies", &copies));
+    fail_unless (frames == CHAIN_FRAMES, "%s: %" G_GUINT64_FORMAT " frames", names[i], frames);
+    fail_unless (!g_strcmp0 (in, paths[i][0]) && !g_strcmp0 (out, paths[i][1]),
+        "variant %d, element %s: paths %s -> %s, expected %s -> %s", variant, names[i], in,
+        out, paths[i][0], paths[i][1]);
+    fail_unless (copies == 0, "element %s made %" G_GUINT64_FORMAT " host copies: %s",
+        names[i], copies, struct_text (st));
+    gst_structure_free (st);
+  }
+  stop_pipeline (pipe);
+
+  for (guint f = 0; f < CHAIN_FRAMES; f++) {
+    gchar *where = NULL;
+    guint off;
+    gint worst;
+
+    fail_unless (output.pts[f] == input.pts[f], "frame %u: PTS %" GST_TIME_FORMAT
+        ", source had %" GST_TIME_FORMAT, f, GST_TIME_ARGS (output.pts[f]),
+        GST_TIME_ARGS (input.pts[f]));
+    reference (&pass, input.frames[f], expect, ties);
+    reference_matrix (&pass, expect, tmp, left, REF_BORDER_CLAMP);
+    reference_matrix (&pass, tmp, expect, up, REF_BORDER_WRAP);
+    reference_matrix (&pass, ties, tmp, left, REF_BORDER_CLAMP);
+    reference_matrix (&pass, tmp, ties, up, REF_BORDER_WRAP);
+    worst = compare_planes (&pass, output.frames[f], expect, ties, TOLERANCE, &off, &where);
+    fail_unless (worst <= TOLERANCE, "%s variant %d frame %u: off by %d (> %d LSB) at %s",
+        discrete ? "discrete" : "unified", variant, f, worst, TOLERANCE, where);
+    fail_unless (off_away_from_ties_allowed (off, bytes), "%s variant %d frame %u: %u of %"
+        G_GSIZE_FORMAT " samples away from rounding ties differ", discrete ? "discrete" :
+        "unified", variant, f, off, bytes);
+    g_free (where);
+  }
+
+  capture_free (&input);
+  capture_free (&output);
+  g_free (expect);
+  g_free (ties);
+  g_free (tmp);
+  g_free (src);
+  g_free (plain);
+  g_free (chain);
+}
+
+GST_END_TEST;
+
+/* Renegotiation between two elements on memory:CLBuffer: the stream changes format and size
+ * twice, the device pools between them are made again, and every frame (system memory in, the
+ * harness takes memory:CLBuffer out and maps it) is a's convolution shifted by b, within the
+ * reference rule. Loop index: discrete. */
+GST_START_TEST (test_device_renegotiate)
+{
+  gboolean discrete = __i__ || !host_unified;
+  const Setting formats[] = {
+    {"RGBA", 97, 61, "sharpen", 3, 0.0, "mirror"},
+    {"GRAY8", 50, 33, "sharpen", 3, 0.0, "mirror"},
+    {"RGBA", 64, 40, "sharpen", 3, 0.0, "mirror"},
+  };
+  const gdouble left[9] = { 0, 0, 0, 1, 0, 0, 0, 0, 0 };
+  GstElement *bin, *b;
+  GstHarness *h;
+  GError *error = NULL;
+
+  bin = gst_parse_bin_from_description ("clconvolve name=a kernel=sharpen size=3 "
+      "border=mirror ! clconvolve name=b matrix=\"0,0,0; 1,0,0; 0,0,0\" border=clamp", TRUE,
+      &error);
+  fail_unless (bin != NULL, "%s", error ? error->message : "no bin");
+  h = harness_on_path (bin, discrete);
+  b = gst_bin_get_by_name (GST_BIN (bin), "b");
+  gst_object_unref (bin);
+  for (guint i = 0; i < G_N_ELEMENTS (formats); i++) {
+    const Setting *s = &formats[i];
+    gsize bytes = plane_bytes (s);
+    gchar *caps = caps_string (s);
+    GstVideoInfo info;
+
+    gst_harness_set_src_caps_str (h, caps);
+    video_info (s, &info);
+    for (guint f = 0; f < 3; f++) {
+      guint8 *in = random_plane (s, 100 * i + f), *out, *expect = g_malloc (bytes);
+      guint8 *ties = g_malloc (bytes), *tmp = g_malloc (bytes);
+      GstBuffer *buf = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info), NULL);
+      gchar *where = NULL;
+      guint off;
+      gint worst;
+
+      fill_buffer (buf, s, in);
+      GST_BUFFER_PTS (buf) = (i * 3 + f) * GST_SECOND / 30;
+      fail_unless_equals_int (gst_harness_push (h, buf), GST_FLOW_OK);
+      buf = gst_harness_pull (h);
+      fail_unless (buf != NULL);
+      out = read_buffer (buf, s);
+      gst_buffer_unref (buf);
+      reference (s, in, tmp, ties);
+      reference_matrix (s, tmp, expect, left, REF_BORDER_CLAMP);
+      memcpy (tmp, ties, bytes);
+      reference_matrix (s, tmp, ties, left, REF_BORDER_CLAMP);
+      worst = compare_planes (s, out, expect, ties, TOLERANCE, &off, &where);
+      fail_unless (worst <= TOLERANCE, "%s %s frame %u: off by %d at %s", discrete ?
+          "discrete" : "unified", caps, f, worst, where);
+      fail_unless (off_away_from_ties_allowed (off, bytes), "%s frame %u: %u samples away "
+          "from ties differ", caps, f, off);
+      g_free (where);
+      g_free (in);
+      g_free (out);
+      g_free (expect);
+      g_free (ties);
+      g_free (tmp);
+    }
+    fail_unless (pad_has_cl_buffer (b, "sink"), "%s: b's input is not memory:CLBuffer", caps);
+    g_free (caps);
+  }
+  {
+    GstStructure *st = get_stats (b);
+    const gchar *in = gst_structure_get_string (st, "input-path");
+
+    fail_unless (!g_strcmp0 (in, device_path (discrete)), "b's input path %s", in);
+    gst_structure_free (st);
+  }
+  gst_object_unref (b);
+  gst_harness_teardown (h);
 }
 
 GST_END_TEST;
@@ -1533,7 +1756,8 @@ run_to_eos (const gchar * desc, gboolean discrete, InputKind kind)
 }
 
 /* Everything that creates pools and pinned memory: the proposed pools (used by videotestsrc),
- * the own output pool handed to a second element, staging for ordinary memory (identity stops
+ * the own output pool handed to a second element, device memory between elements and mapped
+ * by appsink, staging for ordinary memory (identity stops
  * the allocation query), both device kinds; frames in flight drained at EOS and dropped at a
  * stop; a harness with pinned input of every kind and a
  * caps change, so pools are replaced mid-stream; buffers of both pools released only after
@@ -1557,6 +1781,18 @@ pool_workload (void)
     run_to_eos ("videotestsrc num-buffers=20 ! video/x-raw,format=GRAY8,width=64,height=47 "
         "! identity drop-allocation=true ! clconvolve name=first bands=4 ! fakesink", discrete,
         INPUT_SYSMEM);
+    /* memory:CLBuffer to appsink, mapped there (staging made on the host) */
+    {
+      Capture c;
+      GstElement *pipe = start_pipeline ("videotestsrc num-buffers=6 ! video/x-raw,"
+          "format=RGBA,width=64,height=48 ! clconvolve name=first ! clconvolve "
+          "! appsink name=sink sync=false", discrete);
+
+      capture_frames (pipe, &a, &c, 6);
+      fail_unless_equals_int (c.n, 6);
+      capture_free (&c);
+      stop_pipeline (pipe);
+    }
     /* frames in flight: drained at EOS through two elements */
     run_to_eos ("videotestsrc num-buffers=20 ! video/x-raw,format=RGBA,width=64,height=48 "
         "! clconvolve name=first max-inflight=5 ! clconvolve max-inflight=3 ! fakesink",
@@ -1668,6 +1904,9 @@ memory_suite (void)
   tcase_add_loop_test (tc, test_system_memory, 0, 2);
   tcase_add_loop_test (tc, test_buffers_outlive_element, 0, 2);
   tcase_add_loop_test (tc, test_two_elements_chain, 0, 4);
+  /* bit 0 as above, bits 1-2: the neighbours */
+  tcase_add_loop_test (tc, test_device_chain, 0, 8);
+  tcase_add_loop_test (tc, test_device_renegotiate, 0, 2);
   tcase_add_test (tc, test_no_leaks);
   return s;
 }

@@ -8,7 +8,8 @@
  */
 
 /* Prints one JSON object per line (and a readable summary on stderr):
- *   {"kind":"element", ...}   frames/s of an element alone in "appsrc ! ELEMENT ! fakesink",
+ *   {"kind":"element", ...}   frames/s of an element alone in "appsrc ! ELEMENT ! video/x-raw !
+ *                             fakesink" (system memory out),
  *                             the same pipeline without it measured in the same run and removed;
  *                             with --streams N, N such pipelines at once (fps: their total);
  *                             appsrc recycles a few frames filled once, allocated from the pool
@@ -185,7 +186,7 @@ stat_u64 (const GstStructure * st, const gchar * field)
   return v;
 }
 
-/* One "appsrc ! element ! fakesink" pipeline (or "appsrc ! fakesink" when element is NULL)
+/* One "appsrc ! element ! video/x-raw ! fakesink" pipeline (or "appsrc ! fakesink" when element is NULL)
  * of a run, pushed by a thread of its own while measuring. */
 typedef struct
 {
@@ -230,8 +231,9 @@ static gboolean
 stream_start (Stream * s, const gchar * element, const gchar * format, gint w, gint h)
 {
   gchar *desc = element ?
-      g_strdup_printf ("appsrc name=src ! %s name=f ! fakesink name=sink sync=false "
-      "signal-handoffs=true", element) :
+      /* system memory out: fakesink would take memory:CLBuffer and never download it */
+      g_strdup_printf ("appsrc name=src ! %s name=f ! video/x-raw ! fakesink name=sink "
+      "sync=false signal-handoffs=true", element) :
       g_strdup ("appsrc name=src ! fakesink name=sink sync=false signal-handoffs=true");
   GError *err = NULL;
   GstVideoInfo info;

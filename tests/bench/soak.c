@@ -9,7 +9,7 @@
 
 /* Runs N pipelines
  *   videotestsrc is-live=false pattern=ball ! video/x-raw,format=F,width=W,height=H,
- *   framerate=30/1 ! clconvolve name=c ! fakesink sync=false
+ *   framerate=30/1 ! clconvolve name=c ! video/x-raw ! fakesink sync=false
  * and, while they play, changes clconvolve's settings at random (seeded) every --change-ms.
  * Every --interval seconds it prints one line (and a JSON line to --out): RSS, VmHWM, the
  * device context's programs (held, built, from the disk cache), frames, frames/s, changes and
@@ -729,7 +729,7 @@ main (int argc, char **argv)
     Soak *k = &soaks[i];
     gchar *desc = g_strdup_printf ("videotestsrc is-live=false pattern=ball "
         "! capsfilter name=cf caps=video/x-raw,format=%s,width=%d,height=%d,framerate=30/1 "
-        "! clconvolve name=c ! fakesink sync=false", formats[0], opt.width, opt.height);
+        "! clconvolve name=c ! video/x-raw ! fakesink sync=false", formats[0], opt.width, opt.height);
     GstBus *bus;
 
     k->pipeline = gst_parse_launch (desc, &err);

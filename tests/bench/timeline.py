@@ -18,7 +18,7 @@ Example (H200, 1080p RGBA, 7x7 motionblur):
     GST_DEBUG=clconvolve:TRACE GST_DEBUG_NO_COLOR=1 GST_DEBUG_FILE=tl.log \\
       gst-launch-1.0 videotestsrc num-buffers=12 \\
       ! video/x-raw,format=RGBA,width=1920,height=1080 \\
-      ! clconvolve device=gpu kernel=motionblur size=7 profiling=true ! fakesink
+      ! clconvolve device=gpu kernel=motionblur size=7 profiling=true ! video/x-raw ! fakesink
     tests/bench/timeline.py tl.log --title "..." --out docs/img/timeline-h200-1080p.png
 """
 import argparse
