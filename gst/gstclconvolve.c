@@ -18,9 +18,15 @@
  * padding bytes pass through unchanged.
  * out = saturate (round (sum (k * in) / divisor + bias)).
  *
+ * Both pads take video/x-raw(memory:CLBuffer) as well as system memory: between OpenCL elements
+ * on the same device the frames stay in device memory, and come to the host only when another
+ * element maps them. Put video/x-raw in front of a sink that takes any caps (fakesink, appsink)
+ * to receive system memory.
+ *
  * ## Example launch line
  * |[
  * gst-launch-1.0 videotestsrc ! clconvolve kernel=motionblur size=7 ! videoconvert ! autovideosink
+ * gst-launch-1.0 videotestsrc ! clconvolve kernel=gaussian ! clconvolve kernel=sharpen ! videoconvert ! autovideosink
  * gst-launch-1.0 v4l2src ! videoconvert ! clconvolve matrix="0,-1,0; -1,5,-1; 0,-1,0" ! videoconvert ! autovideosink
  * ]|
  */

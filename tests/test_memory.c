@@ -13,8 +13,9 @@
  * the proposed pinned allocator, whole, shared at an offset or cut in two; plain system memory,
  * with a padded stride through GstVideoMeta) and however it is split into bands; the overlapped
  * band path gives the very same bytes as the whole-frame path; the `stats` paths and host
- * copies say what really happened; two elements in a row hand frames over without a host copy;
- * pinned buffers stay valid after their element is gone; nothing is leaked.
+ * copies say what really happened; elements in a row hand frames over without a host copy, in
+ * device memory (memory:CLBuffer) on a discrete device, whatever sits between them and through
+ * renegotiation; pinned buffers stay valid after their element is gone; nothing is leaked.
  *
  * On a device with host-unified memory (PoCL on the CPU) the element reads and writes pinned
  * buffers in place, and bands do not apply. GST_CLCONVOLVE_DISCRETE=1, read when the element
