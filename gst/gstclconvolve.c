@@ -2041,13 +2041,14 @@ gst_cl_convolve_set_info (GstVideoFilter * vf, GstCaps * incaps, GstVideoInfo * 
   return prepare (self, in_info, &L, NULL);
 }
 
-/* Whether caps carry memory:CLBuffer. */
-static gboolean
-caps_cl_buffer (GstCaps * caps)
+/* The allocator of the memory caps ask for: device-resident for memory:CLBuffer, else pinned. */
+static GstAllocator *
+caps_allocator (GstClConvolve * self, GstCaps * caps)
 {
   GstCapsFeatures *features = gst_caps_get_features (caps, 0);
 
-  return features && gst_caps_features_contains (features, GST_CAPS_FEATURE_MEMORY_CL_BUFFER);
+  return features && gst_caps_features_contains (features, GST_CAPS_FEATURE_MEMORY_CL_BUFFER) ?
+      self->dev_allocator : self->allocator;
 }
 
 /* Offers upstream a pool of our device's memory (and the allocator behind it): pinned memory
@@ -2069,7 +2070,7 @@ gst_cl_convolve_propose_allocation (GstBaseTransform * bt, GstQuery * decide_que
   gst_query_parse_allocation (query, &caps, &need_pool);
   if (!caps || !gst_video_info_from_caps (&info, caps) || !self->allocator)
     return FALSE;
-  allocator = caps_cl_buffer (caps) ? self->dev_allocator : self->allocator;
+  allocator = caps_allocator (self, caps);
 
   gst_allocation_params_init (&params);
   gst_query_add_allocation_param (query, allocator, &params);
@@ -2110,7 +2111,7 @@ gst_cl_convolve_decide_allocation (GstBaseTransform * bt, GstQuery * query)
   gst_query_parse_allocation (query, &caps, NULL);
   if (!caps || !gst_video_info_from_caps (&info, caps) || !self->ctx)
     return FALSE;
-  allocator = caps_cl_buffer (caps) ? self->dev_allocator : self->allocator;
+  allocator = caps_allocator (self, caps);
 
   if (gst_query_get_n_allocation_pools (query) > 0) {
     gst_query_parse_nth_allocation_pool (query, 0, &pool, &size, &min, &max);

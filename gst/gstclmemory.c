@@ -133,44 +133,36 @@ gst_cl_allocator_free (GstAllocator * allocator, GstMemory * mem)
   g_free (m);
 }
 
-/* Device-resident memory: brings the copy that is read up to date (under m->lock). */
+/* Device-resident memory: brings the copy a map reads (the device's for GST_MAP_CL, else the
+ * host staging, made at the first host map) up to date, and marks the other one stale when the
+ * map writes (under m->lock). A write-only device map overwrites the frame: nothing is
+ * uploaded for it. */
 static gboolean
 device_sync (GstClAllocator * self, GstClMemory * m, GstMapFlags flags)
 {
   GstMemory *mem = GST_MEMORY_CAST (m);
+  gboolean device = (flags & GST_MAP_CL) != 0;
   cl_int err = CL_SUCCESS;
 
-  if (flags & GST_MAP_CL) {
-    /* the host wrote the staging: the device reads the frame (a write-only map overwrites it) */
-    if (GST_MEMORY_FLAG_IS_SET (mem, GST_CL_MEMORY_NEED_UPLOAD) && (flags & GST_MAP_READ))
-      err = clEnqueueWriteBuffer (self->queue, m->buffer, CL_TRUE, 0, mem->maxsize, m->host, 0,
-          NULL, NULL);
-    if (err != CL_SUCCESS) {
-      GST_ERROR_OBJECT (self, "upload of %" G_GSIZE_FORMAT " bytes: %s", mem->maxsize,
-          gst_cl_error_to_string (err));
-      return FALSE;
-    }
-    GST_MINI_OBJECT_FLAG_UNSET (mem, GST_CL_MEMORY_NEED_UPLOAD);
-    if (flags & GST_MAP_WRITE)
-      GST_MINI_OBJECT_FLAG_SET (mem, GST_CL_MEMORY_NEED_DOWNLOAD);
-    return TRUE;
-  }
-  if (!m->staging) {
-    m->staging = pinned_new (self, mem->maxsize, &m->host);
-    if (!m->staging)
-      return FALSE;
-  }
-  if (GST_MEMORY_FLAG_IS_SET (mem, GST_CL_MEMORY_NEED_DOWNLOAD))
+  if (!device && !m->staging && !(m->staging = pinned_new (self, mem->maxsize, &m->host)))
+    return FALSE;
+  if (device && GST_MEMORY_FLAG_IS_SET (mem, GST_CL_MEMORY_NEED_UPLOAD) &&
+      (flags & GST_MAP_READ))
+    err = clEnqueueWriteBuffer (self->queue, m->buffer, CL_TRUE, 0, mem->maxsize, m->host, 0,
+        NULL, NULL);
+  else if (!device && GST_MEMORY_FLAG_IS_SET (mem, GST_CL_MEMORY_NEED_DOWNLOAD))
     err = clEnqueueReadBuffer (self->queue, m->buffer, CL_TRUE, 0, mem->maxsize, m->host, 0,
         NULL, NULL);
   if (err != CL_SUCCESS) {
-    GST_ERROR_OBJECT (self, "download of %" G_GSIZE_FORMAT " bytes: %s", mem->maxsize,
-        gst_cl_error_to_string (err));
+    GST_ERROR_OBJECT (self, "%s of %" G_GSIZE_FORMAT " bytes: %s", device ? "upload" :
+        "download", mem->maxsize, gst_cl_error_to_string (err));
     return FALSE;
   }
-  GST_MINI_OBJECT_FLAG_UNSET (mem, GST_CL_MEMORY_NEED_DOWNLOAD);
+  GST_MINI_OBJECT_FLAG_UNSET (mem, device ? GST_CL_MEMORY_NEED_UPLOAD :
+      GST_CL_MEMORY_NEED_DOWNLOAD);
   if (flags & GST_MAP_WRITE)
-    GST_MINI_OBJECT_FLAG_SET (mem, GST_CL_MEMORY_NEED_UPLOAD);
+    GST_MINI_OBJECT_FLAG_SET (mem, device ? GST_CL_MEMORY_NEED_DOWNLOAD :
+        GST_CL_MEMORY_NEED_UPLOAD);
   return TRUE;
 }
 

@@ -1349,6 +1349,59 @@ device_path (gboolean discrete)
   return discrete ? "device" : "in-place";
 }
 
+/* frames each chain test runs */
+#define CHAIN_FRAMES 12
+
+/* The frames of "src ! appsink" (the input) and of the pipeline chain (the output, its appsink
+ * named "sink"), CHAIN_FRAMES of each with the same PTS; returns chain still playing, for its
+ * elements' stats. */
+static GstElement *
+capture_chain (const gchar * src, const gchar * chain, gboolean discrete, const Setting * s,
+    Capture * input, Capture * output)
+{
+  gchar *plain = g_strdup_printf ("%s ! appsink name=sink sync=false", src);
+  GstElement *pipe = start_pipeline (plain, FALSE);
+
+  capture_frames (pipe, s, input, CHAIN_FRAMES);
+  stop_pipeline (pipe);
+  g_free (plain);
+  fail_unless_equals_int (input->n, CHAIN_FRAMES);
+
+  pipe = start_pipeline (chain, discrete);
+  capture_frames (pipe, s, output, CHAIN_FRAMES);
+  fail_unless_equals_int (output->n, CHAIN_FRAMES);
+  for (guint f = 0; f < CHAIN_FRAMES; f++)
+    fail_unless (output->pts[f] == input->pts[f], "frame %u: PTS %" GST_TIME_FORMAT
+        ", source had %" GST_TIME_FORMAT, f, GST_TIME_ARGS (output->pts[f]),
+        GST_TIME_ARGS (input->pts[f]));
+  return pipe;
+}
+
+/* Fails unless each of the n named elements of pipe ran CHAIN_FRAMES frames with no host copy,
+ * through the paths given (input, output). */
+static void
+check_chain_stats (GstElement * pipe, guint n, const gchar * const *names,
+    const gchar * const (*paths)[2], const gchar * what)
+{
+  for (guint i = 0; i < n; i++) {
+    GstStructure *st = get_stats (element_by_name (pipe, names[i]));
+    const gchar *in = gst_structure_get_string (st, "input-path");
+    const gchar *out = gst_structure_get_string (st, "output-path");
+    guint64 frames = 0, copies = 1;
+
+    fail_unless (gst_structure_get_uint64 (st, "frames", &frames));
+    fail_unless (gst_structure_get_uint64 (st, "host-copies", &copies));
+    fail_unless (frames == CHAIN_FRAMES, "%s, element %s: %" G_GUINT64_FORMAT " frames", what,
+        names[i], frames);
+    fail_unless (!g_strcmp0 (in, paths[i][0]) && !g_strcmp0 (out, paths[i][1]),
+        "%s, element %s: paths %s -> %s, expected %s -> %s", what, names[i], in, out,
+        paths[i][0], paths[i][1]);
+    fail_unless (copies == 0, "%s, element %s made %" G_GUINT64_FORMAT " host copies: %s", what,
+        names[i], copies, struct_text (st));
+    gst_structure_free (st);
+  }
+}
+
 /* videotestsrc ! a ! b ! appsink: videotestsrc writes into a's proposed pool, a writes into
  * b's (memory:CLBuffer: device memory on a discrete device), and b's output goes to appsink
  * (no caps: memory:CLBuffer too, downloaded when the test maps it), so neither element makes a
@@ -1360,7 +1413,6 @@ device_path (gboolean discrete)
  * (box: non-negative, automatic divisor), so it stays within 1 before b rounds; b's own
  * rounding adds at most 1: 2 LSB. Only near-ties move at all, so besides the bound at most 1%
  * of the samples (plus 2) may differ, which still catches a systematic error. */
-#define CHAIN_FRAMES 12
 
 GST_START_TEST (test_two_elements_chain)
 {
@@ -1370,7 +1422,6 @@ GST_START_TEST (test_two_elements_chain)
   gchar *src = g_strdup_printf ("videotestsrc num-buffers=%d pattern=zone-plate "
       "kx2=20 ky2=20 kt=1 "
       "! video/x-raw,format=RGBA,width=97,height=61,framerate=30/1", CHAIN_FRAMES);
-  gchar *plain = g_strdup_printf ("%s ! appsink name=sink sync=false", src);
   gchar *chain = g_strdup_printf ("%s ! clconvolve name=a kernel=sharpen size=3 border=mirror "
       "bands=2 ! %s clconvolve name=b kernel=box size=5 border=wrap bands=3 "
       "! appsink name=sink sync=false", src, threaded ? "queue !" : "");
@@ -1378,37 +1429,15 @@ GST_START_TEST (test_two_elements_chain)
   guint8 *mid = g_malloc (bytes), *expect = g_malloc (bytes);
   Capture input, output;
   GstElement *pipe;
-  const gchar *names[] = { "a", "b" };
-  const gchar *paths[][2] = {
+  const gchar *const names[] = { "a", "b" };
+  const gchar *const paths[][2] = {
     {pinned_path (discrete), device_path (discrete)},
     {device_path (discrete), device_path (discrete)}
   };
 
-  pipe = start_pipeline (plain, FALSE);
-  capture_frames (pipe, &pass1, &input, CHAIN_FRAMES);
-  stop_pipeline (pipe);
-  fail_unless_equals_int (input.n, CHAIN_FRAMES);
-
-  pipe = start_pipeline (chain, discrete);
-  capture_frames (pipe, &pass1, &output, CHAIN_FRAMES);
-  fail_unless_equals_int (output.n, CHAIN_FRAMES);
-  for (guint i = 0; i < G_N_ELEMENTS (names); i++) {
-    GstStructure *st = get_stats (element_by_name (pipe, names[i]));
-    const gchar *in = gst_structure_get_string (st, "input-path");
-    const gchar *out = gst_structure_get_string (st, "output-path");
-    guint64 frames = 0, copies = 1;
-
-    fail_unless (gst_structure_get_uint64 (st, "frames", &frames));
-    fail_unless (gst_structure_get_uint64 (st, "host-copies", &copies));
-    fail_unless (frames == CHAIN_FRAMES, "%s: %" G_GUINT64_FORMAT " frames", names[i], frames);
-    fail_unless (!g_strcmp0 (in, paths[i][0]), "element %s: input-path '%s', expected '%s' "
-        "(its upstream writes into its proposed pool)", names[i], in, paths[i][0]);
-    fail_unless (!g_strcmp0 (out, paths[i][1]), "element %s: output-path '%s', expected '%s'",
-        names[i], out, paths[i][1]);
-    fail_unless (copies == 0, "element %s made %" G_GUINT64_FORMAT " host copies: %s",
-        names[i], copies, struct_text (st));
-    gst_structure_free (st);
-  }
+  pipe = capture_chain (src, chain, discrete, &pass1, &input, &output);
+  check_chain_stats (pipe, G_N_ELEMENTS (names), names, paths, discrete ? "discrete" :
+      "unified");
   stop_pipeline (pipe);
 
   for (guint f = 0; f < CHAIN_FRAMES; f++) {
@@ -1416,9 +1445,6 @@ GST_START_TEST (test_two_elements_chain)
     guint off;
     gint worst;
 
-    fail_unless (output.pts[f] == input.pts[f], "frame %u: PTS %" GST_TIME_FORMAT
-        ", source had %" GST_TIME_FORMAT, f, GST_TIME_ARGS (output.pts[f]),
-        GST_TIME_ARGS (input.pts[f]));
     reference (&pass1, input.frames[f], mid, NULL);
     reference (&pass2, mid, expect, NULL);
     worst = compare_planes (&pass2, output.frames[f], expect, NULL, 2, &off, &where);
@@ -1435,7 +1461,6 @@ GST_START_TEST (test_two_elements_chain)
   g_free (mid);
   g_free (expect);
   g_free (src);
-  g_free (plain);
   g_free (chain);
 }
 
@@ -1489,7 +1514,6 @@ GST_START_TEST (test_device_chain)
   gchar *src = g_strdup_printf ("videotestsrc num-buffers=%d pattern=zone-plate "
       "kx2=20 ky2=20 kt=1 ! video/x-raw,format=%s,width=97,height=61,framerate=30/1",
       CHAIN_FRAMES, pass.format);
-  gchar *plain = g_strdup_printf ("%s ! appsink name=sink sync=false", src);
   gchar *chain = g_strdup_printf ("%s ! clconvolve name=a kernel=sharpen size=3 "
       "border=mirror ! %s clconvolve name=b matrix=\"0,0,0; 1,0,0; 0,0,0\" border=clamp "
       "! clconvolve name=c matrix=\"0,1,0; 0,0,0; 0,0,0\" border=wrap max-inflight=%d "
@@ -1499,43 +1523,22 @@ GST_START_TEST (test_device_chain)
   guint8 *expect = g_malloc (bytes), *ties = g_malloc (bytes), *tmp = g_malloc (bytes);
   gboolean device_ab = variant != 2;
   const gchar *dev = device_path (discrete), *pin = pinned_path (discrete);
-  const gchar *names[] = { "a", "b", "c" };
-  const gchar *paths[][2] = {
+  const gchar *const names[] = { "a", "b", "c" };
+  const gchar *const paths[][2] = {
     {pin, device_ab ? dev : pin},
     {device_ab ? dev : pin, dev},
     {dev, variant == 1 ? dev : pin}
   };
+  gchar *what = g_strdup_printf ("%s, variant %d", discrete ? "discrete" : "unified", variant);
   Capture input, output;
   GstElement *pipe;
 
-  pipe = start_pipeline (plain, FALSE);
-  capture_frames (pipe, &pass, &input, CHAIN_FRAMES);
-  stop_pipeline (pipe);
-  fail_unless_equals_int (input.n, CHAIN_FRAMES);
-
-  pipe = start_pipeline (chain, discrete);
-  capture_frames (pipe, &pass, &output, CHAIN_FRAMES);
-  fail_unless_equals_int (output.n, CHAIN_FRAMES);
+  pipe = capture_chain (src, chain, discrete, &pass, &input, &output);
   fail_unless (pad_has_cl_buffer (element_by_name (pipe, "a"), "src") == device_ab,
       "variant %d: a's output caps %s memory:CLBuffer", variant, device_ab ? "lack" : "have");
   fail_unless (pad_has_cl_buffer (element_by_name (pipe, "b"), "src"));
   fail_unless (pad_has_cl_buffer (element_by_name (pipe, "c"), "src") == (variant == 1));
-  for (guint i = 0; i < G_N_ELEMENTS (names); i++) {
-    GstStructure *st = get_stats (element_by_name (pipe, names[i]));
-    const gchar *in = gst_structure_get_string (st, "input-path");
-    const gchar *out = gst_structure_get_string (st, "output-path");
-    guint64 frames = 0, copies = 1;
-
-    fail_unless (gst_structure_get_uint64 (st, "frames", &frames));
-    fail_unless (gst_structure_get_uint64 (st, "host-copies", &copies));
-    fail_unless (frames == CHAIN_FRAMES, "%s: %" G_GUINT64_FORMAT " frames", names[i], frames);
-    fail_unless (!g_strcmp0 (in, paths[i][0]) && !g_strcmp0 (out, paths[i][1]),
-        "variant %d, element %s: paths %s -> %s, expected %s -> %s", variant, names[i], in,
-        out, paths[i][0], paths[i][1]);
-    fail_unless (copies == 0, "element %s made %" G_GUINT64_FORMAT " host copies: %s",
-        names[i], copies, struct_text (st));
-    gst_structure_free (st);
-  }
+  check_chain_stats (pipe, G_N_ELEMENTS (names), names, paths, what);
   stop_pipeline (pipe);
 
   for (guint f = 0; f < CHAIN_FRAMES; f++) {
@@ -1543,20 +1546,16 @@ GST_START_TEST (test_device_chain)
     guint off;
     gint worst;
 
-    fail_unless (output.pts[f] == input.pts[f], "frame %u: PTS %" GST_TIME_FORMAT
-        ", source had %" GST_TIME_FORMAT, f, GST_TIME_ARGS (output.pts[f]),
-        GST_TIME_ARGS (input.pts[f]));
     reference (&pass, input.frames[f], expect, ties);
     reference_matrix (&pass, expect, tmp, left, REF_BORDER_CLAMP);
     reference_matrix (&pass, tmp, expect, up, REF_BORDER_WRAP);
     reference_matrix (&pass, ties, tmp, left, REF_BORDER_CLAMP);
     reference_matrix (&pass, tmp, ties, up, REF_BORDER_WRAP);
     worst = compare_planes (&pass, output.frames[f], expect, ties, TOLERANCE, &off, &where);
-    fail_unless (worst <= TOLERANCE, "%s variant %d frame %u: off by %d (> %d LSB) at %s",
-        discrete ? "discrete" : "unified", variant, f, worst, TOLERANCE, where);
-    fail_unless (off_away_from_ties_allowed (off, bytes), "%s variant %d frame %u: %u of %"
-        G_GSIZE_FORMAT " samples away from rounding ties differ", discrete ? "discrete" :
-        "unified", variant, f, off, bytes);
+    fail_unless (worst <= TOLERANCE, "%s frame %u: off by %d (> %d LSB) at %s", what, f,
+        worst, TOLERANCE, where);
+    fail_unless (off_away_from_ties_allowed (off, bytes), "%s frame %u: %u of %"
+        G_GSIZE_FORMAT " samples away from rounding ties differ", what, f, off, bytes);
     g_free (where);
   }
 
@@ -1566,8 +1565,8 @@ GST_START_TEST (test_device_chain)
   g_free (ties);
   g_free (tmp);
   g_free (src);
-  g_free (plain);
   g_free (chain);
+  g_free (what);
 }
 
 GST_END_TEST;
