@@ -83,6 +83,9 @@ static const gchar *const kernel_files[CL_N_SOURCES] = {
 /* Developer override: 1 makes the streaming thread wait for the worker's builds and tuning, as
  * before they moved off it, so that a test's first frame runs the variant it checks. */
 #define SYNC_ENV "GST_CLCONVOLVE_SYNC_BUILDS"
+/* Developer override: a discrete device stages a frame of system memory in this many pieces
+ * copied at once by a pool of threads (1: one memcpy), instead of half the CPUs' count. */
+#define COPY_ENV "GST_CLCONVOLVE_COPY_THREADS"
 
 #define NCOEF (CONV_MAX_SIZE * CONV_MAX_SIZE)
 /* method=separable: at most CL_MAX_RANK vector pairs (variants.h); the split may leave an L1
@@ -256,6 +259,7 @@ struct _GstClConvolve
   gboolean tune_next[CL_MAX_SHAPES];     /* jobs[slot] builds the fixed rules' variant; a
                                          * tuning job follows */
   gboolean sync_builds;         /* GST_CLCONVOLVE_SYNC_BUILDS */
+  gint copy_parts;              /* staging copies' pieces (GST_CLCONVOLVE_COPY_THREADS) */
   gboolean generics_prepared;   /* prepare_generics done */
   ClKernelRequest requests[CL_MAX_SHAPES];
   gchar *tune_dir;              /* where tuning choices are kept; NULL: memory only */
@@ -1625,7 +1629,7 @@ frame_submit (GstClConvolve * self, FrameSlot * slot)
   }
   *f = (ClFrameRun) { self->queue, self->up_queue, self->down_queue, self->run,
     self->tmp_mem, coef_args (self, L.depth), matrix_size (self->cur) / 2,
-    self->cur->border == GST_CL_CONVOLVE_BORDER_WRAP
+    self->cur->border == GST_CL_CONVOLVE_BORDER_WRAP, self->copy_parts
   };
 
   if (!self->discrete) {
@@ -1679,12 +1683,13 @@ frame_submit (GstClConvolve * self, FrameSlot * slot)
       slot->copies++;
     }
     slot->copies += out_mem == FRAME_HOST;
-    /* automatic bands: whole frames while other frames (this element's in flight, or other
-     * elements') keep the queues busy, so that their stages overlap instead of the bands' and
-     * the host enqueues fewer commands (docs/design.md, "bands and frames in flight") */
+    /* automatic bands while other frames (this element's in flight, or other elements') keep
+     * the queues busy: their stages overlap instead, and the host enqueues fewer commands. A
+     * large plane still gets a few bands; a staged frame goes whole, its copy in parallel
+     * pieces (docs/design.md, "bands and frames in flight") */
     slot->busy = TRUE;
     if (g_atomic_int_add (&self->ctx->frames_busy, 1) > 0 && bands == 0)
-      bands = 1;
+      bands = in_mem == FRAME_HOST ? 1 : CL_BANDS_BUSY;
     err = gst_cl_run_discrete (f, &L, in_dev ? NULL : src, dev_in, dev_out, out_dev ? NULL : dst,
         in_mem == FRAME_HOST ? in : NULL, bands, e, &slot->done, &what);
   }
@@ -2369,6 +2374,9 @@ gst_cl_convolve_start (GstBaseTransform * bt)
   self->generic_dense = g_strcmp0 (g_getenv (GENERIC_ENV), "dense") == 0;
   self->generic_only = self->generic_dense || g_strcmp0 (g_getenv (GENERIC_ENV), "1") == 0;
   self->sync_builds = g_strcmp0 (g_getenv (SYNC_ENV), "1") == 0;
+  self->copy_parts = g_getenv (COPY_ENV) && atoi (g_getenv (COPY_ENV)) > 0 ?
+      MIN (atoi (g_getenv (COPY_ENV)), CL_MAX_COPY_PARTS) :
+      CLAMP ((gint) g_get_num_processors () / 2, 2, 8);
   self->facts = (ClDeviceFacts) { self->ctx->local_mem_dedicated, self->ctx->local_mem_size,
     self->ctx->max_work_group_size, self->ctx->native_float_width
   };

@@ -208,6 +208,9 @@ gst_cl_built_enqueue (cl_command_queue queue, const ClBuilt * b, const ClView * 
 /* bands=0 on a discrete device: about 8 bands, none under this many rows */
 #define AUTO_BANDS 8
 #define AUTO_MIN_BAND_ROWS 128
+/* CL_BANDS_BUSY: at most this many bands, none under this many bytes */
+#define BUSY_BANDS 3
+#define BUSY_MIN_BAND_BYTES (2 << 20)
 
 void
 gst_cl_copy_rows (guint8 * dst, gsize dst_pitch, const guint8 * src, gsize src_pitch, gsize row,
@@ -219,6 +222,83 @@ gst_cl_copy_rows (guint8 * dst, gsize dst_pitch, const guint8 * src, gsize src_p
   }
   for (gint y = 0; y < rows; y++)
     memcpy (dst + y * dst_pitch, src + y * src_pitch, row);
+}
+
+/* One piece of a parallel copy, and the count of pieces left that its caller waits on. */
+typedef struct
+{
+  guint8 *dst;
+  const guint8 *src;
+  gsize dst_pitch, src_pitch, row;
+  gint rows;
+  gint *left;
+  GMutex *lock;
+  GCond *cond;
+} CopyPart;
+
+/* pieces under this many bytes are not worth a thread's wake-up */
+#define MIN_COPY_PART (128 * 1024)
+
+static void
+copy_part (gpointer data, gpointer user_data)
+{
+  CopyPart *c = data;
+
+  gst_cl_copy_rows (c->dst, c->dst_pitch, c->src, c->src_pitch, c->row, c->rows);
+  g_mutex_lock (c->lock);
+  if (--*c->left == 0)
+    g_cond_signal (c->cond);
+  g_mutex_unlock (c->lock);
+}
+
+/* one pool for the process: it has a thread fewer than the CPUs (the caller copies too) */
+static gpointer
+make_copy_pool (gpointer data)
+{
+  gint n = CLAMP ((gint) g_get_num_processors () - 1, 1, CL_MAX_COPY_PARTS - 1);
+
+  return g_thread_pool_new (copy_part, NULL, n, FALSE, NULL);
+}
+
+void
+gst_cl_copy_rows_parallel (guint8 * dst, gsize dst_pitch, const guint8 * src, gsize src_pitch,
+    gsize row, gint rows, gint parts)
+{
+  static GOnce once = G_ONCE_INIT;
+  CopyPart part[CL_MAX_COPY_PARTS];
+  GThreadPool *pool;
+  GMutex lock;
+  GCond cond;
+  gint left, per;
+
+  parts = MIN (MIN (parts, CL_MAX_COPY_PARTS), (gint) (row * rows / MIN_COPY_PART));
+  if (parts < 2) {
+    gst_cl_copy_rows (dst, dst_pitch, src, src_pitch, row, rows);
+    return;
+  }
+  pool = g_once (&once, make_copy_pool, NULL);
+  g_mutex_init (&lock);
+  g_cond_init (&cond);
+  per = (rows + parts - 1) / parts;
+  parts = (rows + per - 1) / per;
+  left = parts - 1;
+  for (gint i = 0; i < parts; i++) {
+    gint y = i * per;
+
+    part[i] = (CopyPart) { dst + y * dst_pitch, src + y * src_pitch, dst_pitch, src_pitch,
+      row, MIN (per, rows - y), &left, &lock, &cond
+    };
+    if (i > 0)
+      g_thread_pool_push (pool, &part[i], NULL);
+  }
+  /* the caller copies the first piece itself */
+  gst_cl_copy_rows (part[0].dst, dst_pitch, part[0].src, src_pitch, row, part[0].rows);
+  g_mutex_lock (&lock);
+  while (left > 0)
+    g_cond_wait (&cond, &lock);
+  g_mutex_unlock (&lock);
+  g_mutex_clear (&lock);
+  g_cond_clear (&cond);
 }
 
 /* Rows [y0, y0 + rows) of a plane between host and dev (each with its pitch). */
@@ -303,8 +383,11 @@ gst_cl_run_unified (const ClFrameRun * f, const ClLayout * L, const ClPlane * sr
 static gint
 band_rows (const ClFrameRun * f, const ClLayout * L, gint p, gint bands)
 {
-  gint h = L->height[p], ly = 1;
-  gint rows = bands > 0 ? (h + bands - 1) / bands :
+  gint h = L->height[p], ly = 1, rows;
+
+  if (bands == CL_BANDS_BUSY)
+    bands = CLAMP ((gsize) h * L->row[p] / BUSY_MIN_BAND_BYTES, 1, BUSY_BANDS);
+  rows = bands > 0 ? (h + bands - 1) / bands :
       MAX ((h + AUTO_BANDS - 1) / AUTO_BANDS, AUTO_MIN_BAND_ROWS);
 
   /* bands in whole work-group rows of every view of the plane (a work-item of method=vector
@@ -432,10 +515,10 @@ gst_cl_run_discrete (const ClFrameRun * f, const ClLayout * L, const ClPlane * s
       cl_event *up = NULL;
 
       if (src && in)
-        gst_cl_copy_rows (src[p].host + (gsize) y0 * src[p].pitch, src[p].pitch,
+        gst_cl_copy_rows_parallel (src[p].host + (gsize) y0 * src[p].pitch, src[p].pitch,
             (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (in, p) +
             (gsize) y0 * GST_VIDEO_FRAME_PLANE_STRIDE (in, p),
-            GST_VIDEO_FRAME_PLANE_STRIDE (in, p), L->row[p], n);
+            GST_VIDEO_FRAME_PLANE_STRIDE (in, p), L->row[p], n, f->copy_parts);
       if (src) {
         up = next_event (e, GST_CL_STAGE_UPLOAD);
         *what = "frame upload";

@@ -85,6 +85,9 @@ cl_int gst_cl_built_enqueue_rows (cl_command_queue queue, const ClBuilt * b, con
 
 /* The most bands a plane is cut into on a discrete device (the bands property's maximum). */
 #define CL_MAX_BANDS 64
+/* gst_cl_run_discrete's bands while other frames keep the queues busy: at most a few bands,
+ * each of 2 MiB or more (their stages overlap other frames' instead) */
+#define CL_BANDS_BUSY (-1)
 /* events of one frame per stage: bands of every plane, four kernels per band at most (two
  * views of a plane, each with a row pass) */
 #define CL_MAX_EVENTS (CL_MAX_PLANES * CL_MAX_BANDS * 4)
@@ -112,6 +115,7 @@ typedef struct
   ClCoefArgs coefs;
   gint radius;
   gboolean wrap;
+  gint copy_parts;              /* staging copies in up to this many pieces at once */
 } ClFrameRun;
 
 /* Host-unified device: the kernels read and write the planes where they are (pinned host
@@ -123,7 +127,7 @@ cl_int gst_cl_run_unified (const ClFrameRun * f, const ClLayout * L, const ClPla
 
 /* Discrete device: each plane from the host planes src up into dev_in, through its kernels into
  * dev_out and down into the host planes dst, in bands on three queues (bands: the property, 0
- * for automatic). src NULL: the input is on the device already (device-resident memory); dst
+ * for automatic, or CL_BANDS_BUSY). src NULL: the input is on the device already (device-resident memory); dst
  * NULL: the output stays there. in: when not NULL, each band of it is copied into src (pinned
  * staging) just before its upload. Returns once all is queued, with *done (release it) an
  * event that completes when the output is written: frames complete in the order they were
@@ -138,6 +142,14 @@ void gst_cl_run_finish (const ClFrameRun * f);
 /* rows rows of row bytes from src to dst, each with its pitch. */
 void gst_cl_copy_rows (guint8 * dst, gsize dst_pitch, const guint8 * src, gsize src_pitch,
     gsize row, gint rows);
+
+/* The most pieces gst_cl_copy_rows_parallel cuts a copy into. */
+#define CL_MAX_COPY_PARTS 16
+
+/* The same in up to parts pieces of rows, copied at once by a process-wide pool of threads and
+ * the caller; returns when all are copied. */
+void gst_cl_copy_rows_parallel (guint8 * dst, gsize dst_pitch, const guint8 * src,
+    gsize src_pitch, gsize row, gint rows, gint parts);
 
 G_END_DECLS
 

@@ -1094,8 +1094,10 @@ GST_END_TEST;
 
 /* The band split really happens where it should: with profiling, the element logs one line
  * per command of each band (GST_DEBUG=clconvolve:TRACE, the lines tests/bench/timeline.py
- * reads). bands=1 runs each frame as one band, and its commands never overlap; bands=N splits
- * a 63-row frame into 2..N bands on a discrete device; a unified device runs one kernel. */
+ * reads), numbered within its stage. bands=1 runs each frame as one band, and its commands
+ * never overlap; bands=N splits a 63-row frame into 2..N bands on a discrete device (counted
+ * by its transfers: one per band of the one plane, where a two-pass kernel has two commands);
+ * a unified device runs one kernel. */
 static gint max_band_seen;
 
 static void
@@ -1108,6 +1110,10 @@ capture_bands (GstDebugCategory * category, GstDebugLevel level, const gchar * f
   gint band = -1;
 
   if (strcmp (gst_debug_category_get_name (category), "clconvolve") || !at)
+    return;
+  /* transfers on a discrete device, kernels on a unified one */
+  if (!strstr (at, " stage=upload ") && !strstr (at, " stage=download ") &&
+      (!strstr (at, " stage=kernel ") || GPOINTER_TO_INT (data)))
     return;
   at = strstr (at, " band=");
   if (at)
@@ -1133,7 +1139,7 @@ GST_START_TEST (test_bands_used)
   old = gst_debug_category_get_threshold (cat);
   gst_debug_set_threshold_for_name ("clconvolve", GST_LEVEL_TRACE);
   gst_debug_remove_log_function (gst_debug_log_default);
-  gst_debug_add_log_function (capture_bands, NULL, NULL);
+  gst_debug_add_log_function (capture_bands, GINT_TO_POINTER (discrete), NULL);
 
   for (guint b = 0; b < G_N_ELEMENTS (bands); b++) {
     GstHarness *h = start_harness (discrete, bands[b], TRUE);
@@ -1181,16 +1187,23 @@ GST_END_TEST;
 
 /* Upstream ignores the proposal and sends ordinary memory, tightly packed and with padded rows
  * through GstVideoMeta: the frame goes through a staging copy (or, discrete only, a transfer
- * from pageable memory), and host-copies counts each staging copy. */
+ * from pageable memory), and host-copies counts each staging copy. On a discrete device the
+ * staging copy of the last setting's bands (over 512 KiB) is cut into 4 pieces copied by
+ * threads. */
 GST_START_TEST (test_system_memory)
 {
   gboolean discrete = __i__ || !host_unified;
   const Setting settings[] = {
     {"RGBA", 96, 71, "sharpen", 3, 0.0, "clamp"},
     {"GRAY8", 61, 33, "box", 7, 0.0, "wrap"},
+    {"RGBA", 1283, 211, "box", 5, 0.0, "clamp"},
   };
   const guint per_kind = 10;
-  GstHarness *h = start_harness (discrete, 2, FALSE);
+  GstHarness *h;
+
+  g_setenv ("GST_CLCONVOLVE_COPY_THREADS", "4", TRUE);
+  h = start_harness (discrete, 2, FALSE);
+  g_unsetenv ("GST_CLCONVOLVE_COPY_THREADS");
   guint64 copies = 0, staging = 0;
   guint frame = 0;
 
