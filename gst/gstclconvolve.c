@@ -1684,12 +1684,10 @@ frame_submit (GstClConvolve * self, FrameSlot * slot)
     }
     slot->copies += out_mem == FRAME_HOST;
     /* automatic bands while other frames (this element's in flight, or other elements') keep
-     * the queues busy: their stages overlap instead, and the host enqueues fewer commands. A
-     * large plane still gets a few bands; a staged frame goes whole, its copy in parallel
-     * pieces (docs/design.md, "bands and frames in flight") */
+     * the queues busy: the runner's CL_BANDS_BUSY */
     slot->busy = TRUE;
     if (g_atomic_int_add (&self->ctx->frames_busy, 1) > 0 && bands == 0)
-      bands = in_mem == FRAME_HOST ? 1 : CL_BANDS_BUSY;
+      bands = CL_BANDS_BUSY;
     err = gst_cl_run_discrete (f, &L, in_dev ? NULL : src, dev_in, dev_out, out_dev ? NULL : dst,
         in_mem == FRAME_HOST ? in : NULL, bands, e, &slot->done, &what);
   }

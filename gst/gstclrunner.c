@@ -480,7 +480,7 @@ gst_cl_run_discrete (const ClFrameRun * f, const ClLayout * L, const ClPlane * s
 {
   cl_int err;
 
-  if (!src && !dst)
+  if ((!src && !dst) || (bands == CL_BANDS_BUSY && in))
     bands = 1;
   for (gint p = 0; p < L->n_planes; p++) {
     PlaneRun r = { p, band_rows (f, L, p, bands), 0, 0, {NULL} };

@@ -85,8 +85,9 @@ cl_int gst_cl_built_enqueue_rows (cl_command_queue queue, const ClBuilt * b, con
 
 /* The most bands a plane is cut into on a discrete device (the bands property's maximum). */
 #define CL_MAX_BANDS 64
-/* gst_cl_run_discrete's bands while other frames keep the queues busy: at most a few bands,
- * each of 2 MiB or more (their stages overlap other frames' instead) */
+/* gst_cl_run_discrete's bands while other frames keep the queues busy (their stages overlap
+ * instead, and the host enqueues fewer commands): a few bands of 2 MiB or more for a large
+ * plane; a staged frame goes whole (its copy is cut into parallel pieces instead). */
 #define CL_BANDS_BUSY (-1)
 /* events of one frame per stage: bands of every plane, four kernels per band at most (two
  * views of a plane, each with a row pass) */
@@ -127,8 +128,8 @@ cl_int gst_cl_run_unified (const ClFrameRun * f, const ClLayout * L, const ClPla
 
 /* Discrete device: each plane from the host planes src up into dev_in, through its kernels into
  * dev_out and down into the host planes dst, in bands on three queues (bands: the property, 0
- * for automatic, or CL_BANDS_BUSY). src NULL: the input is on the device already (device-resident memory); dst
- * NULL: the output stays there. in: when not NULL, each band of it is copied into src (pinned
+ * for automatic, or CL_BANDS_BUSY). src NULL: the input is on the device already
+ * (device-resident memory); dst NULL: the output stays there. in: when not NULL, each band of it is copied into src (pinned
  * staging) just before its upload. Returns once all is queued, with *done (release it) an
  * event that completes when the output is written: frames complete in the order they were
  * queued. */

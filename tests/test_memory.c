@@ -1200,12 +1200,12 @@ GST_START_TEST (test_system_memory)
   };
   const guint per_kind = 10;
   GstHarness *h;
+  guint64 copies = 0, staging = 0;
+  guint frame = 0;
 
   g_setenv ("GST_CLCONVOLVE_COPY_THREADS", "4", TRUE);
   h = start_harness (discrete, 2, FALSE);
   g_unsetenv ("GST_CLCONVOLVE_COPY_THREADS");
-  guint64 copies = 0, staging = 0;
-  guint frame = 0;
 
   for (guint i = 0; i < G_N_ELEMENTS (settings); i++) {
     const Setting *s = &settings[i];
