@@ -242,6 +242,8 @@ struct _GstClConvolve
                                  * the pinned allocator */
   FrameSlot *slots;             /* MAX_INFLIGHT of them, a ring: n_pending from `oldest` */
   guint oldest, n_pending;
+  ClEvents *spent;              /* the last completed frame's events, released while the next
+                                 * frame is on the device */
   cl_mem coef_mem;
   cl_mem sep_mem;               /* method=separable: the vector pairs */
   gint rank;                    /* pairs of the current coefficients, -1: more than CL_MAX_RANK */
@@ -1582,7 +1584,7 @@ frame_submit (GstClConvolve * self, FrameSlot * slot)
   GstVideoFrame *in = &slot->in, *out = &slot->out;
   FrameMem in_mem, out_mem;
   ClEvents *e = slot->e;
-  gint bands;
+  gint bands, others;
   ClPlane src[CL_MAX_PLANES], dst[CL_MAX_PLANES];
   ClLayout L;
   ClFrameRun *f = &slot->f;
@@ -1684,10 +1686,13 @@ frame_submit (GstClConvolve * self, FrameSlot * slot)
     }
     slot->copies += out_mem == FRAME_HOST;
     /* automatic bands while other frames (this element's in flight, or other elements') keep
-     * the queues busy: the runner's CL_BANDS_BUSY */
+     * the queues busy: a few large ones (the runner's CL_BANDS_BUSY) behind one other frame,
+     * none behind two or more, where the queues stay full anyway and every band costs driver
+     * calls (docs/design.md) */
     slot->busy = TRUE;
-    if (g_atomic_int_add (&self->ctx->frames_busy, 1) > 0 && bands == 0)
-      bands = CL_BANDS_BUSY;
+    others = g_atomic_int_add (&self->ctx->frames_busy, 1);
+    if (others > 0 && bands == 0)
+      bands = others > 1 ? 1 : CL_BANDS_BUSY;
     err = gst_cl_run_discrete (f, &L, in_dev ? NULL : src, dev_in, dev_out, out_dev ? NULL : dst,
         in_mem == FRAME_HOST ? in : NULL, bands, e, &slot->done, &what);
   }
@@ -1708,7 +1713,13 @@ frame_submit (GstClConvolve * self, FrameSlot * slot)
 static GstFlowReturn
 frame_complete (GstClConvolve * self, FrameSlot * slot)
 {
-  cl_int err = clWaitForEvents (1, &slot->done);
+  cl_int err;
+
+  /* the previous frame's events go while this one is on the device: releasing them is a
+   * driver call each, off the host's critical path here */
+  if (self->spent)
+    gst_cl_events_release (self->spent);
+  err = clWaitForEvents (1, &slot->done);
 
   if (err == CL_SUCCESS) {
     /* an event's status after the wait: a failed command (CL_EXEC_STATUS_ERROR...) */
@@ -1733,7 +1744,12 @@ frame_complete (GstClConvolve * self, FrameSlot * slot)
           GST_VIDEO_FRAME_PLANE_STRIDE (&slot->out, p), slot->dst[p].host, slot->dst[p].pitch,
           slot->row[p], slot->height[p]);
   record_frame (self, slot->e, slot->copies, slot->path_in, slot->path_out);
-  gst_cl_events_release (slot->e);
+  {
+    ClEvents *emptied = self->spent ? self->spent : g_new0 (ClEvents, 1);
+
+    self->spent = slot->e;
+    slot->e = emptied;
+  }
   return GST_FLOW_OK;
 }
 
@@ -1973,6 +1989,8 @@ discard_inflight (GstClConvolve * self)
     self->n_pending--;
   }
   self->oldest = 0;
+  if (self->spent)
+    gst_cl_events_release (self->spent);
 }
 
 static GstFlowReturn
@@ -2490,6 +2508,9 @@ gst_cl_convolve_finalize (GObject * object)
   g_mutex_clear (&self->stats_lock);
   for (gint i = 0; i < MAX_INFLIGHT; i++)
     g_free (self->slots[i].e);
+  if (self->spent)
+    gst_cl_events_release (self->spent);
+  g_free (self->spent);
   g_free (self->slots);
   g_free (self->cur);
   G_OBJECT_CLASS (parent_class)->finalize (object);

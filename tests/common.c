@@ -9,11 +9,6 @@
 
 #include "common.h"
 
-#ifndef CL_TARGET_OPENCL_VERSION
-#define CL_TARGET_OPENCL_VERSION 120
-#endif
-#include <CL/cl.h>
-
 #include <gst/app/gstappsink.h>
 #include <string.h>
 
@@ -237,11 +232,49 @@ set_discrete_env (gboolean discrete)
     g_unsetenv (DISCRETE_ENV);
 }
 
+cl_context
+app_context (cl_device_id * device)
+{
+  const cl_device_type types[] = { CL_DEVICE_TYPE_GPU, CL_DEVICE_TYPE_ALL };
+  cl_platform_id platforms[8];
+  cl_uint np = 0;
+  cl_context cl = NULL;
+  cl_int err;
+
+  fail_unless (clGetPlatformIDs (8, platforms, &np) == CL_SUCCESS && np > 0);
+  for (guint t = 0; t < G_N_ELEMENTS (types) && !cl; t++)
+    for (cl_uint p = 0; p < MIN (np, 8) && !cl; p++)
+      if (clGetDeviceIDs (platforms[p], types[t], 1, device, NULL) == CL_SUCCESS)
+        cl = clCreateContext (NULL, 1, device, NULL, NULL, &err);
+  fail_unless (cl != NULL, "could not create an OpenCL context");
+  return cl;
+}
+
+GstContext *
+app_gst_context (cl_context cl, cl_device_id device)
+{
+  GstContext *c = gst_context_new ("gst.cl.context", TRUE);
+
+  gst_structure_set (gst_context_writable_structure (c), "cl-context", G_TYPE_POINTER, cl,
+      "cl-device", G_TYPE_POINTER, device, NULL);
+  return c;
+}
+
+static GstContext *given_context;
+
+void
+use_app_context (GstContext * context)
+{
+  given_context = context;
+}
+
 GstHarness *
 harness_on_path (GstElement * e, gboolean discrete)
 {
   GstHarness *h;
 
+  if (given_context)
+    gst_element_set_context (e, given_context);
   /* the element reads the variable when it starts, which gst_harness_new_with_element does */
   set_discrete_env (discrete);
   h = gst_harness_new_with_element (e, "sink", "src");
@@ -264,14 +297,28 @@ fill_garbage (GstBuffer * buf)
 static GList *live_pipelines;
 
 GstElement *
-start_pipeline (const gchar * desc, gboolean discrete)
+parse_pipeline (const gchar * desc)
 {
   GError *err = NULL;
   GstElement *pipe = gst_parse_launch (desc, &err);
 
   fail_unless (pipe != NULL && err == NULL, "%s: %s", desc, err ? err->message : "?");
+  return pipe;
+}
+
+GstElement *
+start_pipeline (const gchar * desc, gboolean discrete)
+{
+  return start_parsed (parse_pipeline (desc), desc, discrete);
+}
+
+GstElement *
+start_parsed (GstElement * pipe, const gchar * desc, gboolean discrete)
+{
   /* tracked before it starts: a failed start leaves it to stop_leftover_pipelines () */
   live_pipelines = g_list_prepend (live_pipelines, pipe);
+  if (given_context)
+    gst_element_set_context (pipe, given_context);
   set_discrete_env (discrete);
   /* NULL -> READY -> PAUSED runs every element's start () in this thread */
   fail_if (gst_element_set_state (pipe, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE,

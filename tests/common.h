@@ -13,6 +13,10 @@
 #include <gst/gst.h>
 #include <gst/check/gstcheck.h>
 #include <gst/check/gstharness.h>
+#ifndef CL_TARGET_OPENCL_VERSION
+#define CL_TARGET_OPENCL_VERSION 120
+#endif
+#include <CL/cl.h>
 #include "convkernel.h"
 #include "reference.h"
 
@@ -96,6 +100,17 @@ gboolean off_away_from_ties_allowed (guint off, gsize n);
  * when discrete is TRUE (unset otherwise), and unset again afterwards. */
 GstHarness *harness_on_path (GstElement * e, gboolean discrete);
 
+/* The application's own OpenCL context on the first GPU, else on the first device of any
+ * type (the element's default device); the caller releases it. */
+cl_context app_context (cl_device_id * device);
+
+/* A gst.cl.context holding the application's handles. */
+GstContext *app_gst_context (cl_context cl, cl_device_id device);
+
+/* From here on, start_pipeline () and harness_on_path () set context (a gst.cl.context, not
+ * taken; NULL: none) on what they start, before it starts. */
+void use_app_context (GstContext * context);
+
 /* Fills all of buf with a byte pattern that must never reach an output (padding checks). */
 void fill_garbage (GstBuffer * buf);
 
@@ -103,6 +118,11 @@ void fill_garbage (GstBuffer * buf);
  * either fails. The pipeline is tracked until stop_pipeline (), so that
  * stop_leftover_pipelines () can stop it if a check fails first. */
 GstElement *start_pipeline (const gchar * desc, gboolean discrete);
+
+/* start_pipeline () in two steps, for a caller that sets up the elements in between: desc
+ * parsed (failing the check if that fails), then the pipeline parsed from desc started. */
+GstElement *parse_pipeline (const gchar * desc);
+GstElement *start_parsed (GstElement * pipe, const gchar * desc, gboolean discrete);
 
 /* Sets a pipeline of start_pipeline () to NULL (a check: that must succeed) and unrefs it. */
 void stop_pipeline (GstElement * pipe);

@@ -1795,36 +1795,6 @@ stats_uint (GstHarness * h, const gchar * field)
   return v;
 }
 
-/* The application's own OpenCL context on the device the suite uses. */
-static cl_context
-app_context (cl_device_id * device)
-{
-  cl_platform_id platforms[8];
-  cl_uint np = 0;
-  cl_context cl = NULL;
-  cl_int err;
-
-  fail_unless (clGetPlatformIDs (8, platforms, &np) == CL_SUCCESS && np > 0);
-  for (cl_uint p = 0; p < MIN (np, 8) && !cl; p++) {
-    if (clGetDeviceIDs (platforms[p], CL_DEVICE_TYPE_ALL, 1, device, NULL) != CL_SUCCESS)
-      continue;
-    cl = clCreateContext (NULL, 1, device, NULL, NULL, &err);
-  }
-  fail_unless (cl != NULL, "could not create an OpenCL context");
-  return cl;
-}
-
-/* A gst.cl.context holding the application's handles. */
-static GstContext *
-app_gst_context (cl_context cl, cl_device_id device)
-{
-  GstContext *c = gst_context_new ("gst.cl.context", TRUE);
-
-  gst_structure_set (gst_context_writable_structure (c), "cl-context", G_TYPE_POINTER, cl,
-      "cl-device", G_TYPE_POINTER, device, NULL);
-  return c;
-}
-
 /* A harness on a context of the element's own, over a new OpenCL context: its program
  * counts start from zero (the device's default context is kept for the process, with the
  * programs of the tests before). */

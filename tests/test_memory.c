@@ -1584,6 +1584,222 @@ GST_START_TEST (test_device_chain)
 
 GST_END_TEST;
 
+/* The planes of a frame of info, each tight, one after the other. */
+static guint8 *
+read_planes (GstBuffer * buf, const GstVideoInfo * info)
+{
+  GstVideoFrame frame;
+  guint8 *p = g_malloc (GST_VIDEO_INFO_SIZE (info)), *at = p;
+
+  fail_unless (gst_video_frame_map (&frame, (GstVideoInfo *) info, buf, GST_MAP_READ));
+  for (guint i = 0; i < GST_VIDEO_FRAME_N_PLANES (&frame); i++) {
+    gsize row = (gsize) GST_VIDEO_FRAME_COMP_WIDTH (&frame, i) *
+        GST_VIDEO_FRAME_COMP_PSTRIDE (&frame, i);
+
+    for (gint y = 0; y < GST_VIDEO_FRAME_COMP_HEIGHT (&frame, i); y++, at += row)
+      memcpy (at, (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&frame, i) +
+          (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&frame, i), row);
+  }
+  gst_video_frame_unmap (&frame);
+  return p;
+}
+
+typedef struct
+{
+  const GstVideoInfo *info;
+  guint8 **frames;
+  guint n;
+} PlanesCapture;
+
+static void
+capture_planes (GstSample * sample, guint index, gpointer data)
+{
+  PlanesCapture *c = data;
+
+  c->frames[index] = read_planes (gst_sample_get_buffer (sample), c->info);
+  c->n = index + 1;
+}
+
+/* Multi-plane frames that stay on the device: "a ! b" with memory:CLBuffer between them, on
+ * 97x61 NV12 (interleaved chroma of 49x31 pairs) and I420 (chroma planes at 49 bytes a row). a
+ * shifts every plane left by one sample (clamp), b shifts the luma up (wrap) and copies the
+ * chroma, so that any error of a plane's offset or pitch in device memory, or a plane left
+ * behind, shows; both shifts are exact (tolerance 0). Loop index bit 0: discrete; bit 1: I420
+ * (else NV12); bit 2: appsink takes memory:CLBuffer and maps it on the host. */
+GST_START_TEST (test_device_chain_yuv)
+{
+  gboolean discrete = (__i__ & 1) || !host_unified, to_sink = (__i__ & 4) != 0;
+  const gchar *format = __i__ & 2 ? "I420" : "NV12";
+  const gdouble left[9] = { 0, 0, 0, 1, 0, 0, 0, 0, 0 }, up[9] = { 0, 1, 0, 0, 0, 0, 0, 0, 0 };
+  gchar *src = g_strdup_printf ("videotestsrc num-buffers=%d pattern=zone-plate kx2=20 ky2=20 "
+      "kt=1 ! video/x-raw,format=%s,width=97,height=61,framerate=30/1", CHAIN_FRAMES, format);
+  gchar *plain = g_strdup_printf ("%s ! appsink name=sink sync=false", src);
+  gchar *chain = g_strdup_printf ("%s ! clconvolve name=a matrix=\"0,0,0; 1,0,0; 0,0,0\" "
+      "border=clamp planes=y+u+v ! clconvolve name=b matrix=\"0,1,0; 0,0,0; 0,0,0\" "
+      "border=wrap max-inflight=2 ! appsink name=sink sync=false %s", src,
+      to_sink ? "" : "caps=video/x-raw");
+  const gchar *const names[] = { "a", "b" };
+  const gchar *const paths[][2] = {
+    {pinned_path (discrete), device_path (discrete)},
+    {device_path (discrete), to_sink ? device_path (discrete) : pinned_path (discrete)}
+  };
+  gchar *what = g_strdup_printf ("%s %s%s", format, discrete ? "discrete" : "unified",
+      to_sink ? ", memory:CLBuffer to the sink" : "");
+  GstVideoInfo info;
+  PlanesCapture input = { &info, g_new0 (guint8 *, CHAIN_FRAMES + 1) };
+  PlanesCapture output = { &info, g_new0 (guint8 *, CHAIN_FRAMES + 1) };
+  guint8 *expect, *tmp;
+  GstElement *pipe;
+
+  fail_unless (gst_video_info_set_format (&info, gst_video_format_from_string (format), 97,
+          61));
+  expect = g_malloc (GST_VIDEO_INFO_SIZE (&info));
+  tmp = g_malloc (GST_VIDEO_INFO_SIZE (&info));
+  pipe = start_pipeline (plain, FALSE);
+  fail_unless_equals_int (pull_samples (pipe, CHAIN_FRAMES, what, capture_planes, &input),
+      CHAIN_FRAMES);
+  stop_pipeline (pipe);
+  pipe = start_pipeline (chain, discrete);
+  fail_unless_equals_int (pull_samples (pipe, CHAIN_FRAMES, what, capture_planes, &output),
+      CHAIN_FRAMES);
+  fail_unless (pad_has_cl_buffer (element_by_name (pipe, "a"), "src"), "%s: a's output "
+      "caps lack memory:CLBuffer", what);
+  fail_unless (pad_has_cl_buffer (element_by_name (pipe, "b"), "src") == to_sink);
+  check_chain_stats (pipe, G_N_ELEMENTS (names), names, paths, what);
+  stop_pipeline (pipe);
+
+  for (guint f = 0; f < CHAIN_FRAMES; f++) {
+    gsize at = 0;
+
+    for (guint i = 0; i < GST_VIDEO_INFO_N_PLANES (&info); i++) {
+      gint w = GST_VIDEO_INFO_COMP_WIDTH (&info, i), h = GST_VIDEO_INFO_COMP_HEIGHT (&info, i);
+      gint ch = GST_VIDEO_INFO_COMP_PSTRIDE (&info, i), row = w * ch;
+
+      ref_convolve_u8 (input.frames[f] + at, row, tmp + at, row, w, h, ch, 0, left, 3, 1.0, 0.0,
+          REF_BORDER_CLAMP);
+      if (i == 0)
+        ref_convolve_u8 (tmp + at, row, expect + at, row, w, h, ch, 0, up, 3, 1.0, 0.0,
+            REF_BORDER_WRAP);
+      else
+        memcpy (expect + at, tmp + at, (gsize) row * h);
+      for (gint y = 0; y < h; y++)
+        for (gint x = 0; x < row; x++) {
+          gsize o = at + (gsize) y * row + x;
+
+          fail_unless (output.frames[f][o] == expect[o], "%s frame %u plane %u (%d, %d) byte "
+              "%d: %u, expected %u", what, f, i, x / ch, y, x % ch, output.frames[f][o],
+              expect[o]);
+        }
+      at += (gsize) row * h;
+    }
+  }
+
+  for (guint f = 0; f < CHAIN_FRAMES; f++) {
+    g_free (input.frames[f]);
+    g_free (output.frames[f]);
+  }
+  g_free (input.frames);
+  g_free (output.frames);
+  g_free (expect);
+  g_free (tmp);
+  g_free (src);
+  g_free (plain);
+  g_free (chain);
+  g_free (what);
+}
+
+GST_END_TEST;
+
+/* Two elements on two OpenCL contexts (each given its own by the application) with
+ * memory:CLBuffer negotiated between them: b cannot use a's buffers on its device, so it maps
+ * them on the host (a's memory comes down) and stages them; the frames match the reference.
+ * Loop index: discrete. Tolerance: as test_device_chain (a's pass; b's shift is exact). */
+GST_START_TEST (test_chain_two_contexts)
+{
+  gboolean discrete = __i__ || !host_unified;
+  Setting pass = { "RGBA", 97, 61, "sharpen", 3, 0.0, "mirror" };
+  const gdouble left[9] = { 0, 0, 0, 1, 0, 0, 0, 0, 0 };
+  const gchar *src = "videotestsrc num-buffers=12 pattern=zone-plate kx2=20 ky2=20 kt=1 ! "
+      "video/x-raw,format=RGBA,width=97,height=61,framerate=30/1";
+  gchar *desc = g_strdup_printf ("%s ! clconvolve name=a kernel=sharpen size=3 border=mirror ! "
+      "clconvolve name=b matrix=\"0,0,0; 1,0,0; 0,0,0\" border=clamp ! appsink name=sink "
+      "sync=false caps=video/x-raw", src);
+  const gchar *const names[] = { "a", "b" };
+  const gchar *const paths[][2] = {
+    {pinned_path (discrete), device_path (discrete)},
+    {"staging-copy", pinned_path (discrete)}
+  };
+  gsize bytes = plane_bytes (&pass);
+  guint8 *expect = g_malloc (bytes), *ties = g_malloc (bytes), *tmp = g_malloc (bytes);
+  cl_device_id dev[2];
+  cl_context cl[2] = { app_context (&dev[0]), app_context (&dev[1]) };
+  GstContext *given[2] = { app_gst_context (cl[0], dev[0]), app_gst_context (cl[1], dev[1]) };
+  GObject *ctx[2] = { NULL, NULL };
+  Capture input, output;
+  GstElement *pipe;
+
+  /* the input alone */
+  {
+    gchar *plain = g_strdup_printf ("%s ! appsink name=sink sync=false", src);
+
+    pipe = start_pipeline (plain, FALSE);
+    capture_frames (pipe, &pass, &input, CHAIN_FRAMES);
+    stop_pipeline (pipe);
+    g_free (plain);
+  }
+  pipe = parse_pipeline (desc);
+  for (gint i = 0; i < 2; i++) {
+    gst_element_set_context (element_by_name (pipe, names[i]), given[i]);
+    gst_context_unref (given[i]);
+    clReleaseContext (cl[i]);
+  }
+  start_parsed (pipe, desc, discrete);
+  capture_frames (pipe, &pass, &output, CHAIN_FRAMES);
+  fail_unless_equals_int (output.n, CHAIN_FRAMES);
+  for (gint i = 0; i < 2; i++)
+    g_object_get (element_by_name (pipe, names[i]), "context", &ctx[i], NULL);
+  fail_unless (ctx[0] && ctx[1] && ctx[0] != ctx[1], "a and b share a context");
+  g_clear_object (&ctx[0]);
+  g_clear_object (&ctx[1]);
+  fail_unless (pad_has_cl_buffer (element_by_name (pipe, "a"), "src"));
+  for (gint i = 0; i < 2; i++) {
+    GstStructure *st = get_stats (element_by_name (pipe, names[i]));
+
+    fail_unless (!g_strcmp0 (gst_structure_get_string (st, "input-path"), paths[i][0]) &&
+        !g_strcmp0 (gst_structure_get_string (st, "output-path"), paths[i][1]),
+        "element %s: %s, expected %s -> %s", names[i], struct_text (st), paths[i][0],
+        paths[i][1]);
+    gst_structure_free (st);
+  }
+  stop_pipeline (pipe);
+
+  for (guint f = 0; f < CHAIN_FRAMES; f++) {
+    gchar *where = NULL;
+    guint off;
+    gint worst;
+
+    reference (&pass, input.frames[f], expect, ties);
+    reference_matrix (&pass, expect, tmp, left, REF_BORDER_CLAMP);
+    memcpy (expect, tmp, bytes);
+    reference_matrix (&pass, ties, tmp, left, REF_BORDER_CLAMP);
+    memcpy (ties, tmp, bytes);
+    worst = compare_planes (&pass, output.frames[f], expect, ties, TOLERANCE, &off, &where);
+    fail_unless (worst <= TOLERANCE, "frame %u: off by %d (> %d LSB) at %s", f, worst,
+        TOLERANCE, where);
+    fail_unless (off_away_from_ties_allowed (off, bytes), "frame %u: %u of %" G_GSIZE_FORMAT
+        " samples away from rounding ties differ", f, off, bytes);
+    g_free (where);
+  }
+  capture_free (&input);
+  capture_free (&output);
+  g_free (expect);
+  g_free (ties);
+  g_free (tmp);
+  g_free (desc);
+}
+
+GST_END_TEST;
+
 /* Renegotiation between two elements on memory:CLBuffer: the stream changes format and size
  * twice, the device pools between them are made again, and every frame (system memory in, the
  * harness takes memory:CLBuffer out and maps it) is a's convolution shifted by b, within the
@@ -1896,6 +2112,111 @@ GST_START_TEST (test_no_leaks)
 
 GST_END_TEST;
 
+/* OpenCL's count of references to cl (the application's and every buffer, queue and program
+ * made on it: an implementation that does not count them fails test_no_cl_objects_left's
+ * control). */
+static cl_uint
+cl_references (cl_context cl)
+{
+  cl_uint n = 0;
+
+  fail_unless (clGetContextInfo (cl, CL_CONTEXT_REFERENCE_COUNT, sizeof (n), &n, NULL) ==
+      CL_SUCCESS);
+  return n;
+}
+
+/* Whether cl counts a buffer made on it among its references (NVIDIA's count stays at 1). */
+static gboolean
+counts_references (cl_context cl)
+{
+  cl_uint before = cl_references (cl), with;
+  cl_int err;
+  cl_mem probe = clCreateBuffer (cl, CL_MEM_READ_WRITE, 64, NULL, &err);
+
+  fail_unless (err == CL_SUCCESS);
+  with = cl_references (cl);
+  clReleaseMemObject (probe);
+  return with == before + 1;
+}
+
+/* A context of the application's own on the first device whose OpenCL implementation counts
+ * references (the GPU first; PoCL's CPU device where a GPU's driver does not count): the
+ * elements' code releases the same objects on every device. */
+static cl_context
+counting_context (cl_device_id * device)
+{
+  const cl_device_type types[] = { CL_DEVICE_TYPE_GPU, CL_DEVICE_TYPE_ALL };
+  cl_platform_id platforms[8];
+  cl_device_id devices[8];
+  cl_uint np = 0, nd = 0;
+  cl_int err;
+
+  fail_unless (clGetPlatformIDs (8, platforms, &np) == CL_SUCCESS && np > 0);
+  for (guint t = 0; t < G_N_ELEMENTS (types); t++)
+    for (cl_uint p = 0; p < MIN (np, 8); p++) {
+      if (clGetDeviceIDs (platforms[p], types[t], 8, devices, &nd) != CL_SUCCESS)
+        continue;
+      for (cl_uint d = 0; d < MIN (nd, 8); d++) {
+        cl_context cl = clCreateContext (NULL, 1, &devices[d], NULL, NULL, &err);
+        gchar name[256] = "";
+
+        if (!cl)
+          continue;
+        clGetDeviceInfo (devices[d], CL_DEVICE_NAME, sizeof (name) - 1, name, NULL);
+        if (counts_references (cl)) {
+          *device = devices[d];
+          return cl;
+        }
+        g_print ("test_no_cl_objects_left: the OpenCL context of %s does not count its "
+            "objects; trying the next device\n", name);
+        clReleaseContext (cl);
+      }
+    }
+  fail ("no OpenCL implementation here counts a context's objects: the check cannot see a "
+      "leak (PoCL does)");
+  return NULL;
+}
+
+/* Every OpenCL object the elements make (device and pinned buffers, staging, queues, programs,
+ * kernels, events) is released once the pipelines and the buffers they made are gone: run on
+ * the application's own context, whose references are then the application's alone. */
+GST_START_TEST (test_no_cl_objects_left)
+{
+  cl_device_id device;
+  cl_context cl = counting_context (&device);
+  GstContext *given = app_gst_context (cl, device);
+  GstElement *pipe;
+  GObject *ctx = NULL;
+  GWeakRef ref;
+
+  use_app_context (given);
+  pipe = start_pipeline ("videotestsrc num-buffers=1 ! video/x-raw,format=RGBA,width=64,"
+      "height=48 ! clconvolve name=c ! fakesink", FALSE);
+  g_object_get (element_by_name (pipe, "c"), "context", &ctx, NULL);
+  fail_unless (ctx != NULL, "no context");
+  g_weak_ref_init (&ref, ctx);
+  pool_workload ();
+  stop_pipeline (pipe);
+  use_app_context (NULL);
+  gst_context_unref (given);
+
+  g_clear_object (&ctx);
+  /* the elements' context (and with it its queues and programs) goes with its last user: a
+   * streaming thread's reference may outlive its pipeline for a moment */
+  for (gint i = 0; i < 1000 && (ctx = g_weak_ref_get (&ref)); i++) {
+    g_clear_object (&ctx);
+    g_usleep (10 * 1000);
+  }
+  ctx = g_weak_ref_get (&ref);
+  g_weak_ref_clear (&ref);
+  fail_unless (ctx == NULL, "the elements' context is still alive 10 s after the pipelines");
+  fail_unless (cl_references (cl) == 1, "%u OpenCL objects the elements made outlived them",
+      cl_references (cl) - 1);
+  clReleaseContext (cl);
+}
+
+GST_END_TEST;
+
 static Suite *
 memory_suite (void)
 {
@@ -1919,8 +2240,11 @@ memory_suite (void)
   tcase_add_loop_test (tc, test_two_elements_chain, 0, 4);
   /* bit 0 as above, bits 1-2: the neighbours */
   tcase_add_loop_test (tc, test_device_chain, 0, 8);
+  tcase_add_loop_test (tc, test_device_chain_yuv, 0, 8);
+  tcase_add_loop_test (tc, test_chain_two_contexts, 0, 2);
   tcase_add_loop_test (tc, test_device_renegotiate, 0, 2);
   tcase_add_test (tc, test_no_leaks);
+  tcase_add_test (tc, test_no_cl_objects_left);
   return s;
 }
 
