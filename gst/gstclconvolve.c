@@ -269,6 +269,11 @@ struct _GstClConvolve
                                  * under 64 KiB, and Settings is half of that) */
   guint cur_cookie;
   gboolean cur_valid;
+  /* passthrough: the settings make the identity (known for identity_cookie), and the
+   * negotiated caps are the same on both sides */
+  gboolean identity, identity_known, same_caps;
+  guint identity_cookie;
+  gboolean identity_negotiated; /* the identity when the caps were last chosen */
 };
 
 #define CAPS_FORMATS "{ RGBA, BGRA, ARGB, ABGR, RGBx, BGRx, xRGB, xBGR, GRAY8, GRAY16_LE, " \
@@ -648,15 +653,30 @@ gst_cl_convolve_set_property (GObject * object, guint prop_id, const GValue * va
       const gchar *spec = g_value_get_string (value);
       gchar *why = NULL;
 
+      gboolean running;
+
       if (!gst_cl_device_spec_check (spec, &why)) {
         g_warning ("%s: %s; keeping the previous device", GST_OBJECT_NAME (self), why);
         g_free (why);
         break;
       }
+      /* the device is read when the element starts: a new one while it runs would read back
+       * as a device not in use */
       GST_OBJECT_LOCK (self);
-      g_free (self->device);
-      self->device = g_strdup (spec ? spec : DEFAULT_DEVICE);
+      running = self->ctx != NULL;
+      if (running)
+        why = g_strdup_printf ("keeping device=\"%s\" (%s)", self->device,
+            self->device_name ? self->device_name : "starting");
+      else {
+        g_free (self->device);
+        self->device = g_strdup (spec ? spec : DEFAULT_DEVICE);
+      }
       GST_OBJECT_UNLOCK (self);
+      if (running)
+        g_warning ("%s: device=\"%s\" refused: the device cannot change while the element "
+            "runs (set it in the NULL or READY state); %s", GST_OBJECT_NAME (self),
+            spec ? spec : "", why);
+      g_free (why);
       break;
     }
     default:
@@ -1993,6 +2013,73 @@ discard_inflight (GstClConvolve * self)
     gst_cl_events_release (self->spent);
 }
 
+/* Whether s leaves every sample as it is: the identity matrix (a 1 at the centre once divided)
+ * and no bias. */
+static gboolean
+settings_identity (const Settings * s)
+{
+  gdouble k[NCOEF];
+  gint n = settings_matrix (s, k);
+  gdouble divisor = s->divisor != 0.0 ? s->divisor : conv_auto_divisor (k, n);
+
+  if (s->bias != 0.0 || divisor == 0.0)
+    return FALSE;
+  for (gint i = 0; i < n * n; i++)
+    if (k[i] / divisor != (i == n * n / 2 ? 1.0 : 0.0))
+      return FALSE;
+  return TRUE;
+}
+
+/* Whether the current settings are the identity (cached until they change). */
+static gboolean
+is_identity (GstClConvolve * self)
+{
+  gboolean identity;
+
+  GST_OBJECT_LOCK (self);
+  if (!self->identity_known || self->identity_cookie != self->cookie) {
+    self->identity = settings_identity (&self->set);
+    self->identity_cookie = self->cookie;
+    self->identity_known = TRUE;
+  }
+  identity = self->identity;
+  GST_OBJECT_UNLOCK (self);
+  return identity;
+}
+
+/* Switches GstBaseTransform's passthrough on while the settings are the identity and the caps
+ * the same on both sides (buffers then go out untouched), and off again; the frames in flight
+ * leave first, so that none is overtaken. */
+static GstFlowReturn
+update_passthrough (GstClConvolve * self)
+{
+  GstBaseTransform *bt = GST_BASE_TRANSFORM (self);
+  gboolean pass, identity = is_identity (self);
+
+  GST_OBJECT_LOCK (self);
+  pass = identity && self->same_caps;
+  GST_OBJECT_UNLOCK (self);
+  /* the identity with device memory out of system memory in (or the other way round): the
+   * caps are chosen again, preferring the input's (fixate_caps) */
+  if (identity != self->identity_negotiated) {
+    self->identity_negotiated = identity;
+    if (identity && !pass)
+      gst_base_transform_reconfigure_src (bt);
+  }
+  if (pass == gst_base_transform_is_passthrough (bt))
+    return GST_FLOW_OK;
+  if (pass && self->n_pending > 0) {
+    GstFlowReturn ret = drain_inflight (self);
+
+    if (ret != GST_FLOW_OK)
+      return ret;
+  }
+  GST_INFO_OBJECT (self, pass ? "identity: buffers pass through untouched" :
+      "convolving again");
+  gst_base_transform_set_passthrough (bt, pass);
+  return GST_FLOW_OK;
+}
+
 static GstFlowReturn
 gst_cl_convolve_generate_output (GstBaseTransform * bt, GstBuffer ** outbuf)
 {
@@ -2001,6 +2088,13 @@ gst_cl_convolve_generate_output (GstBaseTransform * bt, GstBuffer ** outbuf)
   guint max = max_inflight (self);
   GstFlowReturn ret = GST_FLOW_OK;
 
+  if (inbuf) {
+    ret = update_passthrough (self);
+    if (ret != GST_FLOW_OK)
+      return ret;
+    if (gst_base_transform_is_passthrough (bt))
+      return GST_BASE_TRANSFORM_CLASS (parent_class)->generate_output (bt, outbuf);
+  }
   /* one at a time: GstBaseTransform's own path (QoS, transform) */
   if (max <= 1 && self->n_pending == 0)
     return GST_BASE_TRANSFORM_CLASS (parent_class)->generate_output (bt, outbuf);
@@ -2058,6 +2152,10 @@ gst_cl_convolve_set_info (GstVideoFilter * vf, GstCaps * incaps, GstVideoInfo * 
   }
   GST_DEBUG_OBJECT (self, "format %s, %d planes", GST_VIDEO_INFO_NAME (in_info),
       GST_VIDEO_INFO_N_PLANES (in_info));
+  /* passthrough needs the same memory on both sides, not only the same format */
+  GST_OBJECT_LOCK (self);
+  self->same_caps = gst_caps_is_equal (incaps, outcaps);
+  GST_OBJECT_UNLOCK (self);
   /* the kernels of this format and the current settings, built (and tuned) now */
   return prepare (self, in_info, &L, NULL);
 }
@@ -2195,12 +2293,23 @@ gst_cl_convolve_transform_caps (GstBaseTransform * bt, GstPadDirection direction
 }
 
 /* Output in memory:CLBuffer whenever downstream takes it: GstBaseTransform puts downstream's
- * own caps first (for passthrough), which would otherwise choose system memory. */
+ * own caps first (for passthrough), which would otherwise choose system memory. The identity
+ * prefers the input's caps instead: the same caps on both sides let buffers pass through. */
 static GstCaps *
 gst_cl_convolve_fixate_caps (GstBaseTransform * bt, GstPadDirection direction, GstCaps * caps,
     GstCaps * othercaps)
 {
-  if (direction == GST_PAD_SINK) {
+  GstClConvolve *self = GST_CL_CONVOLVE (bt);
+
+  self->identity_negotiated = is_identity (self);
+  if (direction == GST_PAD_SINK && self->identity_negotiated) {
+    GstCaps *same = gst_caps_intersect_full (caps, othercaps, GST_CAPS_INTERSECT_FIRST);
+
+    if (gst_caps_is_empty (same))
+      gst_caps_unref (same);
+    else
+      othercaps = gst_caps_merge (same, othercaps);
+  } else if (direction == GST_PAD_SINK) {
     GstCaps *cl = gst_caps_new_empty ();
 
     for (guint i = 0; i < gst_caps_get_size (othercaps); i++) {
@@ -2262,14 +2371,21 @@ release_cl (GstClConvolve * self)
   self->cur_valid = FALSE;
 }
 
+/* Notifies only a change: gst-launch-1.0 -v would print "device-name = (null)" at start. */
 static void
 set_device_name (GstClConvolve * self, const gchar * name)
 {
+  gboolean changed;
+
   GST_OBJECT_LOCK (self);
-  g_free (self->device_name);
-  self->device_name = g_strdup (name);
+  changed = g_strcmp0 (self->device_name, name) != 0;
+  if (changed) {
+    g_free (self->device_name);
+    self->device_name = g_strdup (name);
+  }
   GST_OBJECT_UNLOCK (self);
-  g_object_notify (G_OBJECT (self), "device-name");
+  if (changed)
+    g_object_notify (G_OBJECT (self), "device-name");
 }
 
 /* A part of a program source read from dir: a #line directive naming the file, then its text,
@@ -2536,7 +2652,8 @@ gst_cl_convolve_class_init (GstClConvolveClass * klass)
 
   g_object_class_install_property (gobject_class, PROP_KERNEL,
       g_param_spec_enum ("kernel", "Kernel", "Coefficient preset, generated for any odd size "
-          "(formulas in docs/kernels.md); 'custom' uses the matrix property",
+          "(formulas in docs/kernels.md); 'custom' uses the matrix property. The identity (also a "
+          "matrix that divides to a 1 at the centre, bias 0) passes buffers through untouched",
           GST_TYPE_CL_CONVOLVE_KERNEL, DEFAULT_KERNEL, live));
   g_object_class_install_property (gobject_class, PROP_SIZE,
       g_param_spec_int ("size", "Size", "Side of the square kernel in pixels, odd; an even "
@@ -2573,7 +2690,7 @@ gst_cl_convolve_class_init (GstClConvolveClass * klass)
       g_param_spec_string ("device", "Device", "OpenCL device: empty = the first GPU, else the "
           "first CPU, else any device; 'gpu', 'cpu', 'accelerator', 'P:D' (platform:device "
           "indices as listed by clinfo -l) or a case-insensitive substring of the device or "
-          "platform name (e.g. 'nvidia', 'portable'); read when the element starts",
+          "platform name (e.g. 'nvidia', 'portable'); read when the element starts, refused while it runs",
           DEFAULT_DEVICE, rw | GST_PARAM_MUTABLE_READY));
   g_object_class_install_property (gobject_class, PROP_DEVICE_NAME,
       g_param_spec_string ("device-name", "Device name", "The OpenCL device in use, as "
@@ -2656,6 +2773,8 @@ gst_cl_convolve_class_init (GstClConvolveClass * klass)
   vf_class->transform_frame = GST_DEBUG_FUNCPTR (gst_cl_convolve_transform_frame);
   bt_class->transform = GST_DEBUG_FUNCPTR (gst_cl_convolve_transform);
   bt_class->generate_output = GST_DEBUG_FUNCPTR (gst_cl_convolve_generate_output);
+  /* passthrough (the identity) leaves the buffer alone: no in-place pass */
+  bt_class->transform_ip_on_passthrough = FALSE;
   bt_class->sink_event = GST_DEBUG_FUNCPTR (gst_cl_convolve_sink_event);
 
   gst_type_mark_as_plugin_api (GST_TYPE_CL_CONVOLVE_KERNEL, 0);

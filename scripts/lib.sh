@@ -4,7 +4,8 @@
 CLCONVOLVE_PACKAGES="gcc pkg-config meson ninja-build python3
   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev gstreamer1.0-tools
   gstreamer1.0-plugins-base gstreamer1.0-plugins-good
-  ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo locales"
+  ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo locales
+  python3-gi gir1.2-gstreamer-1.0 gir1.2-gst-plugins-base-1.0"
 # scripts/test's too: clang and its libFuzzer runtime for tests/fuzz (the sanitizer build uses
 # gcc, whose ASan and UBSan runtimes come with it)
 # shellcheck disable=SC2034

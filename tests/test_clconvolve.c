@@ -1822,7 +1822,7 @@ harness_own_context (const Case * c)
 }
 
 /* The device's programs stay bounded however the settings change: with at most 2 idle
- * programs, 16 settings that each need a program of their own (every size 1-7 and border of
+ * programs, 16 settings that each need a program of their own (every size 3-9 and border of
  * float4) leave at most the one in use and 2 idle, and every frame matches the reference
  * (the kernel in use is never released). */
 GST_START_TEST (test_programs_bounded)
@@ -1838,7 +1838,7 @@ GST_START_TEST (test_programs_bounded)
   g_unsetenv ("GST_CLCONVOLVE_IDLE_PROGRAMS");
   built0 = stats_uint (h, "programs-built");
   for (gint i = 0; i < 16; i++) {
-    c.size = 1 + 2 * (i / 4);
+    c.size = 3 + 2 * (i / 4);
     c.border = border_names[i % 4];
     apply_case (h->element, &c);
     check_frame (h, &c, 10 + i);
@@ -1972,6 +1972,144 @@ GST_START_TEST (test_device_spec_refused)
   g_free (device);
   g_log_remove_handler ("clconvolve", handler);
   gst_object_unref (e);
+}
+
+GST_END_TEST;
+
+static void
+on_device_name (GObject * e, GParamSpec * pspec, gpointer data)
+{
+  GPtrArray *seen = data;
+  gchar *name = NULL;
+
+  g_object_get (e, "device-name", &name, NULL);
+  g_ptr_array_add (seen, name ? name : g_strdup ("(null)"));
+}
+
+/* The device cannot change while the element runs: a new one is refused with a warning and the
+ * property keeps the device in use; stopped, it is taken. device-name is notified only when it
+ * changes: once at start (never a NULL first, which gst-launch -v printed), once at stop. */
+GST_START_TEST (test_device_refused_while_running)
+{
+  GstElement *pipe = start_pipeline ("videotestsrc num-buffers=2 ! clconvolve name=c device=\"\" "
+      "! fakesink", FALSE);
+  GstElement *e = element_by_name (pipe, "c");
+  guint handler = g_log_set_handler ("clconvolve", G_LOG_LEVEL_WARNING, count_warning, NULL);
+  GPtrArray *seen = g_ptr_array_new_with_free_func (g_free);
+  GstMessage *msg;
+  gchar *device, *name = NULL;
+
+  msg = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (pipe), 60 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  fail_unless (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS);
+  gst_message_unref (msg);
+  g_object_get (e, "device-name", &name, NULL);
+  fail_unless (name != NULL);
+  ASSERT_OUR_WARNING (g_object_set (e, "device", "cpu", NULL), "cannot change while");
+  g_object_get (e, "device", &device, NULL);
+  fail_unless_equals_string (device, "");
+  g_free (device);
+
+  g_signal_connect (e, "notify::device-name", G_CALLBACK (on_device_name), seen);
+  fail_unless_equals_int (gst_element_set_state (pipe, GST_STATE_READY),
+      GST_STATE_CHANGE_SUCCESS);
+  g_object_set (e, "device", "cpu", NULL);
+  g_object_get (e, "device", &device, NULL);
+  fail_unless_equals_string (device, "cpu");
+  g_free (device);
+  g_object_set (e, "device", "", NULL);
+  fail_unless (gst_element_set_state (pipe, GST_STATE_PAUSED) != GST_STATE_CHANGE_FAILURE);
+  fail_unless_equals_int (gst_element_get_state (pipe, NULL, NULL, 60 * GST_SECOND),
+      GST_STATE_CHANGE_SUCCESS);
+  stop_pipeline (pipe);
+  /* stop (READY): NULL; start again: the name; stop: NULL */
+  fail_unless_equals_int (seen->len, 3);
+  fail_unless_equals_string (g_ptr_array_index (seen, 0), "(null)");
+  fail_unless_equals_string (g_ptr_array_index (seen, 1), name);
+  fail_unless_equals_string (g_ptr_array_index (seen, 2), "(null)");
+  g_ptr_array_unref (seen);
+  g_free (name);
+  g_log_remove_handler ("clconvolve", handler);
+}
+
+GST_END_TEST;
+
+/* Pushes a frame of c and fails unless the very same buffer comes out (passthrough). */
+static void
+check_passes_through (GstHarness * h, const Case * c, guint32 seed)
+{
+  guint8 *pixels;
+  GstBuffer *in = make_input (c, seed, 0, &pixels), *out;
+  gchar *what = describe (c);
+
+  gst_buffer_ref (in);
+  out = gst_harness_push_and_pull (h, in);
+  fail_unless (out == in, "%s: the buffer did not pass through", what);
+  gst_buffer_unref (out);
+  gst_buffer_unref (in);
+  g_free (pixels);
+  g_free (what);
+}
+
+/* The identity (the preset, or any matrix that divides to a 1 at the centre with no bias)
+ * passes buffers through untouched, and the element convolves again when the settings change;
+ * frames in flight leave before a frame that passes through, in order. */
+GST_START_TEST (test_identity_passthrough)
+{
+  const gdouble two[9] = { 0, 0, 0, 0, 2, 0, 0, 0, 0 };
+  Case id = { CASE_DEFAULTS, .kernel = "identity", .size = 3 };
+  Case blur = { CASE_DEFAULTS, .kernel = "box", .size = 3 };
+  Case scaled = { CASE_DEFAULTS, .kernel = NULL, .size = 3, .matrix = two, .divisor = 2 };
+  Case biased = { CASE_DEFAULTS, .kernel = "identity", .size = 3, .bias = 9 };
+  GstHarness *h = harness_for (&id);
+  guint8 *pixels[4];
+  GstBuffer *last;
+
+  check_passes_through (h, &id, 1);
+  apply_case (h->element, &blur);
+  check_frame (h, &blur, 2);
+  apply_case (h->element, &scaled);
+  check_passes_through (h, &scaled, 3);
+  apply_case (h->element, &biased);
+  check_frame (h, &biased, 4);
+  apply_case (h->element, &id);
+  check_passes_through (h, &id, 5);
+  gst_harness_teardown (h);
+
+  /* three frames in flight, then the identity */
+  h = harness_for (&blur);
+  g_object_set (h->element, "max-inflight", 3, NULL);
+  for (guint f = 0; f < 3; f++)
+    fail_unless_equals_int (gst_harness_push (h, make_input (&blur, 10 + f, f * GST_SECOND,
+                &pixels[f])), GST_FLOW_OK);
+  apply_case (h->element, &id);
+  last = make_input (&id, 13, 3 * GST_SECOND, &pixels[3]);
+  gst_buffer_ref (last);
+  fail_unless_equals_int (gst_harness_push (h, last), GST_FLOW_OK);
+  fail_unless_equals_int (gst_harness_buffers_in_queue (h), 4);
+  for (guint f = 0; f < 4; f++) {
+    GstBuffer *out = gst_harness_pull (h);
+
+    fail_unless_equals_uint64 (GST_BUFFER_PTS (out), f * GST_SECOND);
+    if (f < 3) {
+      gsize bytes = (gsize) blur.width * 4 * blur.height;
+      guint8 *expect = g_malloc (bytes), *ties = g_malloc (bytes);
+      gchar *where = NULL;
+      gint worst;
+
+      reference (&blur, pixels[f], expect, ties);
+      worst = max_difference (&blur, out, expect, ties, &where);
+      fail_unless (worst <= TOLERANCE, "frame %u in flight: off by %d at %s", f, worst, where);
+      g_free (where);
+      g_free (expect);
+      g_free (ties);
+    } else
+      fail_unless (out == last, "the identity's frame did not pass through");
+    gst_buffer_unref (out);
+    g_free (pixels[f]);
+  }
+  gst_buffer_unref (last);
+  gst_harness_teardown (h);
 }
 
 GST_END_TEST;
@@ -2120,6 +2258,8 @@ clconvolve_suite (void)
   tcase_add_test (tc, test_stress_properties);
   tcase_add_loop_test (tc, test_switch_when_ready, 0, G_N_ELEMENTS (helpers));
   tcase_add_test (tc, test_device_spec_refused);
+  tcase_add_test (tc, test_device_refused_while_running);
+  tcase_add_test (tc, test_identity_passthrough);
 
   /* the reliability checks, also run under the sanitizers (scripts/test) */
   tc = tcase_create ("reliability");
