@@ -269,9 +269,9 @@ struct _GstClConvolve
                                  * under 64 KiB, and Settings is half of that) */
   guint cur_cookie;
   gboolean cur_valid;
-  /* passthrough: the settings make the identity (known for identity_cookie), and the
-   * negotiated caps are the same on both sides */
-  gboolean identity, identity_known, same_caps;
+  /* passthrough: the settings make the identity (as of identity_cookie; cookie never starts
+   * there), and the negotiated caps are the same on both sides */
+  gboolean identity, same_caps;
   guint identity_cookie;
   gboolean identity_negotiated; /* the identity when the caps were last chosen */
 };
@@ -2037,10 +2037,9 @@ is_identity (GstClConvolve * self)
   gboolean identity;
 
   GST_OBJECT_LOCK (self);
-  if (!self->identity_known || self->identity_cookie != self->cookie) {
+  if (self->identity_cookie != self->cookie) {
     self->identity = settings_identity (&self->set);
     self->identity_cookie = self->cookie;
-    self->identity_known = TRUE;
   }
   identity = self->identity;
   GST_OBJECT_UNLOCK (self);
@@ -2787,6 +2786,7 @@ static void
 gst_cl_convolve_init (GstClConvolve * self)
 {
   self->cur = g_new0 (Settings, 1);
+  self->identity_cookie = G_MAXUINT;
   self->set.kernel = DEFAULT_KERNEL;
   self->set.size = DEFAULT_SIZE;
   self->set.divisor = DEFAULT_DIVISOR;

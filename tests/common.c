@@ -233,19 +233,39 @@ set_discrete_env (gboolean discrete)
 }
 
 cl_context
-app_context (cl_device_id * device)
+app_context_where (cl_device_id * device, gboolean (*accept) (cl_context cl,
+        cl_device_id device))
 {
   const cl_device_type types[] = { CL_DEVICE_TYPE_GPU, CL_DEVICE_TYPE_ALL };
   cl_platform_id platforms[8];
-  cl_uint np = 0;
-  cl_context cl = NULL;
+  cl_device_id devices[8];
+  cl_uint np = 0, nd = 0;
   cl_int err;
 
   fail_unless (clGetPlatformIDs (8, platforms, &np) == CL_SUCCESS && np > 0);
-  for (guint t = 0; t < G_N_ELEMENTS (types) && !cl; t++)
-    for (cl_uint p = 0; p < MIN (np, 8) && !cl; p++)
-      if (clGetDeviceIDs (platforms[p], types[t], 1, device, NULL) == CL_SUCCESS)
-        cl = clCreateContext (NULL, 1, device, NULL, NULL, &err);
+  for (guint t = 0; t < G_N_ELEMENTS (types); t++)
+    for (cl_uint p = 0; p < MIN (np, 8); p++) {
+      if (clGetDeviceIDs (platforms[p], types[t], 8, devices, &nd) != CL_SUCCESS)
+        continue;
+      for (cl_uint d = 0; d < MIN (nd, 8); d++) {
+        cl_context cl = clCreateContext (NULL, 1, &devices[d], NULL, NULL, &err);
+
+        if (cl && (!accept || accept (cl, devices[d]))) {
+          *device = devices[d];
+          return cl;
+        }
+        if (cl)
+          clReleaseContext (cl);
+      }
+    }
+  return NULL;
+}
+
+cl_context
+app_context (cl_device_id * device)
+{
+  cl_context cl = app_context_where (device, NULL);
+
   fail_unless (cl != NULL, "could not create an OpenCL context");
   return cl;
 }

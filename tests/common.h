@@ -104,6 +104,11 @@ GstHarness *harness_on_path (GstElement * e, gboolean discrete);
  * type (the element's default device); the caller releases it. */
 cl_context app_context (cl_device_id * device);
 
+/* The same on the first device (GPUs first) whose new context accept takes (NULL: any); NULL
+ * when none does. */
+cl_context app_context_where (cl_device_id * device, gboolean (*accept) (cl_context cl,
+        cl_device_id device));
+
 /* A gst.cl.context holding the application's handles. */
 GstContext *app_gst_context (cl_context cl, cl_device_id device);
 

@@ -164,17 +164,47 @@ compare_planes (const Setting * s, const guint8 * got, const guint8 * expect,
   return worst;
 }
 
-/* Fails unless out (tight) is the reference of in for s within the tolerance rule. */
+/* A pass with a custom 3x3 matrix (divisor 1, no bias) after the element's: the chain tests use
+ * shifts by one pixel, which are exact. */
+typedef struct
+{
+  const gdouble *k;
+  RefBorder border;
+} MatrixPass;
+
+/* out(x, y) = in(x - 1, y) and in(x, y - 1): the chain tests' second and third elements */
+static const gdouble shift_left[9] = { 0, 0, 0, 1, 0, 0, 0, 0, 0 };
+static const gdouble shift_up[9] = { 0, 1, 0, 0, 0, 0, 0, 0, 0 };
+
+/* The reference of a MatrixPass over a tight plane. */
 static void
-check_reference (const Setting * s, const guint8 * in, const guint8 * out, const gchar * what)
+reference_matrix (const Setting * s, const guint8 * in, guint8 * out, const MatrixPass * m)
+{
+  gint row = (gint) row_bytes (s);
+
+  ref_convolve_u8 (in, row, out, row, s->width, s->height, channels_of (s), passmask_of (s),
+      m->k, 3, 1.0, 0.0, m->border);
+}
+
+/* Fails unless out (tight) is the reference of in for s, followed by the n exact passes of
+ * after (their ties move with them), within the tolerance rule. */
+static void
+check_reference_then (const Setting * s, const guint8 * in, const guint8 * out,
+    const MatrixPass * after, guint n, const gchar * what)
 {
   gsize bytes = plane_bytes (s);
-  guint8 *expect = g_malloc (bytes), *ties = g_malloc (bytes);
+  guint8 *expect = g_malloc (bytes), *ties = g_malloc (bytes), *tmp = g_malloc (bytes);
   gchar *where = NULL, *desc = describe (s);
   guint off;
   gint worst;
 
   reference (s, in, expect, ties);
+  for (guint i = 0; i < n; i++) {
+    reference_matrix (s, expect, tmp, &after[i]);
+    memcpy (expect, tmp, bytes);
+    reference_matrix (s, ties, tmp, &after[i]);
+    memcpy (ties, tmp, bytes);
+  }
   worst = compare_planes (s, out, expect, ties, TOLERANCE, &off, &where);
   fail_unless (worst <= TOLERANCE, "%s (%s): off by %d (> %d LSB) at %s", what, desc, worst,
       TOLERANCE, where);
@@ -184,6 +214,14 @@ check_reference (const Setting * s, const guint8 * in, const guint8 * out, const
   g_free (desc);
   g_free (expect);
   g_free (ties);
+  g_free (tmp);
+}
+
+/* Fails unless out (tight) is the reference of in for s within the tolerance rule. */
+static void
+check_reference (const Setting * s, const guint8 * in, const guint8 * out, const gchar * what)
+{
+  check_reference_then (s, in, out, NULL, 0, what);
 }
 
 /* Fails unless the two tight planes are byte-identical, naming the first difference. */
@@ -1367,10 +1405,10 @@ device_path (gboolean discrete)
 
 /* The frames of "src ! appsink" (the input) and of the pipeline chain (the output, its appsink
  * named "sink"), CHAIN_FRAMES of each with the same PTS; returns chain still playing, for its
- * elements' stats. */
+ * elements' stats. parsed: chain already parsed (and set up by the caller), or NULL. */
 static GstElement *
-capture_chain (const gchar * src, const gchar * chain, gboolean discrete, const Setting * s,
-    Capture * input, Capture * output)
+capture_chain (const gchar * src, const gchar * chain, GstElement * parsed, gboolean discrete,
+    const Setting * s, Capture * input, Capture * output)
 {
   gchar *plain = g_strdup_printf ("%s ! appsink name=sink sync=false", src);
   GstElement *pipe = start_pipeline (plain, FALSE);
@@ -1380,7 +1418,7 @@ capture_chain (const gchar * src, const gchar * chain, gboolean discrete, const 
   g_free (plain);
   fail_unless_equals_int (input->n, CHAIN_FRAMES);
 
-  pipe = start_pipeline (chain, discrete);
+  pipe = start_parsed (parsed ? parsed : parse_pipeline (chain), chain, discrete);
   capture_frames (pipe, s, output, CHAIN_FRAMES);
   fail_unless_equals_int (output->n, CHAIN_FRAMES);
   for (guint f = 0; f < CHAIN_FRAMES; f++)
@@ -1448,7 +1486,7 @@ GST_START_TEST (test_two_elements_chain)
     {device_path (discrete), device_path (discrete)}
   };
 
-  pipe = capture_chain (src, chain, discrete, &pass1, &input, &output);
+  pipe = capture_chain (src, chain, NULL, discrete, &pass1, &input, &output);
   check_chain_stats (pipe, G_N_ELEMENTS (names), names, paths, discrete ? "discrete" :
       "unified");
   stop_pipeline (pipe);
@@ -1478,17 +1516,6 @@ GST_START_TEST (test_two_elements_chain)
 }
 
 GST_END_TEST;
-
-/* The reference of a pass with a custom 3x3 matrix (divisor 1, no bias) over a tight plane. */
-static void
-reference_matrix (const Setting * s, const guint8 * in, guint8 * out, const gdouble * k,
-    RefBorder border)
-{
-  gint row = (gint) row_bytes (s);
-
-  ref_convolve_u8 (in, row, out, row, s->width, s->height, channels_of (s), passmask_of (s), k,
-      3, 1.0, 0.0, border);
-}
 
 /* Whether pad's current caps carry memory:CLBuffer. */
 static gboolean
@@ -1520,7 +1547,7 @@ GST_START_TEST (test_device_chain)
   gboolean discrete = (__i__ & 1) || !host_unified;
   gint variant = __i__ >> 1;
   Setting pass = { variant & 1 ? "GRAY8" : "RGBA", 97, 61, "sharpen", 3, 0.0, "mirror" };
-  const gdouble left[9] = { 0, 0, 0, 1, 0, 0, 0, 0, 0 }, up[9] = { 0, 1, 0, 0, 0, 0, 0, 0, 0 };
+  const MatrixPass shifts[] = { {shift_left, REF_BORDER_CLAMP}, {shift_up, REF_BORDER_WRAP} };
   const gchar *between[] = { "", "", "videoflip method=horizontal-flip ! "
     "videoflip method=horizontal-flip !", "tee ! queue !"
   };
@@ -1532,8 +1559,6 @@ GST_START_TEST (test_device_chain)
       "! clconvolve name=c matrix=\"0,1,0; 0,0,0; 0,0,0\" border=wrap max-inflight=%d "
       "! appsink name=sink sync=false %s", src, between[variant], variant == 1 ? 3 : 1,
       variant == 1 ? "" : "caps=video/x-raw");
-  gsize bytes = plane_bytes (&pass);
-  guint8 *expect = g_malloc (bytes), *ties = g_malloc (bytes), *tmp = g_malloc (bytes);
   gboolean device_ab = variant != 2;
   const gchar *dev = device_path (discrete), *pin = pinned_path (discrete);
   const gchar *const names[] = { "a", "b", "c" };
@@ -1546,7 +1571,7 @@ GST_START_TEST (test_device_chain)
   Capture input, output;
   GstElement *pipe;
 
-  pipe = capture_chain (src, chain, discrete, &pass, &input, &output);
+  pipe = capture_chain (src, chain, NULL, discrete, &pass, &input, &output);
   fail_unless (pad_has_cl_buffer (element_by_name (pipe, "a"), "src") == device_ab,
       "variant %d: a's output caps %s memory:CLBuffer", variant, device_ab ? "lack" : "have");
   fail_unless (pad_has_cl_buffer (element_by_name (pipe, "b"), "src"));
@@ -1555,28 +1580,15 @@ GST_START_TEST (test_device_chain)
   stop_pipeline (pipe);
 
   for (guint f = 0; f < CHAIN_FRAMES; f++) {
-    gchar *where = NULL;
-    guint off;
-    gint worst;
+    gchar *frame = g_strdup_printf ("%s frame %u", what, f);
 
-    reference (&pass, input.frames[f], expect, ties);
-    reference_matrix (&pass, expect, tmp, left, REF_BORDER_CLAMP);
-    reference_matrix (&pass, tmp, expect, up, REF_BORDER_WRAP);
-    reference_matrix (&pass, ties, tmp, left, REF_BORDER_CLAMP);
-    reference_matrix (&pass, tmp, ties, up, REF_BORDER_WRAP);
-    worst = compare_planes (&pass, output.frames[f], expect, ties, TOLERANCE, &off, &where);
-    fail_unless (worst <= TOLERANCE, "%s frame %u: off by %d (> %d LSB) at %s", what, f,
-        worst, TOLERANCE, where);
-    fail_unless (off_away_from_ties_allowed (off, bytes), "%s frame %u: %u of %"
-        G_GSIZE_FORMAT " samples away from rounding ties differ", what, f, off, bytes);
-    g_free (where);
+    check_reference_then (&pass, input.frames[f], output.frames[f], shifts,
+        G_N_ELEMENTS (shifts), frame);
+    g_free (frame);
   }
 
   capture_free (&input);
   capture_free (&output);
-  g_free (expect);
-  g_free (ties);
-  g_free (tmp);
   g_free (src);
   g_free (chain);
   g_free (what);
@@ -1630,7 +1642,6 @@ GST_START_TEST (test_device_chain_yuv)
 {
   gboolean discrete = (__i__ & 1) || !host_unified, to_sink = (__i__ & 4) != 0;
   const gchar *format = __i__ & 2 ? "I420" : "NV12";
-  const gdouble left[9] = { 0, 0, 0, 1, 0, 0, 0, 0, 0 }, up[9] = { 0, 1, 0, 0, 0, 0, 0, 0, 0 };
   gchar *src = g_strdup_printf ("videotestsrc num-buffers=%d pattern=zone-plate kx2=20 ky2=20 "
       "kt=1 ! video/x-raw,format=%s,width=97,height=61,framerate=30/1", CHAIN_FRAMES, format);
   gchar *plain = g_strdup_printf ("%s ! appsink name=sink sync=false", src);
@@ -1675,11 +1686,11 @@ GST_START_TEST (test_device_chain_yuv)
       gint w = GST_VIDEO_INFO_COMP_WIDTH (&info, i), h = GST_VIDEO_INFO_COMP_HEIGHT (&info, i);
       gint ch = GST_VIDEO_INFO_COMP_PSTRIDE (&info, i), row = w * ch;
 
-      ref_convolve_u8 (input.frames[f] + at, row, tmp + at, row, w, h, ch, 0, left, 3, 1.0, 0.0,
-          REF_BORDER_CLAMP);
+      ref_convolve_u8 (input.frames[f] + at, row, tmp + at, row, w, h, ch, 0, shift_left, 3, 1.0,
+          0.0, REF_BORDER_CLAMP);
       if (i == 0)
-        ref_convolve_u8 (tmp + at, row, expect + at, row, w, h, ch, 0, up, 3, 1.0, 0.0,
-            REF_BORDER_WRAP);
+        ref_convolve_u8 (tmp + at, row, expect + at, row, w, h, ch, 0, shift_up, 3, 1.0,
+            0.0, REF_BORDER_WRAP);
       else
         memcpy (expect + at, tmp + at, (gsize) row * h);
       for (gint y = 0; y < h; y++)
@@ -1718,7 +1729,7 @@ GST_START_TEST (test_chain_two_contexts)
 {
   gboolean discrete = __i__ || !host_unified;
   Setting pass = { "RGBA", 97, 61, "sharpen", 3, 0.0, "mirror" };
-  const gdouble left[9] = { 0, 0, 0, 1, 0, 0, 0, 0, 0 };
+  const MatrixPass shift = { shift_left, REF_BORDER_CLAMP };
   const gchar *src = "videotestsrc num-buffers=12 pattern=zone-plate kx2=20 ky2=20 kt=1 ! "
       "video/x-raw,format=RGBA,width=97,height=61,framerate=30/1";
   gchar *desc = g_strdup_printf ("%s ! clconvolve name=a kernel=sharpen size=3 border=mirror ! "
@@ -1729,8 +1740,6 @@ GST_START_TEST (test_chain_two_contexts)
     {pinned_path (discrete), device_path (discrete)},
     {"staging-copy", pinned_path (discrete)}
   };
-  gsize bytes = plane_bytes (&pass);
-  guint8 *expect = g_malloc (bytes), *ties = g_malloc (bytes), *tmp = g_malloc (bytes);
   cl_device_id dev[2];
   cl_context cl[2] = { app_context (&dev[0]), app_context (&dev[1]) };
   GstContext *given[2] = { app_gst_context (cl[0], dev[0]), app_gst_context (cl[1], dev[1]) };
@@ -1738,24 +1747,13 @@ GST_START_TEST (test_chain_two_contexts)
   Capture input, output;
   GstElement *pipe;
 
-  /* the input alone */
-  {
-    gchar *plain = g_strdup_printf ("%s ! appsink name=sink sync=false", src);
-
-    pipe = start_pipeline (plain, FALSE);
-    capture_frames (pipe, &pass, &input, CHAIN_FRAMES);
-    stop_pipeline (pipe);
-    g_free (plain);
-  }
   pipe = parse_pipeline (desc);
   for (gint i = 0; i < 2; i++) {
     gst_element_set_context (element_by_name (pipe, names[i]), given[i]);
     gst_context_unref (given[i]);
     clReleaseContext (cl[i]);
   }
-  start_parsed (pipe, desc, discrete);
-  capture_frames (pipe, &pass, &output, CHAIN_FRAMES);
-  fail_unless_equals_int (output.n, CHAIN_FRAMES);
+  pipe = capture_chain (src, desc, pipe, discrete, &pass, &input, &output);
   for (gint i = 0; i < 2; i++)
     g_object_get (element_by_name (pipe, names[i]), "context", &ctx[i], NULL);
   fail_unless (ctx[0] && ctx[1] && ctx[0] != ctx[1], "a and b share a context");
@@ -1774,27 +1772,13 @@ GST_START_TEST (test_chain_two_contexts)
   stop_pipeline (pipe);
 
   for (guint f = 0; f < CHAIN_FRAMES; f++) {
-    gchar *where = NULL;
-    guint off;
-    gint worst;
+    gchar *frame = g_strdup_printf ("two contexts, frame %u", f);
 
-    reference (&pass, input.frames[f], expect, ties);
-    reference_matrix (&pass, expect, tmp, left, REF_BORDER_CLAMP);
-    memcpy (expect, tmp, bytes);
-    reference_matrix (&pass, ties, tmp, left, REF_BORDER_CLAMP);
-    memcpy (ties, tmp, bytes);
-    worst = compare_planes (&pass, output.frames[f], expect, ties, TOLERANCE, &off, &where);
-    fail_unless (worst <= TOLERANCE, "frame %u: off by %d (> %d LSB) at %s", f, worst,
-        TOLERANCE, where);
-    fail_unless (off_away_from_ties_allowed (off, bytes), "frame %u: %u of %" G_GSIZE_FORMAT
-        " samples away from rounding ties differ", f, off, bytes);
-    g_free (where);
+    check_reference_then (&pass, input.frames[f], output.frames[f], &shift, 1, frame);
+    g_free (frame);
   }
   capture_free (&input);
   capture_free (&output);
-  g_free (expect);
-  g_free (ties);
-  g_free (tmp);
   g_free (desc);
 }
 
@@ -1812,7 +1796,7 @@ GST_START_TEST (test_device_renegotiate)
     {"GRAY8", 50, 33, "sharpen", 3, 0.0, "mirror"},
     {"RGBA", 64, 40, "sharpen", 3, 0.0, "mirror"},
   };
-  const gdouble left[9] = { 0, 0, 0, 1, 0, 0, 0, 0, 0 };
+  const MatrixPass shift = { shift_left, REF_BORDER_CLAMP };
   GstElement *bin, *b;
   GstHarness *h;
   GError *error = NULL;
@@ -1826,19 +1810,16 @@ GST_START_TEST (test_device_renegotiate)
   gst_object_unref (bin);
   for (guint i = 0; i < G_N_ELEMENTS (formats); i++) {
     const Setting *s = &formats[i];
-    gsize bytes = plane_bytes (s);
     gchar *caps = caps_string (s);
     GstVideoInfo info;
 
     gst_harness_set_src_caps_str (h, caps);
     video_info (s, &info);
     for (guint f = 0; f < 3; f++) {
-      guint8 *in = random_plane (s, 100 * i + f), *out, *expect = g_malloc (bytes);
-      guint8 *ties = g_malloc (bytes), *tmp = g_malloc (bytes);
+      guint8 *in = random_plane (s, 100 * i + f), *out;
       GstBuffer *buf = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info), NULL);
-      gchar *where = NULL;
-      guint off;
-      gint worst;
+      gchar *what = g_strdup_printf ("%s %s frame %u", discrete ? "discrete" : "unified",
+          caps, f);
 
       fill_buffer (buf, s, in);
       GST_BUFFER_PTS (buf) = (i * 3 + f) * GST_SECOND / 30;
@@ -1847,21 +1828,10 @@ GST_START_TEST (test_device_renegotiate)
       fail_unless (buf != NULL);
       out = read_buffer (buf, s);
       gst_buffer_unref (buf);
-      reference (s, in, tmp, ties);
-      reference_matrix (s, tmp, expect, left, REF_BORDER_CLAMP);
-      memcpy (tmp, ties, bytes);
-      reference_matrix (s, tmp, ties, left, REF_BORDER_CLAMP);
-      worst = compare_planes (s, out, expect, ties, TOLERANCE, &off, &where);
-      fail_unless (worst <= TOLERANCE, "%s %s frame %u: off by %d at %s", discrete ?
-          "discrete" : "unified", caps, f, worst, where);
-      fail_unless (off_away_from_ties_allowed (off, bytes), "%s frame %u: %u samples away "
-          "from ties differ", caps, f, off);
-      g_free (where);
+      check_reference_then (s, in, out, &shift, 1, what);
+      g_free (what);
       g_free (in);
       g_free (out);
-      g_free (expect);
-      g_free (ties);
-      g_free (tmp);
     }
     fail_unless (pad_has_cl_buffer (b, "sink"), "%s: b's input is not memory:CLBuffer", caps);
     g_free (caps);
@@ -1875,6 +1845,79 @@ GST_START_TEST (test_device_renegotiate)
   }
   gst_object_unref (b);
   gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+typedef struct
+{
+  CaptureTo to;
+  GstElement *element;
+  guint switch_at;
+  gboolean cl_first;            /* memory:CLBuffer out at the first frame */
+} SwitchCapture;
+
+/* Captures the frame; after frame switch_at, the element turns to the identity. */
+static void
+capture_and_switch (GstSample * sample, guint index, gpointer data)
+{
+  SwitchCapture *sc = data;
+
+  capture_frame (sample, index, &sc->to);
+  if (index == 0)
+    sc->cl_first = pad_has_cl_buffer (sc->element, "src");
+  if (index == sc->switch_at)
+    gst_util_set_object_arg (G_OBJECT (sc->element), "kernel", "identity");
+}
+
+/* A stream that goes to the identity while it plays, with memory:CLBuffer downstream: the
+ * element chooses its caps again (system memory, as its input) and lets the buffers through.
+ * Frames up to the switch are the box reference, the last ones the input itself, every one
+ * either. Loop index: discrete. */
+GST_START_TEST (test_identity_renegotiates)
+{
+  gboolean discrete = __i__ || !host_unified;
+  const guint n = 30, switch_at = 3;
+  Setting box = { "RGBA", 97, 61, "box", 3, 0.0, "clamp" };
+  gchar *src = g_strdup_printf ("videotestsrc num-buffers=%u pattern=zone-plate kx2=20 ky2=20 "
+      "kt=1 ! video/x-raw,format=RGBA,width=97,height=61,framerate=30/1", n);
+  gchar *plain = g_strdup_printf ("%s ! appsink name=sink sync=false", src);
+  /* appsink holds one frame: the element cannot run far ahead of the switch */
+  gchar *chain = g_strdup_printf ("%s ! clconvolve name=c kernel=box size=3 border=clamp ! "
+      "appsink name=sink sync=false max-buffers=1", src);
+  Capture input, output;
+  SwitchCapture sc = { {&box, &output}, NULL, switch_at, FALSE };
+  GstElement *pipe = start_pipeline (plain, FALSE);
+
+  capture_frames (pipe, &box, &input, n);
+  stop_pipeline (pipe);
+  fail_unless_equals_int (input.n, n);
+  pipe = start_pipeline (chain, discrete);
+  sc.element = element_by_name (pipe, "c");
+  output.n = 0;
+  output.frames = g_new0 (guint8 *, n + 1);
+  output.pts = g_new0 (GstClockTime, n + 1);
+  fail_unless_equals_int (pull_samples (pipe, n, "identity switch", capture_and_switch, &sc),
+      n);
+  fail_unless (sc.cl_first, "the box did not output memory:CLBuffer");
+  fail_unless (!pad_has_cl_buffer (sc.element, "src"), "the identity kept memory:CLBuffer out");
+  fail_unless (gst_base_transform_is_passthrough (GST_BASE_TRANSFORM (sc.element)));
+  stop_pipeline (pipe);
+
+  for (guint f = 0; f < n; f++) {
+    gboolean same = !memcmp (output.frames[f], input.frames[f], plane_bytes (&box));
+    gchar *what = g_strdup_printf ("%s frame %u", discrete ? "discrete" : "unified", f);
+
+    fail_unless (same || f < n - 5, "%s is not the input: no passthrough", what);
+    if (!same || f <= switch_at)
+      check_reference (&box, input.frames[f], output.frames[f], what);
+    g_free (what);
+  }
+  capture_free (&input);
+  capture_free (&output);
+  g_free (src);
+  g_free (plain);
+  g_free (chain);
 }
 
 GST_END_TEST;
@@ -2125,56 +2168,25 @@ cl_references (cl_context cl)
   return n;
 }
 
-/* Whether cl counts a buffer made on it among its references (NVIDIA's count stays at 1). */
+/* Whether cl counts a buffer made on it among its references (NVIDIA's count stays at 1): only
+ * then can test_no_cl_objects_left see a leak. */
 static gboolean
-counts_references (cl_context cl)
+counts_references (cl_context cl, cl_device_id device)
 {
   cl_uint before = cl_references (cl), with;
   cl_int err;
   cl_mem probe = clCreateBuffer (cl, CL_MEM_READ_WRITE, 64, NULL, &err);
+  gchar name[256] = "";
 
   fail_unless (err == CL_SUCCESS);
   with = cl_references (cl);
   clReleaseMemObject (probe);
-  return with == before + 1;
-}
-
-/* A context of the application's own on the first device whose OpenCL implementation counts
- * references (the GPU first; PoCL's CPU device where a GPU's driver does not count): the
- * elements' code releases the same objects on every device. */
-static cl_context
-counting_context (cl_device_id * device)
-{
-  const cl_device_type types[] = { CL_DEVICE_TYPE_GPU, CL_DEVICE_TYPE_ALL };
-  cl_platform_id platforms[8];
-  cl_device_id devices[8];
-  cl_uint np = 0, nd = 0;
-  cl_int err;
-
-  fail_unless (clGetPlatformIDs (8, platforms, &np) == CL_SUCCESS && np > 0);
-  for (guint t = 0; t < G_N_ELEMENTS (types); t++)
-    for (cl_uint p = 0; p < MIN (np, 8); p++) {
-      if (clGetDeviceIDs (platforms[p], types[t], 8, devices, &nd) != CL_SUCCESS)
-        continue;
-      for (cl_uint d = 0; d < MIN (nd, 8); d++) {
-        cl_context cl = clCreateContext (NULL, 1, &devices[d], NULL, NULL, &err);
-        gchar name[256] = "";
-
-        if (!cl)
-          continue;
-        clGetDeviceInfo (devices[d], CL_DEVICE_NAME, sizeof (name) - 1, name, NULL);
-        if (counts_references (cl)) {
-          *device = devices[d];
-          return cl;
-        }
-        g_print ("test_no_cl_objects_left: the OpenCL context of %s does not count its "
-            "objects; trying the next device\n", name);
-        clReleaseContext (cl);
-      }
-    }
-  fail ("no OpenCL implementation here counts a context's objects: the check cannot see a "
-      "leak (PoCL does)");
-  return NULL;
+  if (with == before + 1)
+    return TRUE;
+  clGetDeviceInfo (device, CL_DEVICE_NAME, sizeof (name) - 1, name, NULL);
+  g_print ("test_no_cl_objects_left: the OpenCL context of %s does not count its objects; "
+      "trying the next device\n", name);
+  return FALSE;
 }
 
 /* Every OpenCL object the elements make (device and pinned buffers, staging, queues, programs,
@@ -2183,12 +2195,17 @@ counting_context (cl_device_id * device)
 GST_START_TEST (test_no_cl_objects_left)
 {
   cl_device_id device;
-  cl_context cl = counting_context (&device);
-  GstContext *given = app_gst_context (cl, device);
+  /* the GPU first; PoCL's CPU device where a GPU's driver does not count (the elements'
+   * code releases the same objects on every device) */
+  cl_context cl = app_context_where (&device, counts_references);
+  GstContext *given;
   GstElement *pipe;
   GObject *ctx = NULL;
   GWeakRef ref;
 
+  fail_unless (cl != NULL, "no OpenCL implementation here counts a context's objects: the "
+      "check cannot see a leak (PoCL does)");
+  given = app_gst_context (cl, device);
   use_app_context (given);
   pipe = start_pipeline ("videotestsrc num-buffers=1 ! video/x-raw,format=RGBA,width=64,"
       "height=48 ! clconvolve name=c ! fakesink", FALSE);
@@ -2243,6 +2260,7 @@ memory_suite (void)
   tcase_add_loop_test (tc, test_device_chain_yuv, 0, 8);
   tcase_add_loop_test (tc, test_chain_two_contexts, 0, 2);
   tcase_add_loop_test (tc, test_device_renegotiate, 0, 2);
+  tcase_add_loop_test (tc, test_identity_renegotiates, 0, 2);
   tcase_add_test (tc, test_no_leaks);
   tcase_add_test (tc, test_no_cl_objects_left);
   return s;
