@@ -20,5 +20,5 @@ plugin_init (GstPlugin * plugin)
 }
 
 GST_PLUGIN_DEFINE (GST_VERSION_MAJOR, GST_VERSION_MINOR, clconvolve,
-    "Video convolution on OpenCL devices", plugin_init, VERSION, "LGPL", PACKAGE_NAME,
-    "Unknown package origin")
+    "Video convolution on OpenCL devices", plugin_init, VERSION, "LGPL", GST_PACKAGE_NAME,
+    GST_PACKAGE_ORIGIN)
