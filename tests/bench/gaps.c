@@ -22,13 +22,16 @@
  *
  * Prints one JSON line {"kind":"gaps", ...} on stdout: first_frame_ms (first push to first
  * output), worst_gap_ms and the change it followed, median_gap_ms, frames in and out, total
- * time, the element's stats structure, and per change: the frame it preceded, the time setting
+ * time, the latency of the frames after the first (each frame's output time less its push
+ * time: latency_ms_median, _p95, _max), the element's stats structure, and per change: the frame it preceded, the time setting
  * it took in the pushing thread, its worst gap (-1 here and elsewhere: none). A readable table
  * goes to stderr. Exits 0 unless the pipeline failed or frames were lost or reordered (1, with
  * the reason; 2: bad options).
  *
  *   GST_PLUGIN_PATH_1_0=$PWD/build/gst build/tests/bench/clconvolve-gaps --res 640x480 --every 30
- * tests/bench/gaps.sh runs it with empty caches, then again with the caches it filled. */
+ * tests/bench/gaps.sh runs it with empty caches, then again with the caches it filled.
+ * With --schedule "" nothing changes: tests/bench/latency.sh measures the latency a live
+ * stream sees that way (--format, --extra kernel=identity for the pipeline without filtering). */
 
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -45,7 +48,6 @@
 #include <string.h>
 
 #define N_BUFFERS 3             /* pre-filled frames per format, pushed in turn */
-#define START_FORMAT "RGBA"
 #define START_SETTINGS "kernel=gaussian size=7 method=auto"
 
 /* The changes, in order: properties of clconvolve separated by spaces (one change may set
@@ -53,14 +55,14 @@
 static const gchar *default_schedule[] = {
   "size=9", "size=13", "kernel=box", "size=5", "method=vector", "method=tiled", "method=auto",
   "kernel=motionblur size=7 angle=0", "angle=30", "angle=45", "angle=90",
-  "format=NV12", "format=" START_FORMAT, NULL
+  "format=NV12", "format=RGBA", NULL
 };
 
 typedef struct
 {
   gint width, height, fps, every;
   gdouble timeout;
-  gchar *res, *schedule, *device, *extra;
+  gchar *res, *schedule, *device, *extra, *format;
 } Options;
 
 static Options opt;
@@ -99,6 +101,7 @@ static GThread *pusher;
 static gint stopping;           /* atomic: the pusher stops at once */
 static guint frames_total, pushed, late_pushes;
 static gint64 push_t0;          /* first push */
+static gint64 *push_t;          /* each frame's push, by frame number */
 
 static GMutex lock;             /* guards the outputs, written by the streaming thread */
 static GArray *outputs;         /* Output */
@@ -273,7 +276,7 @@ apply_change (Change * c, FrameSet * current)
 static gpointer
 push_frames (gpointer data)
 {
-  FrameSet *fs = frame_set (START_FORMAT);
+  FrameSet *fs = frame_set (opt.format);
   guint next = 1;               /* the next change in changes */
   GstFlowReturn ret = GST_FLOW_OK;
   gint64 period = G_USEC_PER_SEC / opt.fps;
@@ -298,8 +301,9 @@ push_frames (gpointer data)
     GST_BUFFER_PTS (buf) = gst_util_uint64_scale (n, GST_SECOND, opt.fps);
     GST_BUFFER_DURATION (buf) = gst_util_uint64_scale (n + 1, GST_SECOND, opt.fps) -
         GST_BUFFER_PTS (buf);
+    push_t[n] = g_get_monotonic_time ();
     if (n == 0) {
-      push_t0 = g_get_monotonic_time ();
+      push_t0 = push_t[n];
       ((Change *) g_ptr_array_index (changes, 0))->t_us = push_t0;
     }
     ret = gst_app_src_push_buffer (GST_APP_SRC (src), buf);
@@ -419,6 +423,38 @@ measure_gaps (gdouble * worst, guint * worst_change)
   return gaps;
 }
 
+/* The latency of each output but the first (its time less its frame's push), in ms, sorted */
+static GArray *
+measure_latency (void)
+{
+  GArray *lat = g_array_new (FALSE, FALSE, sizeof (gdouble));
+
+  for (guint i = 1; i < outputs->len; i++) {
+    Output *o = &g_array_index (outputs, Output, i);
+    guint64 n = gst_util_uint64_scale_round (o->pts, opt.fps, GST_SECOND);
+    gdouble ms;
+
+    if (!GST_CLOCK_TIME_IS_VALID (o->pts) || n >= frames_total || !push_t[n])
+      continue;
+    ms = (o->t_us - push_t[n]) / 1e3;
+    g_array_append_val (lat, ms);
+  }
+  g_array_sort (lat, dcmp);
+  return lat;
+}
+
+/* The q-quantile of sorted values (nearest rank); -1 when there are none */
+static gdouble
+quantile (GArray * sorted, gdouble q)
+{
+  guint i;
+
+  if (!sorted->len)
+    return -1;
+  i = (guint) ceil (q * sorted->len);
+  return g_array_index (sorted, gdouble, CLAMP (i, 1, sorted->len) - 1);
+}
+
 static void
 report (GstStructure * stats, const gchar * device_name)
 {
@@ -426,6 +462,7 @@ report (GstStructure * stats, const gchar * device_name)
   guint worst_change, long_gaps = 0;
   gint width = 34;
   GArray *gaps = measure_gaps (&worst, &worst_change);
+  GArray *lat = measure_latency ();
   gchar *stats_text = stats ? gst_structure_to_string (stats) : g_strdup ("");
   gchar *esc;
   const gchar *worst_label = worst >= 0 ?
@@ -445,16 +482,19 @@ report (GstStructure * stats, const gchar * device_name)
 
   /* JSON on stdout */
   g_string_append_printf (j, "{\"kind\":\"gaps\",\"width\":%d,\"height\":%d,\"fps\":%d,"
-      "\"every\":%d,\"device\":\"%s\",", opt.width, opt.height, opt.fps, opt.every,
+      "\"format\":\"%s\",\"extra\":\"%s\",\"every\":%d,\"device\":\"%s\",", opt.width,
+      opt.height, opt.fps, opt.format, opt.extra ? opt.extra : "", opt.every,
       esc = json_escape (device_name));
   g_free (esc);
   g_string_append_printf (j, "\"frames_in\":%u,\"frames_out\":%u,\"reordered\":%u,"
       "\"late_pushes\":%u,\"first_frame_ms\":%.3f,\"worst_gap_ms\":%.3f,"
       "\"worst_after\":\"%s\",\"median_gap_ms\":%.3f,\"frame_period_ms\":%.3f,"
-      "\"gaps_over_2_periods\":%u,\"total_s\":%.3f,\"changes\":[", pushed, outputs->len,
+      "\"gaps_over_2_periods\":%u,\"total_s\":%.3f,\"latency_ms_median\":%.3f,"
+      "\"latency_ms_p95\":%.3f,\"latency_ms_max\":%.3f,\"changes\":[", pushed, outputs->len,
       reordered, late_pushes, isnan (first_ms) ? -1.0 : first_ms, worst,
       esc = json_escape (worst_label), isnan (median) ? -1.0 : median, period, long_gaps,
-      isnan (total_s) ? -1.0 : total_s);
+      isnan (total_s) ? -1.0 : total_s, quantile (lat, 0.5), quantile (lat, 0.95),
+      quantile (lat, 1.0));
   g_free (esc);
   for (guint i = 0; i < changes->len; i++) {
     Change *c = g_ptr_array_index (changes, i);
@@ -478,7 +518,7 @@ report (GstStructure * stats, const gchar * device_name)
 
   /* the table on stderr */
   g_printerr ("\nclconvolve-gaps: %dx%d %s at %d/1, a change every %d frames, device %s\n",
-      opt.width, opt.height, START_FORMAT, opt.fps, opt.every, device_name);
+      opt.width, opt.height, opt.format, opt.fps, opt.every, device_name);
   for (guint i = 0; i < changes->len; i++)
     width = MAX (width, (gint) strlen (((Change *) g_ptr_array_index (changes, i))->label));
   g_printerr ("  %-*s %6s %9s %8s %13s\n", width, "change (the first line: the start)",
@@ -499,9 +539,12 @@ report (GstStructure * stats, const gchar * device_name)
       "median gap %.1f ms (period %.1f ms), %u gaps over 2 periods, %u late pushes; %.1f s\n",
       pushed, outputs->len, reordered ? ", REORDERED" : ", in order", first_ms, worst,
       worst_label, median, period, long_gaps, late_pushes, total_s);
+  g_printerr ("latency after the first frame: median %.2f ms, p95 %.2f ms, max %.2f ms\n",
+      quantile (lat, 0.5), quantile (lat, 0.95), quantile (lat, 1.0));
   g_printerr ("stats: %s\n", stats_text);
   g_free (stats_text);
   g_array_free (gaps, TRUE);
+  g_array_free (lat, TRUE);
 }
 
 /* ------------------------------------------------------------------ main */
@@ -524,6 +567,8 @@ main (int argc, char **argv)
         "SPEC"},
     {"extra", 'x', 0, G_OPTION_ARG_STRING, &opt.extra,
         "More clconvolve properties set before the start", "\"prop=value ...\""},
+    {"format", 'F', 0, G_OPTION_ARG_STRING, &opt.format,
+        "Video format of the frames at the start (default RGBA)", "F"},
     {"timeout", 't', 0, G_OPTION_ARG_DOUBLE, &opt.timeout,
         "Give up after this many seconds (default 600)", "S"},
     {NULL}
@@ -547,8 +592,11 @@ main (int argc, char **argv)
     return 2;
   }
   g_option_context_free (octx);
+  if (!opt.format)
+    opt.format = g_strdup ("RGBA");
   if (sscanf (opt.res ? opt.res : "640x480", "%dx%d", &opt.width, &opt.height) != 2
-      || opt.width < 1 || opt.height < 1 || opt.fps < 1 || opt.every < 1 || opt.timeout <= 0) {
+      || opt.width < 1 || opt.height < 1 || opt.fps < 1 || opt.every < 1 || opt.timeout <= 0
+      || gst_video_format_from_string (opt.format) == GST_VIDEO_FORMAT_UNKNOWN) {
     g_printerr ("gaps: bad option value (see --help)\n");
     return 2;
   }
@@ -569,8 +617,9 @@ main (int argc, char **argv)
   changes = g_ptr_array_new_with_free_func (change_free);
   start = parse_change (START_SETTINGS);
   g_ptr_array_add (changes, start);
-  items = opt.schedule ? g_strsplit (opt.schedule, ",", -1) : g_strdupv ((gchar **)
-      default_schedule);
+  /* --schedule "": no change at all */
+  items = !opt.schedule ? g_strdupv ((gchar **) default_schedule) :
+      *opt.schedule ? g_strsplit (opt.schedule, ",", -1) : g_new0 (gchar *, 1);
   for (gchar ** it = items; *it; it++) {
     Change *c = parse_change (*it);
 
@@ -581,10 +630,11 @@ main (int argc, char **argv)
   }
   g_strfreev (items);
   frames_total = changes->len * opt.every;        /* --every more after the last change */
+  push_t = g_new0 (gint64, frames_total);
 
   for (gint i = 0; start->props[i]; i++)
     gst_util_set_object_arg (G_OBJECT (conv), start->props[i], start->values[i]);
-  if (opt.extra) {
+  if (opt.extra && *opt.extra) {
     Change *x = parse_change (opt.extra);
 
     if (!x || x->format) {
@@ -600,12 +650,12 @@ main (int argc, char **argv)
 
   /* every frame set is filled now, before the clock starts */
   frame_sets = g_ptr_array_new_with_free_func (frame_set_free);
-  frame_set (START_FORMAT);
+  frame_set (opt.format);
   for (guint i = 1; i < changes->len; i++)
     if (((Change *) g_ptr_array_index (changes, i))->format)
       frame_set (((Change *) g_ptr_array_index (changes, i))->format);
 
-  g_object_set (src, "caps", frame_set (START_FORMAT)->caps, "is-live", TRUE,
+  g_object_set (src, "caps", frame_set (opt.format)->caps, "is-live", TRUE,
       "format", GST_FORMAT_TIME, "max-buffers", (guint64) 2, "block", TRUE, NULL);
   g_object_set (sink, "sync", FALSE, "enable-last-sample", FALSE, NULL);
   callbacks.new_sample = on_sample;
@@ -660,6 +710,7 @@ main (int argc, char **argv)
   g_ptr_array_free (frame_sets, TRUE);
   g_ptr_array_free (changes, TRUE);
   g_array_free (outputs, TRUE);
+  g_free (push_t);
   g_main_loop_unref (loop);
   return failure ? 1 : 0;
 }
