@@ -35,7 +35,7 @@ add_view (ClLayout * L, gint plane, gint width, gint height, gint span, gint cha
 {
   ClView *v = &L->views[L->n_views++];
   guint computed = ((1u << channels) - 1) & ~skipmask & ~passmask;
-  ClShape shape = { channels, L->depth, skipmask, -1, passmask };
+  ClShape shape = { channels, L->depth, skipmask, -1, passmask, L->bits, L->shift };
 
   g_assert (L->n_views <= CL_MAX_VIEWS);
   /* one sample of several: a kernel that sums that one alone (a CPU pays per sample summed) */
@@ -58,10 +58,14 @@ cl_layout_plan (const GstVideoInfo * info, guint planes, ClLayout * L)
   gint cw = GST_VIDEO_INFO_COMP_WIDTH (info, 1), ch = GST_VIDEO_INFO_COMP_HEIGHT (info, 1);
   gboolean sel_y, sel_u, sel_v;
   gsize base = 0;
+  gint bps;
 
   memset (L, 0, sizeof (*L));
   L->n_planes = GST_VIDEO_INFO_N_PLANES (info);
   L->depth = GST_VIDEO_FORMAT_INFO_DEPTH (f, 0) > 8 ? 16 : 8;
+  L->bits = GST_VIDEO_FORMAT_INFO_DEPTH (f, 0);
+  L->shift = GST_VIDEO_FORMAT_INFO_SHIFT (f, 0);
+  bps = L->depth / 8;
   if (planes == GST_CL_CONVOLVE_PLANES_AUTO)
     planes = GST_VIDEO_FORMAT_INFO_IS_RGB (f) ? GST_CL_CONVOLVE_PLANES_RGB :
         GST_CL_CONVOLVE_PLANES_Y;
@@ -89,13 +93,19 @@ cl_layout_plan (const GstVideoInfo * info, guint planes, ClLayout * L)
       break;
     }
     case GST_VIDEO_FORMAT_NV12:
-    case GST_VIDEO_FORMAT_NV21:{
-      guint pass = (sel_u ? 0 : 1u << GST_VIDEO_FORMAT_INFO_POFFSET (f, 1)) |
-          (sel_v ? 0 : 1u << GST_VIDEO_FORMAT_INFO_POFFSET (f, 2));
+    case GST_VIDEO_FORMAT_NV21:
+    case GST_VIDEO_FORMAT_NV16:
+    case GST_VIDEO_FORMAT_NV24:
+    case GST_VIDEO_FORMAT_P010_10LE:
+    case GST_VIDEO_FORMAT_P012_LE:
+    case GST_VIDEO_FORMAT_P016_LE:{
+      /* luma, then chroma pairs (V first in NV21 alone) */
+      gboolean vfirst = GST_VIDEO_INFO_FORMAT (info) == GST_VIDEO_FORMAT_NV21;
+      guint pass = (sel_u ? 0 : 1u << (vfirst ? 1 : 0)) | (sel_v ? 0 : 1u << (vfirst ? 0 : 1));
 
-      L->row[0] = w;
+      L->row[0] = w * bps;
       L->height[0] = h;
-      L->row[1] = 2 * cw;
+      L->row[1] = 2 * cw * bps;
       L->height[1] = ch;
       if (sel_y)
         add_view (L, 0, w, h, w, 1, 0, 0);
@@ -107,11 +117,18 @@ cl_layout_plan (const GstVideoInfo * info, guint planes, ClLayout * L)
     case GST_VIDEO_FORMAT_YV12:
     case GST_VIDEO_FORMAT_Y42B:
     case GST_VIDEO_FORMAT_Y444:
+    case GST_VIDEO_FORMAT_I420_10LE:
+    case GST_VIDEO_FORMAT_I420_12LE:
+    case GST_VIDEO_FORMAT_I422_10LE:
+    case GST_VIDEO_FORMAT_I422_12LE:
+    case GST_VIDEO_FORMAT_Y444_10LE:
+    case GST_VIDEO_FORMAT_Y444_12LE:
+    case GST_VIDEO_FORMAT_Y444_16LE:
       for (gint c = 0; c < 3; c++) {
         gint p = GST_VIDEO_FORMAT_INFO_PLANE (f, c);
         gint pw = GST_VIDEO_INFO_COMP_WIDTH (info, c), ph = GST_VIDEO_INFO_COMP_HEIGHT (info, c);
 
-        L->row[p] = pw;
+        L->row[p] = pw * bps;
         L->height[p] = ph;
         if (c == 0 ? sel_y : c == 1 ? sel_u : sel_v)
           add_view (L, p, pw, ph, pw, 1, 0, 0);
@@ -119,7 +136,7 @@ cl_layout_plan (const GstVideoInfo * info, guint planes, ClLayout * L)
       break;
     case GST_VIDEO_FORMAT_GRAY8:
     case GST_VIDEO_FORMAT_GRAY16_LE:
-      L->row[0] = w * (L->depth / 8);
+      L->row[0] = w * bps;
       L->height[0] = h;
       if (sel_y)
         add_view (L, 0, w, h, w, 1, 0, 0);

@@ -27,15 +27,17 @@ G_BEGIN_DECLS
 #define CL_MAX_SHAPES 2
 
 /* Pixels a kernel handles: samples per pixel, bits per sample, samples it never writes, the
- * one sample it computes when it computes a single one of several (-1: as passmask says), and
- * the samples copied from the centre pixel (the same for every view of the shape, so that a
- * kernel may be built for them: method=vector's split planes). */
+ * one sample it computes when it computes a single one of several (-1: as passmask says), the
+ * samples copied from the centre pixel (the same for every view of the shape, so that a
+ * kernel may be built for them: method=vector's split planes), and the significant bits of a
+ * sample and where they start in its container (10 and 12-bit formats; else depth and 0). */
 typedef struct
 {
   gint channels, depth;
   guint skipmask;
   gint only;
   guint passmask;
+  gint bits, shift;
 } ClShape;
 
 /* What one kernel launch convolves: a view of one plane of the frame. */
@@ -54,7 +56,7 @@ typedef struct
  * buffers), and what convolves it; planes no view covers are copied unchanged. */
 typedef struct
 {
-  gint n_planes, depth;
+  gint n_planes, depth, bits, shift;
   gint row[CL_MAX_PLANES], height[CL_MAX_PLANES];
   gsize base[CL_MAX_PLANES], size;
   gboolean convolved[CL_MAX_PLANES];

@@ -277,7 +277,9 @@ struct _GstClConvolve
 };
 
 #define CAPS_FORMATS "{ RGBA, BGRA, ARGB, ABGR, RGBx, BGRx, xRGB, xBGR, GRAY8, GRAY16_LE, " \
-  "I420, YV12, Y42B, Y444, NV12, NV21, YUY2, UYVY }"
+  "I420, YV12, Y42B, Y444, NV12, NV21, NV16, NV24, YUY2, UYVY, " \
+  "P010_10LE, P012_LE, P016_LE, I420_10LE, I420_12LE, I422_10LE, I422_12LE, " \
+  "Y444_10LE, Y444_12LE, Y444_16LE }"
 /* memory:CLBuffer first: OpenCL neighbours on the same device keep frames on it */
 #define CL_CONVOLVE_CAPS \
   GST_VIDEO_CAPS_MAKE_WITH_FEATURES (GST_CAPS_FEATURE_MEMORY_CL_BUFFER, CAPS_FORMATS) "; " \
@@ -874,12 +876,14 @@ matrix_size (const Settings * s)
   return s->kernel == CONV_PRESET_CUSTOM && s->custom_size ? s->custom_size : s->size;
 }
 
-/* The coefficients' kernel arguments, the bias scaled to the sample's depth. */
+/* The coefficients' kernel arguments, the bias scaled from 8-bit units to samples of bits
+ * significant bits (× 1023 / 255 for 10 bits, × 65535 / 255 for 16). */
 static ClCoefArgs
-coef_args (GstClConvolve * self, gint depth)
+coef_args (GstClConvolve * self, gint bits)
 {
   return (ClCoefArgs) { self->coef_mem, self->sep_mem, self->rank,
-    (gfloat) (self->cur->bias * (depth == 16 ? 65535.0 / 255.0 : 1.0)), matrix_size (self->cur),
+    (gfloat) (self->cur->bias * (bits > 8 ? ((1 << bits) - 1) / 255.0 : 1.0)),
+    matrix_size (self->cur),
     self->cur->border
   };
 }
@@ -889,7 +893,7 @@ static ClTuner
 element_tuner (GstClConvolve * self, const ClKernelRequest * r)
 {
   return (ClTuner) { self->ctx, &self->facts, self->queue, self->source,
-    self->sources_digest, self->tune_dir, coef_args (self, r->depth), GST_OBJECT (self), FALSE
+    self->sources_digest, self->tune_dir, coef_args (self, r->bits > 0 ? r->bits : r->depth), GST_OBJECT (self), FALSE
   };
 }
 
@@ -1001,12 +1005,16 @@ shape_request (ClKernelRequest * r, const ClShape * sh)
   r->skipmask = sh->skipmask;
   r->only = sh->only;
   r->passmask = sh->passmask;
+  r->bits = sh->bits;
+  r->shift = sh->shift;
 }
 
-/* Queues on the worker the generic programs of the pixel shapes of every format the element
- * takes (with the current planes), other than those of L: a later renegotiation then finds
- * its generic program in the caches (the helper's build) instead of compiling it while its
- * frame waits. Once per element. */
+/* Queues on the worker the generic programs of the pixel shapes of every format of L's sample
+ * depth the element takes (with the current planes), other than those of L: a later
+ * renegotiation then finds its generic program in the caches (the helper's build) instead of
+ * compiling it while its frame waits. A stream rarely changes its depth: the 10, 12 and 16-bit
+ * formats' programs are not built for an 8-bit stream, nor the other way round. Once per
+ * element. */
 static void
 prepare_generics (GstClConvolve * self, const ClKernelRequest * like, const ClLayout * L)
 {
@@ -1029,6 +1037,8 @@ prepare_generics (GstClConvolve * self, const ClKernelRequest * like, const ClLa
     gst_video_info_set_format (&info, gst_video_format_from_string (g_value_get_string
             (gst_value_list_get_value (formats, f))), like->width, like->height);
     cl_layout_plan (&info, self->cur->planes, &other);
+    if (other.bits != L->bits || other.shift != L->shift)
+      continue;
     for (gint i = 0; i < other.n_shapes; i++) {
       ClKernelRequest r = *like;
       gchar *options;
@@ -1250,7 +1260,7 @@ ensure_kernel (GstClConvolve * self, gint slot, const ClShape * shape, const ClL
   ClKernelRequest request = { s->method, matrix_size (s),
     shape->channels, shape->depth, shape->skipmask, shape->only, s->border,
     self->block_override, self->rank, 0, 0, shape->passmask, s->autotune, self->split_override,
-    self->discrete
+    self->discrete, shape->bits, shape->shift
   };
   ClTuner t;
   ClTuneOutcome how = CL_TUNE_KNOWN;
@@ -1650,7 +1660,7 @@ frame_submit (GstClConvolve * self, FrameSlot * slot)
     return GST_FLOW_ERROR;
   }
   *f = (ClFrameRun) { self->queue, self->up_queue, self->down_queue, self->run,
-    self->tmp_mem, coef_args (self, L.depth), matrix_size (self->cur) / 2,
+    self->tmp_mem, coef_args (self, L.bits), matrix_size (self->cur) / 2,
     self->cur->border == GST_CL_CONVOLVE_BORDER_WRAP, self->copy_parts
   };
 

@@ -251,8 +251,15 @@ gchar *
 cl_variant_options (const ClDeviceFacts * d, const ClKernelRequest * r, const ClVariant * v)
 {
   ClTileGeometry g = cl_variant_tile_geometry (d, r, v->bx, v->by);
-  gchar *only = r->only >= 0 ? g_strdup_printf (" -DONLY=%d", r->only) : g_strdup ("");
-  gchar *options;
+  GString *sample = g_string_new (NULL);
+  gchar *only, *options;
+
+  /* the one sample computed; samples of fewer significant bits than their container */
+  if (r->only >= 0)
+    g_string_append_printf (sample, " -DONLY=%d", r->only);
+  if (r->bits > 0 && r->bits < r->depth)
+    g_string_append_printf (sample, " -DBITS=%d -DSHIFT=%d", r->bits, r->shift);
+  only = g_string_free (sample, FALSE);
 
   /* the pixel shape alone: neither the matrix side nor the border */
   if (v->generic) {

@@ -51,6 +51,8 @@ typedef struct
   gboolean autotune;
   gint split;                   /* GST_CLCONVOLVE_SPLIT: 0 or 1, -1 unset */
   gboolean discrete;            /* frames copied to device buffers, in bands */
+  gint bits, shift;             /* depth 16: significant bits and where they start (16, 0 for
+                                 * all of them; 0, 0 taken as that too) */
 } ClKernelRequest;
 
 /* One compiled variant of the convolution: which kernel and its blocking. */

@@ -22,6 +22,10 @@
  *   -DKSIZE=n        odd matrix side, 1..63
  *   -DCHANNELS=c     samples per pixel: 1, 2 or 4
  *   -DDEPTH=d        bits per sample: 8 (default) or 16
+ *   -DBITS=b         DEPTH 16 only: the sample's significant bits (10, 12; default 16), held in
+ *                    bits SHIFT..SHIFT+BITS-1 of its 16 (the other bits zero, as the formats
+ *                    define them): results saturate to 0..2^BITS-1 in those bits
+ *   -DSHIFT=s        where they start: 0 (I420_10LE and the like), 6 or 4 (P010, P012)
  *   -DSKIPMASK=m     bit c set: sample c is never written (another view of the same plane
  *                    writes it); default 0
  *   -DONLY=k         compute sample k alone and copy the others from the centre pixel (the
@@ -73,6 +77,28 @@
 #endif
 #ifndef SKIPMASK
 #define SKIPMASK 0
+#endif
+#ifndef BITS
+#define BITS DEPTH
+#endif
+#ifndef SHIFT
+#define SHIFT 0
+#endif
+
+/* A computed sample's value in its container: round (sum + bias), for fewer significant bits
+ * than the container saturated to them and moved to their place (the sums are over the stored
+ * values, 2^SHIFT times the samples; bias is in sample units). What the kernels then saturate
+ * to the container's range is in range already, and copied samples are never moved. OUT8 is
+ * put8's form: rounded up from + 0.5 by truncation. */
+#if BITS < DEPTH
+#define QSTEP ((float) (1 << SHIFT))
+#define QMAX ((float) ((1 << BITS) - 1))
+#define ROUND_OUT(sum, bias) (clamp (round ((sum) * (1.0f / QSTEP) + (bias)), 0.0f, QMAX) * QSTEP)
+#define OUT8(acc, bias) \
+  (floor (clamp ((acc) * (1.0f / QSTEP) + ((bias) + 0.5f), 0.0f, QMAX)) * QSTEP)
+#else
+#define ROUND_OUT(sum, bias) round ((sum) + (bias))
+#define OUT8(acc, bias) clamp ((acc) + ((bias) + 0.5f), 0.0f, SAMP_MAX)
 #endif
 
 #if DEPTH == 8
@@ -219,10 +245,10 @@ store (__global uchar * p, sum_t sum, float bias, pix_t centre, uint passmask)
 #ifdef ONLY
   pix_t out = centre;
 
-  PICK (out) = SAMP_SAT (round (sum + bias));
+  PICK (out) = SAMP_SAT (ROUND_OUT (sum, bias));
   write_pix (out, p);
 #else
-  acc_t v = round (sum + bias);
+  acc_t v = ROUND_OUT (sum, bias);
 #ifdef PASS_MASK
   v = select (v, TO_ACC (centre), PASS_MASK (passmask));
 #endif
@@ -321,7 +347,7 @@ inline void
 put8 (float8 acc, float bias, int8 pass, __global const samp_t * centre, __global samp_t * out,
     int v)
 {
-  VEC (8) res = select (TO_SAMPLES8 (clamp (acc + (bias + 0.5f), 0.0f, SAMP_MAX)),
+  VEC (8) res = select (TO_SAMPLES8 (OUT8 (acc, bias)),
       vload8 (v, centre), PASS8 (pass));
 
 #ifdef PACKED_IO

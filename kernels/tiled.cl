@@ -152,7 +152,7 @@ tiled_outputs (__local const tile_t * tile, __global const uchar * src, int src_
         int c = lx * TILE_MX + b + RADIUS;
         sum_t centre = tile[(ly * TILE_MY + m + RADIUS) * TILE_ROW +
             (c % TILE_MX) * TILE_XW + c / TILE_MX];
-        acc_t v = round (sum[m][b] + bias);
+        acc_t v = ROUND_OUT (sum[m][b], bias);
 
 #ifdef PASS_MASK
         v = select (v, centre, PASS_MASK (passmask));

@@ -150,7 +150,7 @@ convolve_vsep (int row0, __global const uchar * src, int src_offset, int src_pit
             for (int l = 0; l < 8; l++)
               c8[l] = xb + (8 * v + l) / CHANNELS < span ?
                   convert_float (centre[8 * v + l]) : 0.0f;
-            res = select (round (acc + bias), vload8 (0, c8), pass);
+            res = select (ROUND_OUT (acc, bias), vload8 (0, c8), pass);
             vstore8 (res, 0, r8);
             /* pixels from width to span are copied (odd-width packed 4:2:2 luma) */
             for (int l = 0; l < 8 && xb + (8 * v + l) / CHANNELS < span; l++)

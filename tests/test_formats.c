@@ -75,6 +75,8 @@ typedef struct
   gint u, v;                    /* planar: plane of U, V; semi, packed: byte in pair/macropixel */
   gint y0, y1;                  /* packed: bytes of the two Y samples of a macropixel */
   gint rgba[4];                 /* RGB: byte of R, G, B and A (-1: no alpha, a padding byte) */
+  gint bits, shift;             /* 2-byte samples of fewer significant bits: how many and where
+                                 * they start (0, 0: all 16) */
 } Fmt;
 
 static const Fmt fmts[] = {
@@ -103,14 +105,44 @@ static const Fmt fmts[] = {
 #define N_YUV_FMTS 10
 #define N_RGB_FMTS (N_FMTS - N_YUV_FMTS)
 
+/* 10, 12 and 16-bit YUV and the other semi-planar chroma sizes (test case "deep"): samples in
+ * the low bits of their 2 bytes (I4xx) or the high bits (P01x), chroma at half or full width
+ * and height (planar: plane 1 U, plane 2 V; semi: U then V in a pair). */
+static const Fmt deep_fmts[] = {
+  {"P010_10LE", LAYOUT_SEMI, 2, 2, 2, 0, 1, 0, 0, {0}, 10, 6},
+  {"P012_LE", LAYOUT_SEMI, 2, 2, 2, 0, 1, 0, 0, {0}, 12, 4},
+  {"P016_LE", LAYOUT_SEMI, 2, 2, 2, 0, 1},
+  {"I420_10LE", LAYOUT_PLANAR, 2, 2, 2, 1, 2, 0, 0, {0}, 10, 0},
+  {"I420_12LE", LAYOUT_PLANAR, 2, 2, 2, 1, 2, 0, 0, {0}, 12, 0},
+  {"I422_10LE", LAYOUT_PLANAR, 2, 2, 1, 1, 2, 0, 0, {0}, 10, 0},
+  {"I422_12LE", LAYOUT_PLANAR, 2, 2, 1, 1, 2, 0, 0, {0}, 12, 0},
+  {"Y444_10LE", LAYOUT_PLANAR, 2, 1, 1, 1, 2, 0, 0, {0}, 10, 0},
+  {"Y444_12LE", LAYOUT_PLANAR, 2, 1, 1, 1, 2, 0, 0, {0}, 12, 0},
+  {"Y444_16LE", LAYOUT_PLANAR, 2, 1, 1, 1, 2},
+  {"NV16", LAYOUT_SEMI, 1, 2, 1, 0, 1},
+  {"NV24", LAYOUT_SEMI, 1, 1, 1, 0, 1},
+};
+
+#define N_DEEP_FMTS ((gint) G_N_ELEMENTS (deep_fmts))
+
 static const Fmt *
 find_fmt (const gchar * name)
 {
   for (gint i = 0; i < N_FMTS; i++)
     if (!strcmp (fmts[i].name, name))
       return &fmts[i];
+  for (gint i = 0; i < N_DEEP_FMTS; i++)
+    if (!strcmp (deep_fmts[i].name, name))
+      return &deep_fmts[i];
   g_assert_not_reached ();
   return NULL;
+}
+
+/* A format's significant bits per sample, and where they start in its container */
+static gint
+fmt_bits (const Fmt * f)
+{
+  return f->bits ? f->bits : 8 * f->bps;
 }
 
 /* A frame of a format and size: the rows of each plane as the element handles them (whole
@@ -150,16 +182,16 @@ geom_init (Geom * g, const gchar * format, gint w, gint h)
       break;
     case LAYOUT_PLANAR:
       g->n_planes = 3;
-      g->row[0] = w;
+      g->row[0] = w * f->bps;
       g->rows[0] = h;
-      g->row[1] = g->row[2] = cw;
+      g->row[1] = g->row[2] = cw * f->bps;
       g->rows[1] = g->rows[2] = ch;
       break;
     case LAYOUT_SEMI:
       g->n_planes = 2;
-      g->row[0] = w;
+      g->row[0] = w * f->bps;
       g->rows[0] = h;
-      g->row[1] = 2 * cw;
+      g->row[1] = 2 * cw * f->bps;
       g->rows[1] = ch;
       break;
     case LAYOUT_PACKED:
@@ -205,12 +237,12 @@ sample_offset (const Geom * g, gint c, gint x, gint y, gint * plane)
       return (gsize) y * g->row[0] + (gsize) x * f->bps;
     case LAYOUT_PLANAR:
       *plane = c == COMP_Y ? 0 : c == COMP_U ? f->u : f->v;
-      return (gsize) y * g->row[*plane] + x;
+      return (gsize) y * g->row[*plane] + (gsize) x * f->bps;
     case LAYOUT_SEMI:
       *plane = c == COMP_Y ? 0 : 1;
       if (c == COMP_Y)
-        return (gsize) y * g->row[0] + x;
-      return (gsize) y * g->row[1] + 2 * x + (c == COMP_U ? f->u : f->v);
+        return (gsize) y * g->row[0] + (gsize) x * f->bps;
+      return (gsize) y * g->row[1] + (2 * (gsize) x + (c == COMP_U ? f->u : f->v)) * f->bps;
     case LAYOUT_RGB:
       *plane = 0;
       return (gsize) y * g->row[0] + (gsize) x * 4 + f->rgba[c];
@@ -380,6 +412,13 @@ get_sample (const Geom * g, const Frame * fr, gint c, gint x, gint y)
   return g->f->bps == 2 ? fr->p[p][o] | (fr->p[p][o + 1] << 8) : fr->p[p][o];
 }
 
+/* The value of component c's sample (x, y): its significant bits */
+static guint
+get_value (const Geom * g, const Frame * fr, gint c, gint x, gint y)
+{
+  return get_sample (g, fr, c, x, y) >> g->f->shift;
+}
+
 /* What an output frame must be: the expected samples of the convolved components (with their
  * near-tie marks) and, per byte of each plane, whether it belongs to one; all other bytes must
  * equal the input. */
@@ -427,15 +466,17 @@ convolve_comp (const Geom * g, const Frame * in, gint c, const Filter * f, RefBo
   filter_coefficients (f, k, &divisor);
   if (g->f->bps == 2) {
     guint16 *src = g_new (guint16, n), *dst = g_new (guint16, n);
+    gint max = (1 << fmt_bits (g->f)) - 1;
 
     for (gint y = 0; y < h; y++)
       for (gint x = 0; x < w; x++)
-        src[(gsize) y * w + x] = get_sample (g, in, c, x, y);
-    /* the element's bias is in 8-bit units: 65535 / 255 = 257 per unit on 16-bit samples */
-    ref_convolve_u16 (src, w, dst, w, w, h, 1, 0, k, f->size, divisor, f->bias * 257.0 + delta,
-        border);
+        src[(gsize) y * w + x] = get_value (g, in, c, x, y);
+    /* the element's bias is in 8-bit units: max / 255 per unit (257 on 16-bit samples); the
+     * 16-bit reference saturates to 65535, a sample of fewer bits to its own maximum */
+    ref_convolve_u16 (src, w, dst, w, w, h, 1, 0, k, f->size, divisor,
+        f->bias * (max / 255.0) + delta, border);
     for (gsize i = 0; i < n; i++)
-      out[i] = dst[i];
+      out[i] = MIN (dst[i], max);
     g_free (src);
     g_free (dst);
   } else {
@@ -486,7 +527,7 @@ expect_frame (const Geom * g, const Frame * in, guint sel, const Filter * f,
         e->covered[p][o] = 1;
         if (g->f->bps == 2)
           e->covered[p][o + 1] = 1;
-        e->changed[c] += e->value[c][i] != (gint) get_sample (g, in, c, x, y);
+        e->changed[c] += e->value[c][i] != (gint) get_value (g, in, c, x, y);
       }
     }
     g_free (lo);
@@ -523,18 +564,22 @@ check_frame (const Geom * g, const Frame * in, const Frame * out, const Expect *
     for (gint y = 0; y < g->ch[c]; y++) {
       for (gint x = 0; x < g->cw[c]; x++) {
         gsize i = (gsize) y * g->cw[c] + x;
-        gint got = get_sample (g, out, c, x, y), d = abs (got - e->value[c][i]);
+        guint raw = get_sample (g, out, c, x, y);
+        gint got = raw >> g->f->shift, d = abs (got - e->value[c][i]);
 
+        /* the bits below a sample's (P010, P012) are zero */
+        if (raw & ((1u << g->f->shift) - 1))
+          d = G_MAXINT;
         if (d > TOLERANCE && !where)
-          where = g_strdup_printf ("%s (%d,%d) of %dx%d: got %d, reference %d (input %u)",
-              comp_name (g, c), x, y, g->cw[c], g->ch[c], got, e->value[c][i],
-              get_sample (g, in, c, x, y));
+          where = g_strdup_printf ("%s (%d,%d) of %dx%d: got %d (stored 0x%04x), reference "
+              "%d (input %u)", comp_name (g, c), x, y, g->cw[c], g->ch[c], got, raw,
+              e->value[c][i], get_value (g, in, c, x, y));
         worst = MAX (worst, d);
         off += d != 0 && !e->tie[c][i];
       }
     }
-    fail_unless (worst <= TOLERANCE, "%s: off by %d (> %d LSB) at %s", what, worst, TOLERANCE,
-        where);
+    fail_unless (worst <= TOLERANCE, "%s: off by %d (> %d LSB, or bits outside the sample's "
+        "set) at %s", what, worst, TOLERANCE, where);
     fail_unless (off_away_from_ties_allowed (off, n), "%s: %u of %" G_GSIZE_FORMAT " %s "
         "samples away from rounding ties off by 1 (a systematic error)", what, off, n,
         comp_name (g, c));
@@ -557,8 +602,8 @@ caps_string (const gchar * format, gint w, gint h)
       w, h);
 }
 
-/* Random content: 8-bit samples uniform; 16-bit ones a mix of the whole range and values
- * within 512 of 0 and of 65535 (saturation at both ends). */
+/* Random content: 8-bit samples uniform; 2-byte ones a mix of the whole range and values
+ * within 1/128 of it of 0 and of the maximum (saturation at both ends), in their bits. */
 static void
 random_frame (const Geom * g, guint32 seed, Frame * fr)
 {
@@ -567,19 +612,22 @@ random_frame (const Geom * g, guint32 seed, Frame * fr)
   frame_alloc (fr, g);
   for (gint p = 0; p < g->n_planes; p++) {
     if (g->f->bps == 2) {
+      gint range = 1 << fmt_bits (g->f);
+
       for (gsize i = 0; i + 1 < plane_bytes (g, p); i += 2) {
-        guint v = g_rand_int_range (rand, 0, 65536);
+        guint v = g_rand_int_range (rand, 0, range);
 
         switch (g_rand_int_range (rand, 0, 4)) {
           case 1:
-            v = 65535 - g_rand_int_range (rand, 0, 512);
+            v = range - 1 - g_rand_int_range (rand, 0, range / 128);
             break;
           case 2:
-            v = g_rand_int_range (rand, 0, 512);
+            v = g_rand_int_range (rand, 0, range / 128);
             break;
           default:
             break;
         }
+        v <<= g->f->shift;
         fr->p[p][i] = v & 0xff;
         fr->p[p][i + 1] = v >> 8;
       }
@@ -1445,9 +1493,47 @@ GST_START_TEST (test_caps_passthrough)
 
 GST_END_TEST;
 
-/* Three cases that meson runs as three processes (CK_RUN_CASE), so that on a few cores their
- * cold program builds run side by side: YUV layouts, the vector variants on every format, and
- * RGB planes, 16-bit gray and float4 blocking. */
+/* The deep formats (deep_fmts): 10 and 12 bits in the low or the high bits of 2 bytes, 16-bit
+ * planar and semi-planar, NV16 and NV24. Every method, border and input memory; all planes,
+ * one chroma alone (the other passes), luma alone; a signed filter with bias 128 (scaled to
+ * the depth); sizes odd and even, one smaller than the kernel, and 112 wide for the vector
+ * kernel's interior path. Each format runs the cases i with (i + format) % DEEP_SHARE == 0, so
+ * that each case runs on four formats. */
+static const Case deep_cases[] = {
+  {NULL, 37, 45, "y+u+v", &f_custom, "clamp", "float4", INPUT_DEFAULT},
+  {NULL, 64, 48, "auto", &f_emboss, "mirror", "tiled", INPUT_PADDED},
+  {NULL, 37, 29, "u", &f_sobel, "wrap", "vector", INPUT_POOL},
+  {NULL, 38, 45, "v", &f_custom, "constant", "tiled", INPUT_POOL_PADDED},
+  {NULL, 37, 45, "y+v", &f_gauss7, "mirror", "separable", INPUT_PADDED},
+  {NULL, 112, 40, "y+u+v", &f_gauss9, "clamp", "vector", INPUT_DEFAULT},
+  {NULL, 3, 2, "y+u+v", &f_gauss7, "wrap", "float4", INPUT_PADDED},
+  {NULL, 64, 47, "y", &f_sharpen, "constant", "separable", INPUT_POOL},
+  {NULL, 29, 31, "u+v", &f_box15, "clamp", "float4", INPUT_POOL_PADDED},
+};
+
+#define DEEP_SHARE 3
+
+/* loop index: deep format * 2 + discrete */
+GST_START_TEST (test_deep_formats)
+{
+  const Fmt *f = &deep_fmts[__i__ >> 1];
+  gboolean discrete = __i__ & 1;
+
+  for (guint i = 0; i < G_N_ELEMENTS (deep_cases); i++) {
+    Case c = deep_cases[i];
+
+    if ((i + (__i__ >> 1)) % DEEP_SHARE)
+      continue;
+    c.format = f->name;
+    run_case (&c, discrete, 2, 2100 + 100 * i + __i__);
+  }
+}
+
+GST_END_TEST;
+
+/* Four cases that meson runs as four processes (CK_RUN_CASE), so that on a few cores their
+ * cold program builds run side by side: YUV layouts, the vector variants on every format, RGB
+ * planes, 16-bit gray and float4 blocking, and the deep formats. */
 static Suite *
 formats_suite (void)
 {
@@ -1477,6 +1563,11 @@ formats_suite (void)
   tcase_add_loop_test (tc, test_rgb_planes, 0, 2 * N_RGB_FMTS);
   tcase_add_loop_test (tc, test_gray16, 0, 2);
   tcase_add_loop_test (tc, test_float4_blocks, 0, 4);
+
+  tc = tcase_create ("deep");
+  suite_add_tcase (s, tc);
+  tcase_add_checked_fixture (tc, reset_split_env, stop_leftover_pipelines);
+  tcase_add_loop_test (tc, test_deep_formats, 0, 2 * N_DEEP_FMTS);
   return s;
 }
 

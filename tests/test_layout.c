@@ -83,6 +83,17 @@ static const Expect expects[] = {
   {"NV21", U, 8, 2, {7, 8}, {5, 3}, 1, 1, {{1, 4, 3, 4, 2, 0, 0x1, 1}}},
   {"NV12", Y | U | V, 8, 2, {7, 8}, {5, 3}, 2, 2,
       {{0, 7, 5, 7, 1, 0, 0, -1}, {1, 4, 3, 4, 2, 0, 0, -1}}},
+  /* NV16: chroma 4x5; NV24: 7x5 */
+  {"NV16", V, 8, 2, {7, 8}, {5, 5}, 1, 1, {{1, 4, 5, 4, 2, 0, 0x1, 1}}},
+  {"NV24", U | V, 8, 2, {7, 14}, {5, 5}, 1, 1, {{1, 7, 5, 7, 2, 0, 0, -1}}},
+  /* 2-byte samples: rows of twice the bytes */
+  {"P010_10LE", U, 16, 2, {14, 16}, {5, 3}, 1, 1, {{1, 4, 3, 4, 2, 0, 0x2, 0}}},
+  {"P016_LE", Y | U | V, 16, 2, {14, 16}, {5, 3}, 2, 2,
+      {{0, 7, 5, 7, 1, 0, 0, -1}, {1, 4, 3, 4, 2, 0, 0, -1}}},
+  {"I420_10LE", U | V, 16, 3, {14, 8, 8}, {5, 3, 3}, 2, 1,
+      {{1, 4, 3, 4, 1, 0, 0, -1}, {2, 4, 3, 4, 1, 0, 0, -1}}},
+  {"I422_12LE", Y, 16, 3, {14, 8, 8}, {5, 5, 5}, 1, 1, {{0, 7, 5, 7, 1, 0, 0, -1}}},
+  {"Y444_16LE", AUTO, 16, 3, {14, 14, 14}, {5, 5, 5}, 1, 1, {{0, 7, 5, 7, 1, 0, 0, -1}}},
   /* packed 4:2:2, YUY2: Y0 U Y1 V. Luma as 2-byte pixels (its Y and the chroma byte beside
    * it, copied); chroma as 4-byte macropixels (the luma bytes skipped when luma has a view of
    * its own, else copied) */
@@ -95,6 +106,17 @@ static const Expect expects[] = {
   {"UYVY", AUTO, 8, 1, {16}, {5}, 1, 1, {{0, 7, 5, 8, 2, 0, 0x1, 1}}},
   {"UYVY", Y | V, 8, 1, {16}, {5}, 2, 2,
       {{0, 4, 5, 4, 4, 0xa, 0x1, 2}, {0, 7, 5, 8, 2, 0x1, 0x1, 1}}},
+};
+
+/* significant bits of a sample and where they start in its container */
+static const struct
+{
+  const gchar *format;
+  gint bits, shift;
+} sample_bits[] = {
+  {"NV12", 8, 0}, {"GRAY16_LE", 16, 0}, {"P010_10LE", 10, 6}, {"P012_LE", 12, 4},
+  {"P016_LE", 16, 0}, {"I420_10LE", 10, 0}, {"I420_12LE", 12, 0}, {"I422_10LE", 10, 0},
+  {"Y444_12LE", 12, 0}, {"Y444_16LE", 16, 0},
 };
 
 static gchar *
@@ -209,11 +231,32 @@ test_sizes (void)
   }
 }
 
+/* every shape of a format carries its samples' bits and shift, the kernels' BITS and SHIFT */
+static void
+test_sample_bits (void)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (sample_bits); i++) {
+    ClLayout L;
+
+    g_test_message ("%s", sample_bits[i].format);
+    plan (sample_bits[i].format, 9, 7, GST_CL_CONVOLVE_PLANES_Y | GST_CL_CONVOLVE_PLANES_U |
+        GST_CL_CONVOLVE_PLANES_V, &L);
+    g_assert_cmpint (L.bits, ==, sample_bits[i].bits);
+    g_assert_cmpint (L.shift, ==, sample_bits[i].shift);
+    g_assert_cmpint (L.n_shapes, >, 0);
+    for (gint s = 0; s < L.n_shapes; s++) {
+      g_assert_cmpint (L.shapes[s].bits, ==, sample_bits[i].bits);
+      g_assert_cmpint (L.shapes[s].shift, ==, sample_bits[i].shift);
+    }
+  }
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/layout/formats", test_formats);
+  g_test_add_func ("/layout/bits", test_sample_bits);
   g_test_add_func ("/layout/sizes", test_sizes);
   return g_test_run ();
 }

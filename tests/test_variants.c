@@ -331,6 +331,18 @@ test_generic (void)
   b.only = 0;
   ob = cl_variant_options (&avx512, &b, &cl_variant_generic);
   g_assert_cmpstr (ob, ==, "-DGENERIC -DCHANNELS=2 -DDEPTH=16 -DSKIPMASK=0 -DONLY=0");
+  g_free (ob);
+  /* 10 bits in the high bits (P010 chroma); 16 of 16 needs nothing */
+  b.bits = 10;
+  b.shift = 6;
+  ob = cl_variant_options (&avx512, &b, &cl_variant_generic);
+  g_assert_cmpstr (ob, ==,
+      "-DGENERIC -DCHANNELS=2 -DDEPTH=16 -DSKIPMASK=0 -DONLY=0 -DBITS=10 -DSHIFT=6");
+  g_free (ob);
+  b.bits = 16;
+  b.shift = 0;
+  ob = cl_variant_options (&avx512, &b, &cl_variant_generic);
+  g_assert_cmpstr (ob, ==, "-DGENERIC -DCHANNELS=2 -DDEPTH=16 -DSKIPMASK=0 -DONLY=0");
   g_assert_cmpstr (t, ==, "generic");
   g_assert_cmpint (cl_variant_source (&cl_variant_generic), ==, CL_SOURCE_DIRECT);
   g_assert_true (cl_variant_launch (&avx512, &a, &cl_variant_generic, 4096, &l));
