@@ -142,14 +142,20 @@ cl_layout_plan (const GstVideoInfo * info, guint planes, ClLayout * L)
         add_view (L, 0, w, h, w, 1, 0, 0);
       break;
     default:{
-      /* 4-byte RGB: every byte that is not a selected colour (or alpha) is copied */
+      /* 4-sample pixels (the RGB formats, RGBA64_LE, AYUV, VUYA): every sample that is not a
+       * selected component is copied; component 3 is alpha */
+      gboolean rgb = GST_VIDEO_FORMAT_INFO_IS_RGB (f);
       guint conv = 0;
 
-      L->row[0] = 4 * w;
+      L->row[0] = 4 * w * bps;
       L->height[0] = h;
-      for (gint c = 0; c < GST_VIDEO_FORMAT_INFO_N_COMPONENTS (f); c++)
-        if (planes & (GST_CL_CONVOLVE_PLANES_R << c))
-          conv |= 1u << GST_VIDEO_FORMAT_INFO_POFFSET (f, c);
+      for (gint c = 0; c < GST_VIDEO_FORMAT_INFO_N_COMPONENTS (f); c++) {
+        guint flag = c == 3 ? GST_CL_CONVOLVE_PLANES_A : rgb ? GST_CL_CONVOLVE_PLANES_R << c :
+            GST_CL_CONVOLVE_PLANES_Y << c;
+
+        if (planes & flag)
+          conv |= 1u << (GST_VIDEO_FORMAT_INFO_POFFSET (f, c) / bps);
+      }
       if (conv)
         add_view (L, 0, w, h, w, 4, 0, 0xfu & ~conv);
       break;

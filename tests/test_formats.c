@@ -54,7 +54,7 @@ enum
   N_COMPS = 4
 };
 
-static const gchar *const yuv_names[N_COMPS] = { "Y", "U", "V", "?" };
+static const gchar *const yuv_names[N_COMPS] = { "Y", "U", "V", "A" };
 static const gchar *const rgb_names[N_COMPS] = { "R", "G", "B", "A" };
 
 typedef enum
@@ -63,7 +63,8 @@ typedef enum
   LAYOUT_PLANAR,                /* Y, then U and V planes (in the order of u and v) */
   LAYOUT_SEMI,                  /* Y, then one plane of chroma pairs (bytes u and v of a pair) */
   LAYOUT_PACKED,                /* one plane of 4-byte macropixels: bytes y0, u, y1, v */
-  LAYOUT_RGB                    /* one plane of 4-byte pixels: bytes rgba[] of R, G, B, A */
+  LAYOUT_RGB                    /* one plane of 4-sample pixels: samples rgba[] of R, G, B, A
+                                 * (of Y, U, V, A where yuva is set) */
 } LayoutKind;
 
 typedef struct
@@ -77,6 +78,7 @@ typedef struct
   gint rgba[4];                 /* RGB: byte of R, G, B and A (-1: no alpha, a padding byte) */
   gint bits, shift;             /* 2-byte samples of fewer significant bits: how many and where
                                  * they start (0, 0: all 16) */
+  gboolean yuva;                /* LAYOUT_RGB: the samples are Y, U, V, A (AYUV, VUYA) */
 } Fmt;
 
 static const Fmt fmts[] = {
@@ -121,6 +123,10 @@ static const Fmt deep_fmts[] = {
   {"Y444_16LE", LAYOUT_PLANAR, 2, 1, 1, 1, 2},
   {"NV16", LAYOUT_SEMI, 1, 2, 1, 0, 1},
   {"NV24", LAYOUT_SEMI, 1, 1, 1, 0, 1},
+  /* packed 4:4:4 with alpha (rgba[] holds the samples of Y, U, V, A) and 16-bit RGBA */
+  {"AYUV", LAYOUT_RGB, 1, 1, 1, 0, 0, 0, 0, {1, 2, 3, 0}, 0, 0, TRUE},
+  {"VUYA", LAYOUT_RGB, 1, 1, 1, 0, 0, 0, 0, {2, 1, 0, 3}, 0, 0, TRUE},
+  {"RGBA64_LE", LAYOUT_RGB, 2, 1, 1, 0, 0, 0, 0, {0, 1, 2, 3}},
 };
 
 #define N_DEEP_FMTS ((gint) G_N_ELEMENTS (deep_fmts))
@@ -201,16 +207,23 @@ geom_init (Geom * g, const gchar * format, gint w, gint h)
       break;
     case LAYOUT_RGB:
       g->n_planes = 1;
-      g->row[0] = 4 * w;
+      g->row[0] = 4 * w * f->bps;
       g->rows[0] = h;
       break;
   }
 }
 
+/* Whether the format's components are R, G, B (and A) */
+static gboolean
+is_rgb (const Fmt * f)
+{
+  return f->layout == LAYOUT_RGB && !f->yuva;
+}
+
 static const gchar *
 comp_name (const Geom * g, gint c)
 {
-  return (g->f->layout == LAYOUT_RGB ? rgb_names : yuv_names)[c];
+  return (is_rgb (g->f) ? rgb_names : yuv_names)[c];
 }
 
 static gsize
@@ -245,7 +258,7 @@ sample_offset (const Geom * g, gint c, gint x, gint y, gint * plane)
       return (gsize) y * g->row[1] + (2 * (gsize) x + (c == COMP_U ? f->u : f->v)) * f->bps;
     case LAYOUT_RGB:
       *plane = 0;
-      return (gsize) y * g->row[0] + (gsize) x * 4 + f->rgba[c];
+      return (gsize) y * g->row[0] + ((gsize) x * 4 + f->rgba[c]) * f->bps;
     case LAYOUT_PACKED:
     default:
       *plane = 0;
@@ -260,8 +273,8 @@ sample_offset (const Geom * g, gint c, gint x, gint y, gint * plane)
 static guint
 selected_comps (const Geom * g, const gchar * planes)
 {
-  const gchar *const yuv[] = { "y", "u", "v", NULL }, *const rgb[] = { "r", "g", "b", "a" };
-  gboolean is_rgb = g->f->layout == LAYOUT_RGB, any = FALSE;
+  const gchar *const yuv[] = { "y", "u", "v", "a" }, *const rgb[] = { "r", "g", "b", "a" };
+  gboolean named_rgb = is_rgb (g->f), any = FALSE;
   gchar **names = g_strsplit (planes, "+", -1);
   guint sel = 0;
 
@@ -271,7 +284,7 @@ selected_comps (const Geom * g, const gchar * planes)
     for (gint c = 0; c < N_COMPS; c++) {
       if (!g_strcmp0 (*n, rgb[c]) || !g_strcmp0 (*n, yuv[c])) {
         known = any = TRUE;
-        if (!g_strcmp0 (*n, is_rgb ? rgb[c] : yuv[c]))
+        if (!g_strcmp0 (*n, named_rgb ? rgb[c] : yuv[c]))
           sel |= 1u << c;
       }
     }
@@ -279,7 +292,7 @@ selected_comps (const Geom * g, const gchar * planes)
   }
   g_strfreev (names);
   if (!any)
-    sel = is_rgb ? 0x7 : 0x1;
+    sel = named_rgb ? 0x7 : 0x1;
   return sel & ((1u << g->n_comps) - 1);
 }
 
@@ -1494,7 +1507,7 @@ GST_START_TEST (test_caps_passthrough)
 GST_END_TEST;
 
 /* The deep formats (deep_fmts): 10 and 12 bits in the low or the high bits of 2 bytes, 16-bit
- * planar and semi-planar, NV16 and NV24. Every method, border and input memory; all planes,
+ * planar and semi-planar, NV16 and NV24, AYUV, VUYA and RGBA64_LE (y, u, v select r, g, b+a). Every method, border and input memory; all planes,
  * one chroma alone (the other passes), luma alone; a signed filter with bias 128 (scaled to
  * the depth); sizes odd and even, one smaller than the kernel, and 112 wide for the vector
  * kernel's interior path. Each format runs the cases i with (i + format) % DEEP_SHARE == 0, so
@@ -1522,10 +1535,16 @@ GST_START_TEST (test_deep_formats)
   for (guint i = 0; i < G_N_ELEMENTS (deep_cases); i++) {
     Case c = deep_cases[i];
 
-    if ((i + (__i__ >> 1)) % DEEP_SHARE)
+    gchar *planes = is_rgb (f) ? rgb_selection (c.planes) : g_strdup (c.planes);
+
+    if ((i + (__i__ >> 1)) % DEEP_SHARE) {
+      g_free (planes);
       continue;
+    }
     c.format = f->name;
+    c.planes = planes;
     run_case (&c, discrete, 2, 2100 + 100 * i + __i__);
+    g_free (planes);
   }
 }
 

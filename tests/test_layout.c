@@ -94,6 +94,11 @@ static const Expect expects[] = {
       {{1, 4, 3, 4, 1, 0, 0, -1}, {2, 4, 3, 4, 1, 0, 0, -1}}},
   {"I422_12LE", Y, 16, 3, {14, 8, 8}, {5, 5, 5}, 1, 1, {{0, 7, 5, 7, 1, 0, 0, -1}}},
   {"Y444_16LE", AUTO, 16, 3, {14, 14, 14}, {5, 5, 5}, 1, 1, {{0, 7, 5, 7, 1, 0, 0, -1}}},
+  /* packed 4:4:4 with alpha, AYUV: A Y U V, VUYA: V U Y A; 16-bit RGBA */
+  {"AYUV", AUTO, 8, 1, {28}, {5}, 1, 1, {{0, 7, 5, 7, 4, 0, 0xd, 1}}},
+  {"VUYA", U | A, 8, 1, {28}, {5}, 1, 1, {{0, 7, 5, 7, 4, 0, 0x5, -1}}},
+  {"AYUV", R, 8, 1, {28}, {5}, 0, 0},
+  {"RGBA64_LE", AUTO, 16, 1, {56}, {5}, 1, 1, {{0, 7, 5, 7, 4, 0, 0x8, -1}}},
   /* packed 4:2:2, YUY2: Y0 U Y1 V. Luma as 2-byte pixels (its Y and the chroma byte beside
    * it, copied); chroma as 4-byte macropixels (the luma bytes skipped when luma has a view of
    * its own, else copied) */
