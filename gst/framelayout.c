@@ -134,6 +134,18 @@ cl_layout_plan (const GstVideoInfo * info, guint planes, ClLayout * L)
           add_view (L, p, pw, ph, pw, 1, 0, 0);
       }
       break;
+    case GST_VIDEO_FORMAT_GBR:
+    case GST_VIDEO_FORMAT_GBRA:
+      /* planar RGB: a w x h plane per component (G, B, R, then A) */
+      for (gint c = 0; c < GST_VIDEO_FORMAT_INFO_N_COMPONENTS (f); c++) {
+        gint p = GST_VIDEO_FORMAT_INFO_PLANE (f, c);
+
+        L->row[p] = w;
+        L->height[p] = h;
+        if (planes & (c == 3 ? GST_CL_CONVOLVE_PLANES_A : GST_CL_CONVOLVE_PLANES_R << c))
+          add_view (L, p, w, h, w, 1, 0, 0);
+      }
+      break;
     case GST_VIDEO_FORMAT_GRAY8:
     case GST_VIDEO_FORMAT_GRAY16_LE:
       L->row[0] = w * bps;

@@ -20,9 +20,9 @@
 
 G_BEGIN_DECLS
 
-#define CL_MAX_PLANES 3
+#define CL_MAX_PLANES 4
 /* views of a frame: one per convolved plane, two for packed 4:2:2 (luma and chroma) */
-#define CL_MAX_VIEWS 3
+#define CL_MAX_VIEWS 4
 /* distinct pixel shapes (and so kernels) in one frame: NV12 and YUY2 with chroma have two */
 #define CL_MAX_SHAPES 2
 

@@ -63,8 +63,9 @@ typedef enum
   LAYOUT_PLANAR,                /* Y, then U and V planes (in the order of u and v) */
   LAYOUT_SEMI,                  /* Y, then one plane of chroma pairs (bytes u and v of a pair) */
   LAYOUT_PACKED,                /* one plane of 4-byte macropixels: bytes y0, u, y1, v */
-  LAYOUT_RGB                    /* one plane of 4-sample pixels: samples rgba[] of R, G, B, A
+  LAYOUT_RGB,                   /* one plane of 4-sample pixels: samples rgba[] of R, G, B, A
                                  * (of Y, U, V, A where yuva is set) */
+  LAYOUT_PLANAR_RGB             /* a plane per component: rgba[] the planes of R, G, B, A */
 } LayoutKind;
 
 typedef struct
@@ -127,6 +128,8 @@ static const Fmt deep_fmts[] = {
   {"AYUV", LAYOUT_RGB, 1, 1, 1, 0, 0, 0, 0, {1, 2, 3, 0}, 0, 0, TRUE},
   {"VUYA", LAYOUT_RGB, 1, 1, 1, 0, 0, 0, 0, {2, 1, 0, 3}, 0, 0, TRUE},
   {"RGBA64_LE", LAYOUT_RGB, 2, 1, 1, 0, 0, 0, 0, {0, 1, 2, 3}},
+  {"GBR", LAYOUT_PLANAR_RGB, 1, 1, 1, 0, 0, 0, 0, {2, 0, 1, -1}},
+  {"GBRA", LAYOUT_PLANAR_RGB, 1, 1, 1, 0, 0, 0, 0, {2, 0, 1, 3}},
 };
 
 #define N_DEEP_FMTS ((gint) G_N_ELEMENTS (deep_fmts))
@@ -158,7 +161,7 @@ typedef struct
   const Fmt *f;
   gint width, height;
   gint n_planes, n_comps;
-  gint row[3], rows[3];         /* bytes per row and rows of each plane */
+  gint row[4], rows[4];         /* bytes per row and rows of each plane */
   gint cw[N_COMPS], ch[N_COMPS];
 } Geom;
 
@@ -167,6 +170,7 @@ geom_init (Geom * g, const gchar * format, gint w, gint h)
 {
   const Fmt *f = find_fmt (format);
   gint cw = (w + f->xsub - 1) / f->xsub, ch = (h + f->ysub - 1) / f->ysub;
+  gboolean rgb = f->layout == LAYOUT_RGB || f->layout == LAYOUT_PLANAR_RGB;
 
   memset (g, 0, sizeof (*g));
   g->f = f;
@@ -174,11 +178,10 @@ geom_init (Geom * g, const gchar * format, gint w, gint h)
   g->height = h;
   g->cw[COMP_Y] = w;
   g->ch[COMP_Y] = h;
-  g->n_comps = f->layout == LAYOUT_GRAY ? 1 : f->layout == LAYOUT_RGB ?
-      (f->rgba[3] < 0 ? 3 : 4) : 3;
+  g->n_comps = f->layout == LAYOUT_GRAY ? 1 : rgb ? (f->rgba[3] < 0 ? 3 : 4) : 3;
   for (gint c = 1; c < g->n_comps; c++) {
-    g->cw[c] = f->layout == LAYOUT_RGB ? w : cw;
-    g->ch[c] = f->layout == LAYOUT_RGB ? h : ch;
+    g->cw[c] = rgb ? w : cw;
+    g->ch[c] = rgb ? h : ch;
   }
   switch (f->layout) {
     case LAYOUT_GRAY:
@@ -210,6 +213,13 @@ geom_init (Geom * g, const gchar * format, gint w, gint h)
       g->row[0] = 4 * w * f->bps;
       g->rows[0] = h;
       break;
+    case LAYOUT_PLANAR_RGB:
+      g->n_planes = g->n_comps;
+      for (gint p = 0; p < g->n_planes; p++) {
+        g->row[p] = w;
+        g->rows[p] = h;
+      }
+      break;
   }
 }
 
@@ -217,7 +227,7 @@ geom_init (Geom * g, const gchar * format, gint w, gint h)
 static gboolean
 is_rgb (const Fmt * f)
 {
-  return f->layout == LAYOUT_RGB && !f->yuva;
+  return (f->layout == LAYOUT_RGB && !f->yuva) || f->layout == LAYOUT_PLANAR_RGB;
 }
 
 static const gchar *
@@ -259,6 +269,9 @@ sample_offset (const Geom * g, gint c, gint x, gint y, gint * plane)
     case LAYOUT_RGB:
       *plane = 0;
       return (gsize) y * g->row[0] + ((gsize) x * 4 + f->rgba[c]) * f->bps;
+    case LAYOUT_PLANAR_RGB:
+      *plane = f->rgba[c];
+      return (gsize) y * g->row[*plane] + x;
     case LAYOUT_PACKED:
     default:
       *plane = 0;
@@ -398,7 +411,7 @@ apply_case (GstElement * e, const Case * c)
 /* A frame as tight planes: row[p] bytes per row, rows[p] rows. */
 typedef struct
 {
-  guint8 *p[3];
+  guint8 *p[4];
 } Frame;
 
 static void
@@ -412,7 +425,7 @@ frame_alloc (Frame * fr, const Geom * g)
 static void
 frame_clear (Frame * fr)
 {
-  for (gint p = 0; p < 3; p++)
+  for (gint p = 0; p < 4; p++)
     g_clear_pointer (&fr->p[p], g_free);
 }
 
@@ -440,7 +453,7 @@ typedef struct
   guint sel;                    /* 1 << COMP_* of the convolved components */
   gint *value[N_COMPS];
   guint8 *tie[N_COMPS];
-  guint8 *covered[3];
+  guint8 *covered[4];
   gsize changed[N_COMPS];       /* samples the filter changes (so the check can fail) */
 } Expect;
 
@@ -451,7 +464,7 @@ expect_clear (Expect * e)
     g_clear_pointer (&e->value[c], g_free);
     g_clear_pointer (&e->tie[c], g_free);
   }
-  for (gint p = 0; p < 3; p++)
+  for (gint p = 0; p < 4; p++)
     g_clear_pointer (&e->covered[p], g_free);
 }
 

@@ -99,6 +99,10 @@ static const Expect expects[] = {
   {"VUYA", U | A, 8, 1, {28}, {5}, 1, 1, {{0, 7, 5, 7, 4, 0, 0x5, -1}}},
   {"AYUV", R, 8, 1, {28}, {5}, 0, 0},
   {"RGBA64_LE", AUTO, 16, 1, {56}, {5}, 1, 1, {{0, 7, 5, 7, 4, 0, 0x8, -1}}},
+  /* planar RGB: G, B, R planes */
+  {"GBR", R, 8, 3, {7, 7, 7}, {5, 5, 5}, 1, 1, {{2, 7, 5, 7, 1, 0, 0, -1}}},
+  {"GBR", G | B, 8, 3, {7, 7, 7}, {5, 5, 5}, 2, 1,
+      {{0, 7, 5, 7, 1, 0, 0, -1}, {1, 7, 5, 7, 1, 0, 0, -1}}},
   /* packed 4:2:2, YUY2: Y0 U Y1 V. Luma as 2-byte pixels (its Y and the chroma byte beside
    * it, copied); chroma as 4-byte macropixels (the luma bytes skipped when luma has a view of
    * its own, else copied) */
