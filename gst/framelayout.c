@@ -50,8 +50,31 @@ add_view (ClLayout * L, gint plane, gint width, gint height, gint span, gint cha
   L->convolved[plane] = TRUE;
 }
 
+/* Each view as two, its top field's rows and its bottom field's (none for a 1-row plane) */
+static void
+split_fields (ClLayout * L)
+{
+  ClView whole[CL_MAX_VIEWS];
+  gint n = L->n_views;
+
+  memcpy (whole, L->views, sizeof (ClView) * n);
+  L->n_views = 0;
+  L->fields = TRUE;
+  for (gint i = 0; i < n; i++) {
+    for (gint field = 1; field <= 2; field++) {
+      ClView *v = &L->views[L->n_views];
+
+      *v = whole[i];
+      v->field = field;
+      v->height = field == 1 ? (whole[i].height + 1) / 2 : whole[i].height / 2;
+      if (v->height > 0)
+        L->n_views++;
+    }
+  }
+}
+
 void
-cl_layout_plan (const GstVideoInfo * info, guint planes, ClLayout * L)
+cl_layout_plan (const GstVideoInfo * info, guint planes, gboolean fields, ClLayout * L)
 {
   const GstVideoFormatInfo *f = info->finfo;
   gint w = GST_VIDEO_INFO_WIDTH (info), h = GST_VIDEO_INFO_HEIGHT (info);
@@ -173,6 +196,8 @@ cl_layout_plan (const GstVideoInfo * info, guint planes, ClLayout * L)
       break;
     }
   }
+  if (fields)
+    split_fields (L);
   for (gint p = 0; p < L->n_planes; p++) {
     L->base[p] = base;
     base += (gsize) L->row[p] * L->height[p];

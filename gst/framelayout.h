@@ -21,8 +21,9 @@
 G_BEGIN_DECLS
 
 #define CL_MAX_PLANES 4
-/* views of a frame: one per convolved plane, two for packed 4:2:2 (luma and chroma) */
-#define CL_MAX_VIEWS 4
+/* views of a frame: one per convolved plane, two for packed 4:2:2 (luma and chroma); an
+ * interlaced frame has two of each, one per field */
+#define CL_MAX_VIEWS 8
 /* distinct pixel shapes (and so kernels) in one frame: NV12 and YUY2 with chroma have two */
 #define CL_MAX_SHAPES 2
 
@@ -49,6 +50,8 @@ typedef struct
   gint shape;                   /* index in ClLayout.shapes and in the element's kernels */
   guint passmask;               /* samples copied from the centre pixel */
   gint tmp_offset;              /* method=separable: its rows in tmp_mem, in row-pass values */
+  gint field;                   /* 0: every row of the plane; 1: the top field (rows 0, 2, ...),
+                                 * 2: the bottom one (rows 1, 3, ...), height its rows */
 } ClView;
 
 /* A frame of the negotiated format with the selected planes: each plane's image bytes per row
@@ -61,14 +64,16 @@ typedef struct
   gsize base[CL_MAX_PLANES], size;
   gboolean convolved[CL_MAX_PLANES];
   gint n_views, n_shapes;
+  gboolean fields;              /* the views are fields of interlaced planes */
   ClView views[CL_MAX_VIEWS];
   ClShape shapes[CL_MAX_SHAPES];
 } ClLayout;
 
 /* The planes of a frame of info and the views that convolve what planes (GstClConvolvePlanes)
  * selects; GST_CL_CONVOLVE_PLANES_AUTO: luma of YUV and gray, R, G and B of RGB. A plane with
- * no view is copied unchanged. info is one of the element's formats. */
-void cl_layout_plan (const GstVideoInfo * info, guint planes, ClLayout * L);
+ * no view is copied unchanged. info is one of the element's formats. fields: an interlaced
+ * frame, whose two fields are convolved as pictures of their own (each view becomes two). */
+void cl_layout_plan (const GstVideoInfo * info, guint planes, gboolean fields, ClLayout * L);
 
 G_END_DECLS
 

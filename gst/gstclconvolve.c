@@ -1036,7 +1036,7 @@ prepare_generics (GstClConvolve * self, const ClKernelRequest * like, const ClLa
 
     gst_video_info_set_format (&info, gst_video_format_from_string (g_value_get_string
             (gst_value_list_get_value (formats, f))), like->width, like->height);
-    cl_layout_plan (&info, self->cur->planes, &other);
+    cl_layout_plan (&info, self->cur->planes, FALSE, &other);
     if (other.bits != L->bits || other.shift != L->shift)
       continue;
     for (gint i = 0; i < other.n_shapes; i++) {
@@ -1554,10 +1554,12 @@ record_frame (GstClConvolve * self, const ClEvents * e, guint copies, MemPath pa
 /* Makes the settings' snapshot current (uploading new coefficients) and plans info's layout
  * into *L with its kernels and buffers ready: at negotiation (set_info), so that a format or a
  * build that fails is an error there, and before each frame (where nothing is built unless a
- * setting changed). *bands (if not NULL) is the bands property. Returns FALSE after posting an
- * error. */
+ * setting changed). fields: the frame is interlaced (its fields are views of their own, of
+ * the same pixel shapes). *bands (if not NULL) is the bands property. Returns FALSE after
+ * posting an error. */
 static gboolean
-prepare (GstClConvolve * self, const GstVideoInfo * info, ClLayout * L, gint * bands)
+prepare (GstClConvolve * self, const GstVideoInfo * info, gboolean fields, ClLayout * L,
+    gint * bands)
 {
   gboolean changed = FALSE;
 
@@ -1589,7 +1591,7 @@ prepare (GstClConvolve * self, const GstVideoInfo * info, ClLayout * L, gint * b
       return FALSE;
     }
   }
-  cl_layout_plan (info, self->cur->planes, L);
+  cl_layout_plan (info, self->cur->planes, fields, L);
   for (gint i = 0; i < L->n_shapes; i++)
     if (!ensure_kernel (self, i, &L->shapes[i], L))
       return FALSE;
@@ -1629,8 +1631,12 @@ frame_submit (GstClConvolve * self, FrameSlot * slot)
   slot->copy_out = FALSE;
   slot->busy = FALSE;
   memset (f, 0, sizeof (*f));
-  /* the negotiated size, not a GstVideoMeta's (which may be larger, or lie) */
-  if (!prepare (self, &vf->in_info, &L, &bands))
+  /* the negotiated size, not a GstVideoMeta's (which may be larger, or lie); the fields of an
+   * interlaced frame (interleaved, or mixed with the buffer flagged) filtered apart, where
+   * alternate's frames are one field each already */
+  if (!prepare (self, &vf->in_info, GST_VIDEO_FRAME_IS_INTERLACED (in) &&
+          GST_VIDEO_INFO_INTERLACE_MODE (&vf->in_info) != GST_VIDEO_INTERLACE_MODE_ALTERNATE,
+          &L, &bands))
     return GST_FLOW_ERROR;
   /* what held a frame up beyond a pointer's check (never a compiler: tests/bench/gaps.sh) */
   if (g_get_monotonic_time () - start > 5000)
@@ -2166,7 +2172,7 @@ gst_cl_convolve_set_info (GstVideoFilter * vf, GstCaps * incaps, GstVideoInfo * 
   self->same_caps = gst_caps_is_equal (incaps, outcaps);
   GST_OBJECT_UNLOCK (self);
   /* the kernels of this format and the current settings, built (and tuned) now */
-  return prepare (self, in_info, &L, NULL);
+  return prepare (self, in_info, FALSE, &L, NULL);
 }
 
 /* The allocator of the memory caps ask for: device-resident for memory:CLBuffer, else pinned. */

@@ -104,12 +104,28 @@ set_kernel_args (cl_kernel k, const KernelArg * args, guint n, const gchar ** wh
 /* One table per signature of kernels/: dense (direct, tiled, vector, vsplit), one-pass
  * separable (vsep), and the two passes of separable (cols, rows); the generic ones end in the
  * matrix side and the border. */
+/* The plane as view v sees it: a field's rows are every other row of the plane, from the
+ * first (top) or the second (bottom) */
+static ClPlane
+view_plane (const ClView * v, const ClPlane * p)
+{
+  ClPlane q = *p;
+
+  if (v->field) {
+    q.offset += v->field == 2 ? p->pitch : 0;
+    q.pitch *= 2;
+  }
+  return q;
+}
+
 cl_int
-gst_cl_built_set_args (const ClBuilt * b, const ClView * v, const ClPlane * src,
-    const ClPlane * dst, cl_mem tmp, const ClCoefArgs * c, const gchar ** what)
+gst_cl_built_set_args (const ClBuilt * b, const ClView * v, const ClPlane * src_plane,
+    const ClPlane * dst_plane, cl_mem tmp, const ClCoefArgs * c, const gchar ** what)
 {
   /* the generic programs' last two arguments: left out of the others */
   const guint shape = b->variant.generic ? 0 : 2;
+  const ClPlane src_view = view_plane (v, src_plane), dst_view = view_plane (v, dst_plane);
+  const ClPlane *src = &src_view, *dst = &dst_view;
 
   if (b->one_pass) {
     const KernelArg vsep[] = {
@@ -419,10 +435,11 @@ typedef struct
  * the plane not yet enqueued whose input rows are all on the device once band b is: a band's
  * kernels need the upload of the last band their halo reaches (all of them when wrap reaches
  * across the plane); its download needs its kernels. A plane no view convolves is downloaded as
- * it arrives. */
+ * it arrives. Fields (one band): each view's arguments are set (from kin to from) just before
+ * its launch, since the two fields share a kernel. */
 static cl_int
-enqueue_ready_bands (const ClFrameRun * f, const ClLayout * L, PlaneRun * r, const ClPlane * from,
-    const ClPlane * dst, gint b, ClEvents * e, const gchar ** what)
+enqueue_ready_bands (const ClFrameRun * f, const ClLayout * L, PlaneRun * r, const ClPlane * kin,
+    const ClPlane * from, const ClPlane * dst, gint b, ClEvents * e, const gchar ** what)
 {
   gint p = r->p, h = L->height[p], radius = f->radius;
   gsize row = L->row[p];
@@ -439,12 +456,20 @@ enqueue_ready_bands (const ClFrameRun * f, const ClLayout * L, PlaneRun * r, con
     if (need > b)
       break;
     for (gint i = 0; i < L->n_views; i++) {
-      if (L->views[i].plane != p)
+      const ClView *v = &L->views[i];
+
+      if (v->plane != p)
         continue;
+      if (L->fields) {
+        err = gst_cl_built_set_args (&f->built[v->shape], v, kin, from, f->tmp, &f->coefs,
+            what);
+        if (err != CL_SUCCESS)
+          return err;
+      }
       *what = "kernel launch";
       k = next_event (e, GST_CL_STAGE_KERNEL);
-      err = gst_cl_built_enqueue (f->queue, &f->built[L->views[i].shape], &L->views[i], y0, n,
-          r->up[need] ? 1 : 0, r->up[need] ? &r->up[need] : NULL, k);
+      err = gst_cl_built_enqueue (f->queue, &f->built[v->shape], v, L->fields ? 0 : y0,
+          L->fields ? v->height : n, r->up[need] ? 1 : 0, r->up[need] ? &r->up[need] : NULL, k);
       if (err != CL_SUCCESS)
         return err;
       done = *k;
@@ -480,7 +505,8 @@ gst_cl_run_discrete (const ClFrameRun * f, const ClLayout * L, const ClPlane * s
 {
   cl_int err;
 
-  if ((!src && !dst) || (bands == CL_BANDS_BUSY && in))
+  /* fields go whole: a band of a plane is not a band of each field */
+  if ((!src && !dst) || (bands == CL_BANDS_BUSY && in) || L->fields)
     bands = 1;
   for (gint p = 0; p < L->n_planes; p++) {
     PlaneRun r = { p, band_rows (f, L, p, bands), 0, 0, {NULL} };
@@ -502,7 +528,7 @@ gst_cl_run_discrete (const ClFrameRun * f, const ClLayout * L, const ClPlane * s
         return err;
       continue;
     }
-    for (gint i = 0; i < L->n_views; i++) {
+    for (gint i = 0; i < L->n_views && !L->fields; i++) {
       if (L->views[i].plane != p)
         continue;
       err = gst_cl_built_set_args (&f->built[L->views[i].shape], &L->views[i], &dev_in[p],
@@ -530,16 +556,24 @@ gst_cl_run_discrete (const ClFrameRun * f, const ClLayout * L, const ClPlane * s
       }
       /* method=separable: the band's row pass needs only the band itself */
       for (gint i = 0; i < L->n_views; i++) {
-        if (L->views[i].plane != p || !f->built[L->views[i].shape].rows)
+        const ClView *v = &L->views[i];
+
+        if (v->plane != p || !f->built[v->shape].rows)
           continue;
+        if (L->fields) {
+          err = gst_cl_built_set_args (&f->built[v->shape], v, &dev_in[p], &dev_out[p], f->tmp,
+              &f->coefs, what);
+          if (err != CL_SUCCESS)
+            return err;
+        }
         *what = "kernel launch";
-        err = gst_cl_built_enqueue_rows (f->queue, &f->built[L->views[i].shape], &L->views[i],
-            y0, n, up ? 1 : 0, up, next_event (e, GST_CL_STAGE_KERNEL));
+        err = gst_cl_built_enqueue_rows (f->queue, &f->built[v->shape], v, L->fields ? 0 : y0,
+            L->fields ? v->height : n, up ? 1 : 0, up, next_event (e, GST_CL_STAGE_KERNEL));
         if (err != CL_SUCCESS)
           return err;
       }
-      err = enqueue_ready_bands (f, L, &r, L->convolved[p] ? &dev_out[p] : carry, dst, b, e,
-          what);
+      err = enqueue_ready_bands (f, L, &r, &dev_in[p], L->convolved[p] ? &dev_out[p] : carry,
+          dst, b, e, what);
       if (err != CL_SUCCESS)
         return err;
     }

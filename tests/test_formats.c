@@ -163,7 +163,14 @@ typedef struct
   gint n_planes, n_comps;
   gint row[4], rows[4];         /* bytes per row and rows of each plane */
   gint cw[N_COMPS], ch[N_COMPS];
+  gboolean fields;              /* an interlaced frame: each field convolved alone */
 } Geom;
+
+/* Interlaced input for the tests that set it (test_interlaced; reset before every test):
+ * the caps' interlace-mode (NULL: progressive) and, for mixed, whether the next frames are
+ * flagged interlaced. */
+static const gchar *test_interlace;
+static gboolean test_frame_interlaced;
 
 static void
 geom_init (Geom * g, const gchar * format, gint w, gint h)
@@ -174,6 +181,8 @@ geom_init (Geom * g, const gchar * format, gint w, gint h)
 
   memset (g, 0, sizeof (*g));
   g->f = f;
+  g->fields = !g_strcmp0 (test_interlace, "interleaved") ||
+      (!g_strcmp0 (test_interlace, "mixed") && test_frame_interlaced);
   g->width = w;
   g->height = h;
   g->cw[COMP_Y] = w;
@@ -480,43 +489,51 @@ filter_coefficients (const Filter * f, gdouble * k, gdouble * divisor)
 }
 
 /* Component c of in, convolved in double precision with bias shifted by delta LSB, into out
- * (cw x ch samples). */
+ * (cw x ch samples). An interlaced frame's fields (rows of each parity) are convolved apart,
+ * each a picture of its own. */
 static void
 convolve_comp (const Geom * g, const Frame * in, gint c, const Filter * f, RefBorder border,
     gdouble delta, gint * out)
 {
-  gint w = g->cw[c], h = g->ch[c];
+  gint w = g->cw[c], parts = g->fields ? 2 : 1;
   gsize n = comp_samples (g, c);
   gdouble *k = g_new (gdouble, CONV_MAX_SIZE * CONV_MAX_SIZE), divisor;
+  gint max = (1 << fmt_bits (g->f)) - 1;
+  guint16 *src16 = g_new (guint16, n), *dst16 = g_new (guint16, n);
+  guint8 *src8 = g_new (guint8, n), *dst8 = g_new (guint8, n);
 
   filter_coefficients (f, k, &divisor);
-  if (g->f->bps == 2) {
-    guint16 *src = g_new (guint16, n), *dst = g_new (guint16, n);
-    gint max = (1 << fmt_bits (g->f)) - 1;
+  for (gint part = 0; part < parts; part++) {
+    /* the rows part, part + parts, ... of the component */
+    gint h = (g->ch[c] - part + parts - 1) / parts;
 
     for (gint y = 0; y < h; y++)
-      for (gint x = 0; x < w; x++)
-        src[(gsize) y * w + x] = get_value (g, in, c, x, y);
-    /* the element's bias is in 8-bit units: max / 255 per unit (257 on 16-bit samples); the
-     * 16-bit reference saturates to 65535, a sample of fewer bits to its own maximum */
-    ref_convolve_u16 (src, w, dst, w, w, h, 1, 0, k, f->size, divisor,
-        f->bias * (max / 255.0) + delta, border);
-    for (gsize i = 0; i < n; i++)
-      out[i] = MIN (dst[i], max);
-    g_free (src);
-    g_free (dst);
-  } else {
-    guint8 *src = g_new (guint8, n), *dst = g_new (guint8, n);
-
+      for (gint x = 0; x < w; x++) {
+        src16[(gsize) y * w + x] = get_value (g, in, c, x, part + y * parts);
+        src8[(gsize) y * w + x] = src16[(gsize) y * w + x];
+      }
+    if (h == 0)
+      continue;
+    if (g->f->bps == 2)
+      /* the element's bias is in 8-bit units: max / 255 per unit (257 on 16-bit samples);
+       * the 16-bit reference saturates to 65535, a sample of fewer bits to its own maximum */
+      ref_convolve_u16 (src16, w, dst16, w, w, h, 1, 0, k, f->size, divisor,
+          f->bias * (max / 255.0) + delta, border);
+    else
+      ref_convolve_u8 (src8, w, dst8, w, w, h, 1, 0, k, f->size, divisor, f->bias + delta,
+          border);
     for (gint y = 0; y < h; y++)
-      for (gint x = 0; x < w; x++)
-        src[(gsize) y * w + x] = get_sample (g, in, c, x, y);
-    ref_convolve_u8 (src, w, dst, w, w, h, 1, 0, k, f->size, divisor, f->bias + delta, border);
-    for (gsize i = 0; i < n; i++)
-      out[i] = dst[i];
-    g_free (src);
-    g_free (dst);
+      for (gint x = 0; x < w; x++) {
+        gsize i = (gsize) y * w + x;
+
+        out[(gsize) (part + y * parts) * w + x] = g->f->bps == 2 ? MIN (dst16[i], max) :
+            dst8[i];
+      }
   }
+  g_free (src16);
+  g_free (dst16);
+  g_free (src8);
+  g_free (dst8);
   g_free (k);
 }
 
@@ -617,15 +634,19 @@ check_frame (const Geom * g, const Frame * in, const Frame * out, const Expect *
 static void
 video_info (const Geom * g, GstVideoInfo * info)
 {
-  fail_unless (gst_video_info_set_format (info, gst_video_format_from_string (g->f->name),
-          g->width, g->height));
+  /* interlaced 4:2:0 frames have their own plane offsets (GStreamer pads the planes) */
+  fail_unless (gst_video_info_set_interlaced_format (info,
+          gst_video_format_from_string (g->f->name), test_interlace ?
+          gst_video_interlace_mode_from_string (test_interlace) :
+          GST_VIDEO_INTERLACE_MODE_PROGRESSIVE, g->width, g->height));
 }
 
 static gchar *
 caps_string (const gchar * format, gint w, gint h)
 {
-  return g_strdup_printf ("video/x-raw,format=%s,width=%d,height=%d,framerate=30/1", format,
-      w, h);
+  return g_strdup_printf ("video/x-raw,format=%s,width=%d,height=%d,framerate=30/1%s%s",
+      format, w, h, test_interlace ? ",interlace-mode=" : "",
+      test_interlace ? test_interlace : "");
 }
 
 /* Random content: 8-bit samples uniform; 2-byte ones a mix of the whole range and values
@@ -795,6 +816,8 @@ make_buffer (const Geom * g, InputKind kind, GstBufferPool * pool, const Frame *
       break;
   }
   fill_buffer (buf, g, fr);
+  if (test_frame_interlaced)
+    GST_BUFFER_FLAG_SET (buf, GST_VIDEO_BUFFER_FLAG_INTERLACED);
   return buf;
 }
 
@@ -1044,6 +1067,8 @@ reset_split_env (void)
     g_unsetenv (SPLIT_ENV);
   /* test_float4_blocks sets it and unsets it at its end, which a failed check skips */
   g_unsetenv ("GST_CLCONVOLVE_BLOCK");
+  test_interlace = NULL;
+  test_frame_interlaced = FALSE;
 }
 
 /* Whether method=vector may split the colour planes of the format's first view with this
@@ -1563,6 +1588,53 @@ GST_START_TEST (test_deep_formats)
 
 GST_END_TEST;
 
+/* Interlaced frames: each field filtered as a picture of its own (rows of one parity, borders
+ * at the field's edges, never a row of the other field), checked against the reference run on
+ * each field alone. interleaved: every frame; mixed: the frames flagged interlaced, the others
+ * as progressive. Formats of each layout, both paths, every method; odd heights (fields of
+ * different heights) and a 3-row frame (a bottom field of one row). Loop index: case * 2 +
+ * discrete. */
+static const Case interlaced_cases[] = {
+  {"I420", 37, 45, "y+u+v", &f_custom, "clamp", "float4", INPUT_DEFAULT},
+  {"NV12", 64, 48, "y+u+v", &f_gauss7, "mirror", "tiled", INPUT_POOL},
+  {"YUY2", 37, 29, "y+u+v", &f_sobel, "wrap", "vector", INPUT_PADDED},
+  {"RGBA", 38, 45, "auto", &f_gauss7, "constant", "separable", INPUT_POOL_PADDED},
+  {"P010_10LE", 29, 31, "y+u+v", &f_emboss, "mirror", "float4", INPUT_PADDED},
+  {"GRAY8", 21, 3, "auto", &f_box15, "clamp", "separable", INPUT_DEFAULT},
+};
+
+GST_START_TEST (test_interlaced)
+{
+  Case c = interlaced_cases[__i__ >> 1];
+  gboolean discrete = __i__ & 1;
+
+  test_interlace = "interleaved";
+  test_frame_interlaced = FALSE;
+  run_case (&c, discrete, 2, 2900 + __i__);
+  /* mixed: a progressive frame, then an interlaced one, in one stream */
+  test_interlace = "mixed";
+  {
+    GstHarness *h = start_harness (&c, discrete);
+    GstBufferPool *pool = NULL;
+    Geom g;
+
+    geom_init (&g, c.format, c.width, c.height);
+    if (c.input == INPUT_POOL || c.input == INPUT_POOL_PADDED)
+      pool = proposed_pool (h, &g, c.input == INPUT_POOL_PADDED);
+    for (guint i = 0; i < 2; i++) {
+      test_frame_interlaced = i == 1;
+      push_and_check (h, &c, discrete, pool, 2950 + 2 * __i__ + i);
+    }
+    if (pool) {
+      gst_buffer_pool_set_active (pool, FALSE);
+      gst_object_unref (pool);
+    }
+    gst_harness_teardown (h);
+  }
+}
+
+GST_END_TEST;
+
 /* Four cases that meson runs as four processes (CK_RUN_CASE), so that on a few cores their
  * cold program builds run side by side: YUV layouts, the vector variants on every format, RGB
  * planes, 16-bit gray and float4 blocking, and the deep formats. */
@@ -1600,6 +1672,7 @@ formats_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_checked_fixture (tc, reset_split_env, stop_leftover_pipelines);
   tcase_add_loop_test (tc, test_deep_formats, 0, 2 * N_DEEP_FMTS);
+  tcase_add_loop_test (tc, test_interlaced, 0, 2 * G_N_ELEMENTS (interlaced_cases));
   return s;
 }
 

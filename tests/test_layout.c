@@ -141,7 +141,7 @@ plan (const gchar * format, gint w, gint h, guint planes, ClLayout * L)
 
   g_assert_true (gst_video_info_set_format (&info, gst_video_format_from_string (format), w, h));
   memset (L, 0xa5, sizeof (*L));
-  cl_layout_plan (&info, planes, L);
+  cl_layout_plan (&info, planes, FALSE, L);
 }
 
 static void
