@@ -101,9 +101,6 @@ set_kernel_args (cl_kernel k, const KernelArg * args, guint n, const gchar ** wh
   return CL_SUCCESS;
 }
 
-/* One table per signature of kernels/: dense (direct, tiled, vector, vsplit), one-pass
- * separable (vsep), and the two passes of separable (cols, rows); the generic ones end in the
- * matrix side and the border. */
 /* The plane as view v sees it: a field's rows are every other row of the plane, from the
  * first (top) or the second (bottom) */
 static ClPlane
@@ -118,6 +115,9 @@ view_plane (const ClView * v, const ClPlane * p)
   return q;
 }
 
+/* One table per signature of kernels/: dense (direct, tiled, vector, vsplit), one-pass
+ * separable (vsep), and the two passes of separable (cols, rows); the generic ones end in the
+ * matrix side and the border. The planes are those of the view (a field's, for fields). */
 cl_int
 gst_cl_built_set_args (const ClBuilt * b, const ClView * v, const ClPlane * src_plane,
     const ClPlane * dst_plane, cl_mem tmp, const ClCoefArgs * c, const gchar ** what)

@@ -70,8 +70,9 @@ cl_int gst_cl_built_make (GstClContext * ctx, const ClDeviceFacts * facts,
  * element uses it); b is then empty. */
 void gst_cl_built_clear (GstClContext * ctx, ClBuilt * b, gboolean discard);
 
-/* The arguments of b's kernel(s) for view v between src and dst (tmp: the row pass's buffer of
- * method=separable); on a failure *what names the argument. */
+/* The arguments of b's kernel(s) for view v between the planes src and dst (a field view
+ * takes every other row of them; tmp: the row pass's buffer of method=separable); on a
+ * failure *what names the argument. */
 cl_int gst_cl_built_set_args (const ClBuilt * b, const ClView * v, const ClPlane * src,
     const ClPlane * dst, cl_mem tmp, const ClCoefArgs * c, const gchar ** what);
 
