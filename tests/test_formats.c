@@ -1549,11 +1549,12 @@ GST_START_TEST (test_caps_passthrough)
 GST_END_TEST;
 
 /* The deep formats (deep_fmts): 10 and 12 bits in the low or the high bits of 2 bytes, 16-bit
- * planar and semi-planar, NV16 and NV24, AYUV, VUYA and RGBA64_LE (y, u, v select r, g, b+a). Every method, border and input memory; all planes,
- * one chroma alone (the other passes), luma alone; a signed filter with bias 128 (scaled to
- * the depth); sizes odd and even, one smaller than the kernel, and 112 wide for the vector
- * kernel's interior path. Each format runs the cases i with (i + format) % DEEP_SHARE == 0, so
- * that each case runs on four formats. */
+ * planar and semi-planar, NV16, NV24, AYUV, VUYA, RGBA64_LE, GBR and GBRA (on the RGB ones y,
+ * u, v select r, g, b+a). Every method, border and input memory; all planes, one chroma alone
+ * (the other passes), luma alone; a signed filter with bias 128 (scaled to the depth); sizes
+ * odd and even, one smaller than the kernel, and 112 wide for the vector kernel's interior
+ * path. Each format runs the cases i with (i + format) % DEEP_SHARE == 0, so that each case
+ * runs on a third of the formats. */
 static const Case deep_cases[] = {
   {NULL, 37, 45, "y+u+v", &f_custom, "clamp", "float4", INPUT_DEFAULT},
   {NULL, 64, 48, "auto", &f_emboss, "mirror", "tiled", INPUT_PADDED},
