@@ -893,7 +893,8 @@ static ClTuner
 element_tuner (GstClConvolve * self, const ClKernelRequest * r)
 {
   return (ClTuner) { self->ctx, &self->facts, self->queue, self->source,
-    self->sources_digest, self->tune_dir, coef_args (self, r->bits > 0 ? r->bits : r->depth), GST_OBJECT (self), FALSE
+    self->sources_digest, self->tune_dir, coef_args (self, r->bits > 0 ? r->bits : r->depth),
+    GST_OBJECT (self), FALSE
   };
 }
 
