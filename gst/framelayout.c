@@ -35,7 +35,7 @@ add_view (ClLayout * L, gint plane, gint width, gint height, gint span, gint cha
 {
   ClView *v = &L->views[L->n_views++];
   guint computed = ((1u << channels) - 1) & ~skipmask & ~passmask;
-  ClShape shape = { channels, L->depth, skipmask, -1, passmask, L->bits, L->shift };
+  ClShape shape = { channels, L->depth, skipmask, -1, passmask, L->bits, L->shift, L->swap };
 
   g_assert (L->n_views <= CL_MAX_VIEWS);
   /* one sample of several: a kernel that sums that one alone (a CPU pays per sample summed) */
@@ -88,6 +88,7 @@ cl_layout_plan (const GstVideoInfo * info, guint planes, gboolean fields, ClLayo
   L->depth = GST_VIDEO_FORMAT_INFO_DEPTH (f, 0) > 8 ? 16 : 8;
   L->bits = GST_VIDEO_FORMAT_INFO_DEPTH (f, 0);
   L->shift = GST_VIDEO_FORMAT_INFO_SHIFT (f, 0);
+  L->swap = L->depth == 16 && !GST_VIDEO_FORMAT_INFO_IS_LE (f);
   bps = L->depth / 8;
   if (planes == GST_CL_CONVOLVE_PLANES_AUTO)
     planes = GST_VIDEO_FORMAT_INFO_IS_RGB (f) ? GST_CL_CONVOLVE_PLANES_RGB :
@@ -169,8 +170,23 @@ cl_layout_plan (const GstVideoInfo * info, guint planes, gboolean fields, ClLayo
           add_view (L, p, w, h, w, 1, 0, 0);
       }
       break;
+    case GST_VIDEO_FORMAT_RGB:
+    case GST_VIDEO_FORMAT_BGR:{
+      /* 3-byte pixels, R G B or B G R; unselected components copied */
+      guint conv = 0;
+
+      L->row[0] = 3 * w;
+      L->height[0] = h;
+      for (gint c = 0; c < 3; c++)
+        if (planes & (GST_CL_CONVOLVE_PLANES_R << c))
+          conv |= 1u << GST_VIDEO_FORMAT_INFO_POFFSET (f, c);
+      if (conv)
+        add_view (L, 0, w, h, w, 3, 0, 0x7u & ~conv);
+      break;
+    }
     case GST_VIDEO_FORMAT_GRAY8:
     case GST_VIDEO_FORMAT_GRAY16_LE:
+    case GST_VIDEO_FORMAT_GRAY16_BE:
       L->row[0] = w * bps;
       L->height[0] = h;
       if (sel_y)

@@ -27,11 +27,12 @@ G_BEGIN_DECLS
 /* distinct pixel shapes (and so kernels) in one frame: NV12 and YUY2 with chroma have two */
 #define CL_MAX_SHAPES 2
 
-/* Pixels a kernel handles: samples per pixel, bits per sample, samples it never writes, the
- * one sample it computes when it computes a single one of several (-1: as passmask says), the
- * samples copied from the centre pixel (the same for every view of the shape, so that a
- * kernel may be built for them: method=vector's split planes), and the significant bits of a
- * sample and where they start in its container (10 and 12-bit formats; else depth and 0). */
+/* Pixels a kernel handles: samples per pixel (1, 2, 3 or 4), bits per sample, samples it
+ * never writes, the one sample it computes when it computes a single one of several (-1: as
+ * passmask says), the samples copied from the centre pixel (the same for every view of the
+ * shape, so that a kernel may be built for them: method=vector's split planes), the
+ * significant bits of a sample and where they start in its container (10 and 12-bit formats;
+ * else depth and 0), and whether 16-bit samples are big-endian (GRAY16_BE). */
 typedef struct
 {
   gint channels, depth;
@@ -39,6 +40,7 @@ typedef struct
   gint only;
   guint passmask;
   gint bits, shift;
+  gboolean swap;
 } ClShape;
 
 /* What one kernel launch convolves: a view of one plane of the frame. */
@@ -60,6 +62,7 @@ typedef struct
 typedef struct
 {
   gint n_planes, depth, bits, shift;
+  gboolean swap;                /* big-endian 16-bit samples */
   gint row[CL_MAX_PLANES], height[CL_MAX_PLANES];
   gsize base[CL_MAX_PLANES], size;
   gboolean convolved[CL_MAX_PLANES];

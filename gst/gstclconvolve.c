@@ -276,8 +276,8 @@ struct _GstClConvolve
   gboolean identity_negotiated; /* the identity when the caps were last chosen */
 };
 
-#define CAPS_FORMATS "{ RGBA, BGRA, ARGB, ABGR, RGBx, BGRx, xRGB, xBGR, GRAY8, GRAY16_LE, " \
-  "I420, YV12, Y42B, Y444, NV12, NV21, NV16, NV24, YUY2, UYVY, " \
+#define CAPS_FORMATS "{ RGBA, BGRA, ARGB, ABGR, RGBx, BGRx, xRGB, xBGR, RGB, BGR, GRAY8, " \
+  "GRAY16_LE, GRAY16_BE, I420, YV12, Y42B, Y444, NV12, NV21, NV16, NV24, YUY2, UYVY, " \
   "P010_10LE, P012_LE, P016_LE, I420_10LE, I420_12LE, I422_10LE, I422_12LE, " \
   "Y444_10LE, Y444_12LE, Y444_16LE, AYUV, VUYA, RGBA64_LE, GBR, GBRA }"
 /* memory:CLBuffer first: OpenCL neighbours on the same device keep frames on it */
@@ -1008,6 +1008,7 @@ shape_request (ClKernelRequest * r, const ClShape * sh)
   r->passmask = sh->passmask;
   r->bits = sh->bits;
   r->shift = sh->shift;
+  r->swap = sh->swap;
 }
 
 /* Queues on the worker the generic programs of the pixel shapes of every format of L's sample
@@ -1038,7 +1039,7 @@ prepare_generics (GstClConvolve * self, const ClKernelRequest * like, const ClLa
     gst_video_info_set_format (&info, gst_video_format_from_string (g_value_get_string
             (gst_value_list_get_value (formats, f))), like->width, like->height);
     cl_layout_plan (&info, self->cur->planes, FALSE, &other);
-    if (other.bits != L->bits || other.shift != L->shift)
+    if (other.bits != L->bits || other.shift != L->shift || other.swap != L->swap)
       continue;
     for (gint i = 0; i < other.n_shapes; i++) {
       ClKernelRequest r = *like;
@@ -1261,7 +1262,7 @@ ensure_kernel (GstClConvolve * self, gint slot, const ClShape * shape, const ClL
   ClKernelRequest request = { s->method, matrix_size (s),
     shape->channels, shape->depth, shape->skipmask, shape->only, s->border,
     self->block_override, self->rank, 0, 0, shape->passmask, s->autotune, self->split_override,
-    self->discrete, shape->bits, shape->shift
+    self->discrete, shape->bits, shape->shift, shape->swap
   };
   ClTuner t;
   ClTuneOutcome how = CL_TUNE_KNOWN;
@@ -1494,7 +1495,7 @@ ensure_tmp (GstClConvolve * self, ClLayout * L)
   for (gint i = 0; i < L->n_views; i++) {
     ClView *v = &L->views[i];
     const ClShape *sh = &L->shapes[v->shape];
-    gsize value = sizeof (gfloat) * (sh->only >= 0 ? 1 : sh->channels);
+    gsize value = sizeof (gfloat) * cl_variant_sum_values (sh->channels, sh->only);
 
     if (!self->run[v->shape].rows)
       continue;

@@ -421,7 +421,26 @@ band_rows (const ClFrameRun * f, const ClLayout * L, gint p, gint bands)
       }
       ly = ly / a * unit;
     }
+  /* fields: a band of 2 ly plane rows holds ly rows of each */
+  if (L->fields)
+    ly *= 2;
   return MAX ((rows + ly - 1) / ly * ly, ly);
+}
+
+/* The rows of view v in the plane rows y0 .. y0 + n - 1 (y0 even for a field): those rows
+ * themselves, or a field's rows among them. */
+static void
+view_rows (const ClView * v, gint y0, gint n, gint * first, gint * count)
+{
+  gint parity = v->field == 1 ? 1 : 0;
+
+  if (!v->field) {
+    *first = y0;
+    *count = n;
+    return;
+  }
+  *first = (y0 + parity) / 2;
+  *count = (y0 + n + parity) / 2 - *first;
 }
 
 /* A plane on its way through a discrete device in bands. */
@@ -435,13 +454,14 @@ typedef struct
  * the plane not yet enqueued whose input rows are all on the device once band b is: a band's
  * kernels need the upload of the last band their halo reaches (all of them when wrap reaches
  * across the plane); its download needs its kernels. A plane no view convolves is downloaded as
- * it arrives. Fields (one band): each view's arguments are set (from kin to from) just before
- * its launch, since the two fields share a kernel. */
+ * it arrives. Fields: a band of plane rows is the same rows of each field (band_rows keeps them
+ * even), its halo twice the radius in plane rows; each view's arguments are set (from kin to
+ * from) just before its launch, since the two fields share a kernel. */
 static cl_int
 enqueue_ready_bands (const ClFrameRun * f, const ClLayout * L, PlaneRun * r, const ClPlane * kin,
     const ClPlane * from, const ClPlane * dst, gint b, ClEvents * e, const gchar ** what)
 {
-  gint p = r->p, h = L->height[p], radius = f->radius;
+  gint p = r->p, h = L->height[p], radius = L->fields ? 2 * f->radius : f->radius;
   gsize row = L->row[p];
   gint first = r->next;
   cl_int err = CL_SUCCESS;
@@ -457,8 +477,12 @@ enqueue_ready_bands (const ClFrameRun * f, const ClLayout * L, PlaneRun * r, con
       break;
     for (gint i = 0; i < L->n_views; i++) {
       const ClView *v = &L->views[i];
+      gint vy, vn;
 
       if (v->plane != p)
+        continue;
+      view_rows (v, y0, n, &vy, &vn);
+      if (vn <= 0)
         continue;
       if (L->fields) {
         err = gst_cl_built_set_args (&f->built[v->shape], v, kin, from, f->tmp, &f->coefs,
@@ -468,8 +492,8 @@ enqueue_ready_bands (const ClFrameRun * f, const ClLayout * L, PlaneRun * r, con
       }
       *what = "kernel launch";
       k = next_event (e, GST_CL_STAGE_KERNEL);
-      err = gst_cl_built_enqueue (f->queue, &f->built[v->shape], v, L->fields ? 0 : y0,
-          L->fields ? v->height : n, r->up[need] ? 1 : 0, r->up[need] ? &r->up[need] : NULL, k);
+      err = gst_cl_built_enqueue (f->queue, &f->built[v->shape], v, vy, vn,
+          r->up[need] ? 1 : 0, r->up[need] ? &r->up[need] : NULL, k);
       if (err != CL_SUCCESS)
         return err;
       done = *k;
@@ -505,8 +529,7 @@ gst_cl_run_discrete (const ClFrameRun * f, const ClLayout * L, const ClPlane * s
 {
   cl_int err;
 
-  /* fields go whole: a band of a plane is not a band of each field */
-  if ((!src && !dst) || (bands == CL_BANDS_BUSY && in) || L->fields)
+  if ((!src && !dst) || (bands == CL_BANDS_BUSY && in))
     bands = 1;
   for (gint p = 0; p < L->n_planes; p++) {
     PlaneRun r = { p, band_rows (f, L, p, bands), 0, 0, {NULL} };
@@ -557,8 +580,10 @@ gst_cl_run_discrete (const ClFrameRun * f, const ClLayout * L, const ClPlane * s
       /* method=separable: the band's row pass needs only the band itself */
       for (gint i = 0; i < L->n_views; i++) {
         const ClView *v = &L->views[i];
+        gint vy, vn;
 
-        if (v->plane != p || !f->built[v->shape].rows)
+        view_rows (v, y0, n, &vy, &vn);
+        if (v->plane != p || !f->built[v->shape].rows || vn <= 0)
           continue;
         if (L->fields) {
           err = gst_cl_built_set_args (&f->built[v->shape], v, &dev_in[p], &dev_out[p], f->tmp,
@@ -567,8 +592,8 @@ gst_cl_run_discrete (const ClFrameRun * f, const ClLayout * L, const ClPlane * s
             return err;
         }
         *what = "kernel launch";
-        err = gst_cl_built_enqueue_rows (f->queue, &f->built[v->shape], v, L->fields ? 0 : y0,
-            L->fields ? v->height : n, up ? 1 : 0, up, next_event (e, GST_CL_STAGE_KERNEL));
+        err = gst_cl_built_enqueue_rows (f->queue, &f->built[v->shape], v, vy, vn, up ? 1 : 0,
+            up, next_event (e, GST_CL_STAGE_KERNEL));
         if (err != CL_SUCCESS)
           return err;
       }

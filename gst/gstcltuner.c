@@ -43,10 +43,10 @@ static gchar *
 tune_key (const ClTuner * t, const ClKernelRequest * r)
 {
   gchar *what = g_strdup_printf ("tune 4: size %d channels %d depth %d skipmask %u only %d "
-      "border %d rank %d block %d view %dx%d passmask %u split %d discrete %d", r->size,
+      "border %d rank %d block %d view %dx%d passmask %u split %d discrete %d%s", r->size,
       r->channels, r->depth, r->skipmask, r->only, r->border, r->rank,
       cl_variant_direct_block (t->facts, r), r->width, r->height, r->passmask,
-      cl_variant_split_offered (t->facts, r), r->discrete);
+      cl_variant_split_offered (t->facts, r), r->discrete, r->swap ? " swap" : "");
   gchar *key = gst_cl_program_cache_key (t->ctx->identity, what, t->digest);
 
   g_free (what);
@@ -177,7 +177,7 @@ scratch_make (const ClTuner * t, const ClKernelRequest * r, const ClVariant * ca
     Scratch * s)
 {
   gint pix = r->channels * r->depth / 8, pitch = GST_ROUND_UP_64 (r->width * pix), height;
-  gsize values = r->only >= 0 ? 1 : r->channels, tmp_bytes;
+  gsize values = cl_variant_sum_values (r->channels, r->only), tmp_bytes;
   gboolean two_pass_tried = FALSE;
   cl_int err = CL_SUCCESS;
 

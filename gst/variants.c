@@ -48,18 +48,33 @@ ClTileGeometry
 cl_variant_tile_geometry (const ClDeviceFacts * d, const ClKernelRequest * r, gint mx, gint my)
 {
   ClTileGeometry g = { 32, 8, FALSE, FALSE };
-  gsize cols, rows, value, raw = r->channels * r->depth / 8;
+  gsize cols, rows, value, raw = cl_variant_sum_values (r->channels, -1) * r->depth / 8;
 
   if (d->max_work_group_size < 256)
     g.w = g.h = 8;
   cols = GST_ROUND_UP_N ((gsize) g.w * mx + r->size - 1, (gsize) mx);
   rows = (gsize) g.h * my + r->size - 1;
   /* the float tile holds what the kernel sums: one sample (ONLY) or the pixel as floats */
-  value = sizeof (gfloat) * (r->only >= 0 ? 1 : r->channels);
+  value = sizeof (gfloat) * cl_variant_sum_values (r->channels, r->only);
   g.as_float = cols * rows * value + 256 <= d->local_mem_size;
   g.fits = d->max_work_group_size >= (gsize) g.w * g.h &&
       (g.as_float || cols * rows * raw + 256 <= d->local_mem_size);
   return g;
+}
+
+gint
+cl_variant_sum_values (gint channels, gint only)
+{
+  return only >= 0 ? 1 : channels == 3 ? 4 : channels;
+}
+
+/* Whether the float8 kernels (method=vector, one-pass separable) can run the request: they
+ * write whole pixels, take pixels that fill float8 vectors (not 3 samples), and load samples
+ * as stored (not swapped). */
+static gboolean
+vectors_fit (const ClKernelRequest * r)
+{
+  return r->skipmask == 0 && r->channels != 3 && !r->swap;
 }
 
 /* method=tiled's blockings, best first; the first that fits is the fixed choice */
@@ -99,7 +114,7 @@ static const ClVariant one_pass_default = { GST_CL_CONVOLVE_METHOD_SEPARABLE, 4,
 static gboolean
 one_pass_fits (const ClDeviceFacts * d, const ClKernelRequest * r)
 {
-  return !d->local_mem_dedicated && !r->discrete && r->size <= 31 && r->skipmask == 0;
+  return !d->local_mem_dedicated && !r->discrete && r->size <= 31 && vectors_fit (r);
 }
 
 /* Whether method=vector gets the wider blockings: 4-sample pixels on a CPU with 32 SIMD
@@ -188,11 +203,14 @@ cl_variant_fixed (const ClDeviceFacts * d, const ClKernelRequest * r, gchar ** w
             d->local_mem_size);
       return dense;
     case GST_CL_CONVOLVE_METHOD_VECTOR:
-      if (r->skipmask == 0)
+      if (vectors_fit (r))
         return vector_default (d, r);
       if (why)
-        *why = g_strdup ("method=vector writes whole pixels; this view shares its pixels "
-            "with another (packed 4:2:2): using float4 for it");
+        *why = g_strdup (r->skipmask ? "method=vector writes whole pixels; this view shares "
+            "its pixels with another (packed 4:2:2): using float4 for it" :
+            r->swap ? "method=vector loads samples as they are stored; big-endian samples "
+            "(GRAY16_BE) use float4" : "method=vector needs pixels of 1, 2 or 4 samples; "
+            "3-byte RGB and BGR use float4");
       return dense;
     case GST_CL_CONVOLVE_METHOD_FLOAT4:
       return dense;
@@ -201,7 +219,7 @@ cl_variant_fixed (const ClDeviceFacts * d, const ClKernelRequest * r, gchar ** w
       /* tiles only where local memory is on-chip (a CPU's "local" memory is ordinary RAM) */
       if (dedicated && tiled_default (d, r, &plain))
         return plain;
-      return !dedicated && r->skipmask == 0 ? vector_default (d, r) : dense;
+      return !dedicated && vectors_fit (r) ? vector_default (d, r) : dense;
   }
 }
 
@@ -232,7 +250,7 @@ cl_variant_candidates (const ClDeviceFacts * d, const ClKernelRequest * r, ClVar
         tiled_blocks[i][1], 0
       };
   out[n++] = (ClVariant) { GST_CL_CONVOLVE_METHOD_FLOAT4, cl_variant_direct_block (d, r), 1, 0 };
-  for (gint i = 0; i < n_vec && r->skipmask == 0; i++)
+  for (gint i = 0; i < n_vec && vectors_fit (r); i++)
     out[n++] = (ClVariant) { GST_CL_CONVOLVE_METHOD_VECTOR, vec[i][0], vec[i][1], 0 };
   if (cl_variant_split_offered (d, r))
     out[n++] = split_variant (d, r);
@@ -259,6 +277,8 @@ cl_variant_options (const ClDeviceFacts * d, const ClKernelRequest * r, const Cl
     g_string_append_printf (sample, " -DONLY=%d", r->only);
   if (r->bits > 0 && r->bits < r->depth)
     g_string_append_printf (sample, " -DBITS=%d -DSHIFT=%d", r->bits, r->shift);
+  if (r->swap)
+    g_string_append (sample, " -DSWAP");
   only = g_string_free (sample, FALSE);
 
   /* the pixel shape alone: neither the matrix side nor the border */

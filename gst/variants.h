@@ -53,6 +53,7 @@ typedef struct
   gboolean discrete;            /* frames copied to device buffers, in bands */
   gint bits, shift;             /* depth 16: significant bits and where they start (16, 0 for
                                  * all of them; 0, 0 taken as that too) */
+  gboolean swap;                /* depth 16, 1 channel: big-endian samples */
 } ClKernelRequest;
 
 /* One compiled variant of the convolution: which kernel and its blocking. */
@@ -105,6 +106,11 @@ typedef struct
 
 ClTileGeometry cl_variant_tile_geometry (const ClDeviceFacts * d, const ClKernelRequest * r,
     gint mx, gint my);
+
+/* Floats a kernel keeps per pixel for its sums (a separable row pass's buffer, a tile): the
+ * one sample computed, else a value per sample, 4 for 3-sample pixels (an OpenCL float3 takes
+ * the room of a float4). */
+gint cl_variant_sum_values (gint channels, gint only);
 
 /* Pixels per work-item of the float4 kernel. */
 gint cl_variant_direct_block (const ClDeviceFacts * d, const ClKernelRequest * r);

@@ -20,12 +20,15 @@
  * Build options of every program (the host builds one program per combination and keeps it;
  * each variant file lists its own):
  *   -DKSIZE=n        odd matrix side, 1..63
- *   -DCHANNELS=c     samples per pixel: 1, 2 or 4
+ *   -DCHANNELS=c     samples per pixel: 1, 2, 3 (RGB, BGR: 3-byte pixels, read and written
+ *                    sample by sample) or 4
  *   -DDEPTH=d        bits per sample: 8 (default) or 16
  *   -DBITS=b         DEPTH 16 only: the sample's significant bits (10, 12; default 16), held in
  *                    bits SHIFT..SHIFT+BITS-1 of its 16 (the other bits zero, as the formats
  *                    define them): results saturate to 0..2^BITS-1 in those bits
  *   -DSHIFT=s        where they start: 0 (I420_10LE and the like), 6 or 4 (P010, P012)
+ *   -DSWAP           DEPTH 16, CHANNELS 1: samples stored big-endian (GRAY16_BE), swapped at
+ *                    every load and store
  *   -DSKIPMASK=m     bit c set: sample c is never written (another view of the same plane
  *                    writes it); default 0
  *   -DONLY=k         compute sample k alone and copy the others from the centre pixel (the
@@ -125,10 +128,20 @@ typedef ushort samp_t;
 #define SAMPLES(p) ((__global samp_t *) (p))
 #define CSAMPLES(p) ((__global const samp_t *) (p))
 
+/* a sample as stored and as computed (the same but for big-endian samples) */
+#ifdef SWAP
+#if DEPTH != 16 || CHANNELS != 1
+#error "-DSWAP needs DEPTH 16 and CHANNELS 1"
+#endif
+#define STORED(v) rotate ((ushort) (v), (ushort) 8)
+#else
+#define STORED(v) (v)
+#endif
+
 #if CHANNELS == 1
 typedef samp_t pix_t;
 typedef float acc_t;
-#define READ(p) (*CSAMPLES (p))
+#define READ(p) STORED (*CSAMPLES (p))
 #define STORE_PRIV(v, s) ((s)[0] = (v))
 #define TO_ACC(v) convert_float (v)
 #define TO_PIX(v) SAMP_SAT (v)
@@ -140,6 +153,15 @@ typedef float2 acc_t;
 #define TO_ACC(v) convert_float2 (v)
 #define TO_PIX(v) CONVERT_SAT (2, v)
 #define PASS_MASK(m) ((int2) (-(int) ((m) & 1u), -(int) (((m) >> 1) & 1u)))
+#elif CHANNELS == 3
+typedef VEC (3) pix_t;
+typedef float3 acc_t;
+#define READ(p) vload3 (0, CSAMPLES (p))
+#define STORE_PRIV(v, s) vstore3 (v, 0, s)
+#define TO_ACC(v) convert_float3 (v)
+#define TO_PIX(v) CONVERT_SAT (3, v)
+#define PASS_MASK(m) ((int3) (-(int) ((m) & 1u), -(int) (((m) >> 1) & 1u), \
+      -(int) (((m) >> 2) & 1u)))
 #elif CHANNELS == 4
 typedef VEC (4) pix_t;
 typedef float4 acc_t;
@@ -150,7 +172,7 @@ typedef float4 acc_t;
 #define PASS_MASK(m) ((int4) (-(int) ((m) & 1u), -(int) (((m) >> 1) & 1u), \
       -(int) (((m) >> 2) & 1u), -(int) (((m) >> 3) & 1u)))
 #else
-#error "CHANNELS must be 1, 2 or 4"
+#error "CHANNELS must be 1, 2, 3 or 4"
 #endif
 
 /* What a window sums: every sample of the pixel, or sample ONLY alone. */
@@ -173,9 +195,11 @@ write_pix (pix_t v, __global uchar * p)
 {
 #if SKIPMASK == 0
 #if CHANNELS == 1
-  *SAMPLES (p) = v;
+  *SAMPLES (p) = STORED (v);
 #elif CHANNELS == 2
   vstore2 (v, 0, SAMPLES (p));
+#elif CHANNELS == 3
+  vstore3 (v, 0, SAMPLES (p));
 #else
   vstore4 (v, 0, SAMPLES (p));
 #endif
@@ -215,8 +239,15 @@ border_coord (int v, int n SHAPE_PARAMS)
 }
 
 /* A whole pixel in one read: only where the view's pixels are aligned to their size (the
- * tiled kernel checks at run time; READ goes sample by sample). */
+ * tiled kernel checks at run time; READ goes sample by sample). 3-sample pixels have no
+ * aligned size, and swapped samples go through READ's swap. */
+#if CHANNELS == 3 || defined (SWAP)
+#define READ_AL(p) READ (p)
+#define WHOLE_PIX_IO 0
+#else
 #define READ_AL(p) (*(__global const pix_t *) (p))
+#define WHOLE_PIX_IO 1
+#endif
 
 /* The pixel at (x, y), which may lie outside the plane; aligned: read it with READ_AL. */
 inline pix_t

@@ -70,7 +70,7 @@ typedef pix_t tile_t;
 inline void
 tile_write (pix_t v, __global uchar * p, int aligned)
 {
-#if SKIPMASK == 0
+#if SKIPMASK == 0 && WHOLE_PIX_IO
   if (aligned)
     *(__global pix_t *) p = v;
   else

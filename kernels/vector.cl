@@ -12,7 +12,10 @@
  * is loaded and converted to float once and feeds every output row it reaches; the KSIZE
  * horizontal taps are shifted windows of it (a channel's neighbour is CHANNELS lanes away), so
  * the inner loop is one multiply-add per tap and vector: SIMD-friendly code for CPU compilers
- * (PoCL). Blocks touching a border take the per-pixel path. Needs SKIPMASK 0. */
+ * (PoCL). Blocks touching a border take the per-pixel path. Needs SKIPMASK 0, and whole
+ * float8 vectors of pixels of samples as stored: not declared for 3-sample pixels nor
+ * swapped samples (the host runs other variants for them). */
+#if CHANNELS != 3 && !defined (SWAP)
 __kernel void
 convolve_vector (int row0, __global const uchar * src, int src_offset, int src_pitch,
     __global uchar * dst, int dst_offset, int dst_pitch, int width, int height, int span,
@@ -74,3 +77,4 @@ convolve_vector (int row0, __global const uchar * src, int src_offset, int src_p
   block_by_pixel (src, src_pitch, dst, dst_pitch, xb, y, VEC_PIXELS, MY, width, height, span,
       coef, bias, passmask);
 }
+#endif

@@ -8,6 +8,9 @@
  */
 
 #ifdef STRIP
+#if CHANNELS == 3 || defined (SWAP)
+#error "-DSTRIP needs float8 vectors of whole pixels of samples as stored"
+#endif
 /* method=separable on CPUs, one pass (-DSTRIP=s with -DNV=v): each work-item computes VEC_PIXELS
  * adjacent pixels (NV float8 vectors of samples) down a strip of STRIP rows. It walks the
  * input rows of the strip plus the halo once: each row is loaded and converted once, its

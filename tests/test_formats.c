@@ -65,7 +65,8 @@ typedef enum
   LAYOUT_PACKED,                /* one plane of 4-byte macropixels: bytes y0, u, y1, v */
   LAYOUT_RGB,                   /* one plane of 4-sample pixels: samples rgba[] of R, G, B, A
                                  * (of Y, U, V, A where yuva is set) */
-  LAYOUT_PLANAR_RGB             /* a plane per component: rgba[] the planes of R, G, B, A */
+  LAYOUT_PLANAR_RGB,            /* a plane per component: rgba[] the planes of R, G, B, A */
+  LAYOUT_RGB24                  /* one plane of 3-byte pixels: bytes rgba[] of R, G, B */
 } LayoutKind;
 
 typedef struct
@@ -80,6 +81,7 @@ typedef struct
   gint bits, shift;             /* 2-byte samples of fewer significant bits: how many and where
                                  * they start (0, 0: all 16) */
   gboolean yuva;                /* LAYOUT_RGB: the samples are Y, U, V, A (AYUV, VUYA) */
+  gboolean be;                  /* 2-byte samples stored big-endian (GRAY16_BE) */
 } Fmt;
 
 static const Fmt fmts[] = {
@@ -130,6 +132,10 @@ static const Fmt deep_fmts[] = {
   {"RGBA64_LE", LAYOUT_RGB, 2, 1, 1, 0, 0, 0, 0, {0, 1, 2, 3}},
   {"GBR", LAYOUT_PLANAR_RGB, 1, 1, 1, 0, 0, 0, 0, {2, 0, 1, -1}},
   {"GBRA", LAYOUT_PLANAR_RGB, 1, 1, 1, 0, 0, 0, 0, {2, 0, 1, 3}},
+  /* 3-byte RGB and BGR; big-endian 16-bit gray */
+  {"RGB", LAYOUT_RGB24, 1, 1, 1, 0, 0, 0, 0, {0, 1, 2, -1}},
+  {"BGR", LAYOUT_RGB24, 1, 1, 1, 0, 0, 0, 0, {2, 1, 0, -1}},
+  {"GRAY16_BE", LAYOUT_GRAY, 2, 1, 1, 0, 0, 0, 0, {0}, 0, 0, FALSE, TRUE},
 };
 
 #define N_DEEP_FMTS ((gint) G_N_ELEMENTS (deep_fmts))
@@ -177,7 +183,8 @@ geom_init (Geom * g, const gchar * format, gint w, gint h)
 {
   const Fmt *f = find_fmt (format);
   gint cw = (w + f->xsub - 1) / f->xsub, ch = (h + f->ysub - 1) / f->ysub;
-  gboolean rgb = f->layout == LAYOUT_RGB || f->layout == LAYOUT_PLANAR_RGB;
+  gboolean rgb = f->layout == LAYOUT_RGB || f->layout == LAYOUT_PLANAR_RGB ||
+      f->layout == LAYOUT_RGB24;
 
   memset (g, 0, sizeof (*g));
   g->f = f;
@@ -222,6 +229,11 @@ geom_init (Geom * g, const gchar * format, gint w, gint h)
       g->row[0] = 4 * w * f->bps;
       g->rows[0] = h;
       break;
+    case LAYOUT_RGB24:
+      g->n_planes = 1;
+      g->row[0] = 3 * w;
+      g->rows[0] = h;
+      break;
     case LAYOUT_PLANAR_RGB:
       g->n_planes = g->n_comps;
       for (gint p = 0; p < g->n_planes; p++) {
@@ -236,7 +248,8 @@ geom_init (Geom * g, const gchar * format, gint w, gint h)
 static gboolean
 is_rgb (const Fmt * f)
 {
-  return (f->layout == LAYOUT_RGB && !f->yuva) || f->layout == LAYOUT_PLANAR_RGB;
+  return (f->layout == LAYOUT_RGB && !f->yuva) || f->layout == LAYOUT_PLANAR_RGB ||
+      f->layout == LAYOUT_RGB24;
 }
 
 static const gchar *
@@ -281,6 +294,9 @@ sample_offset (const Geom * g, gint c, gint x, gint y, gint * plane)
     case LAYOUT_PLANAR_RGB:
       *plane = f->rgba[c];
       return (gsize) y * g->row[*plane] + x;
+    case LAYOUT_RGB24:
+      *plane = 0;
+      return (gsize) y * g->row[0] + (gsize) x * 3 + f->rgba[c];
     case LAYOUT_PACKED:
     default:
       *plane = 0;
@@ -444,7 +460,9 @@ get_sample (const Geom * g, const Frame * fr, gint c, gint x, gint y)
   gint p;
   gsize o = sample_offset (g, c, x, y, &p);
 
-  return g->f->bps == 2 ? fr->p[p][o] | (fr->p[p][o + 1] << 8) : fr->p[p][o];
+  if (g->f->bps == 1)
+    return fr->p[p][o];
+  return g->f->be ? (fr->p[p][o] << 8) | fr->p[p][o + 1] : fr->p[p][o] | (fr->p[p][o + 1] << 8);
 }
 
 /* The value of component c's sample (x, y): its significant bits */
@@ -675,8 +693,8 @@ random_frame (const Geom * g, guint32 seed, Frame * fr)
             break;
         }
         v <<= g->f->shift;
-        fr->p[p][i] = v & 0xff;
-        fr->p[p][i + 1] = v >> 8;
+        fr->p[p][i + g->f->be] = v & 0xff;
+        fr->p[p][i + !g->f->be] = v >> 8;
       }
     } else {
       for (gsize i = 0; i < plane_bytes (g, p); i++)
@@ -1593,19 +1611,49 @@ GST_START_TEST (test_deep_formats)
 
 GST_END_TEST;
 
+/* 3-byte RGB and BGR at widths 1, 3, 5 and 641 (rows of 3, 9, 15 and 1923 bytes, none a
+ * multiple of 4), each with every border, the formats, methods, selections and input memory
+ * taking turns (method=vector falls back to float4 on 3-byte pixels). Loop index: width * 2 +
+ * discrete. */
+static const gint rgb24_widths[] = { 1, 3, 5, 641 };
+
+static const gchar *const rgb24_methods[] = { "float4", "tiled", "separable", "vector", "auto" };
+static const gchar *const rgb24_planes[] = { "auto", "r", "g+b", "r+b" };
+static const gchar *const borders[] = { "clamp", "mirror", "wrap", "constant" };
+
+GST_START_TEST (test_rgb24_widths)
+{
+  gint w = rgb24_widths[__i__ >> 1];
+  gboolean discrete = __i__ & 1;
+
+  for (guint b = 0; b < G_N_ELEMENTS (borders); b++) {
+    guint turn = b + (__i__ >> 1);
+    Case c = { turn % 2 ? "BGR" : "RGB", w, 7 + 2 * b, rgb24_planes[turn % 4],
+      turn % 2 ? &f_custom : &f_gauss7, borders[b],
+      rgb24_methods[turn % G_N_ELEMENTS (rgb24_methods)], (InputKind) (turn % 4)
+    };
+
+    run_case (&c, discrete, 2, 3100 + 10 * __i__ + b);
+  }
+}
+
+GST_END_TEST;
+
 /* Interlaced frames: each field filtered as a picture of its own (rows of one parity, borders
  * at the field's edges, never a row of the other field), checked against the reference run on
  * each field alone. interleaved: every frame; mixed: the frames flagged interlaced, the others
  * as progressive. Formats of each layout, both paths, every method; odd heights (fields of
- * different heights) and a 3-row frame (a bottom field of one row). Loop index: case * 2 +
- * discrete. */
+ * different heights) and a 3-row frame (a bottom field of one row). On the discrete path the
+ * taller frames go in 2 or 3 bands (bands=3, each an even number of rows), their halos (wrap
+ * reaching the other end of the field) across bands. Loop index: case * 2 + discrete. */
 static const Case interlaced_cases[] = {
   {"I420", 37, 45, "y+u+v", &f_custom, "clamp", "float4", INPUT_DEFAULT},
   {"NV12", 64, 48, "y+u+v", &f_gauss7, "mirror", "tiled", INPUT_POOL},
-  {"YUY2", 37, 29, "y+u+v", &f_sobel, "wrap", "vector", INPUT_PADDED},
+  {"YUY2", 37, 69, "y+u+v", &f_sobel, "wrap", "vector", INPUT_PADDED},
   {"RGBA", 38, 45, "auto", &f_gauss7, "constant", "separable", INPUT_POOL_PADDED},
   {"P010_10LE", 29, 31, "y+u+v", &f_emboss, "mirror", "float4", INPUT_PADDED},
   {"GRAY8", 21, 3, "auto", &f_box15, "clamp", "separable", INPUT_DEFAULT},
+  {"BGR", 41, 70, "r+b", &f_box15, "wrap", "tiled", INPUT_POOL},
 };
 
 GST_START_TEST (test_interlaced)
@@ -1655,6 +1703,7 @@ formats_suite (void)
   tcase_add_loop_test (tc, test_rgb_planes, 0, 2 * N_RGB_FMTS);
   tcase_add_loop_test (tc, test_gray16, 0, 2);
   tcase_add_loop_test (tc, test_float4_blocks, 0, 4);
+  tcase_add_loop_test (tc, test_rgb24_widths, 0, 2 * G_N_ELEMENTS (rgb24_widths));
 
   tc = tcase_create ("deep");
   suite_add_tcase (s, tc);

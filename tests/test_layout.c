@@ -64,10 +64,17 @@ static const Expect expects[] = {
   {"BGRx", R | G, 8, 1, {28}, {5}, 1, 1, {{0, 7, 5, 7, 4, 0, 0x9, -1}}},
   {"xRGB", AUTO, 8, 1, {28}, {5}, 1, 1, {{0, 7, 5, 7, 4, 0, 0x1, -1}}},
   {"xBGR", R, 8, 1, {28}, {5}, 1, 1, {{0, 7, 5, 7, 4, 0, 0x7, 3}}},
+  /* 3-byte RGB: R G B; BGR: B G R. Unselected components copied */
+  {"RGB", AUTO, 8, 1, {21}, {5}, 1, 1, {{0, 7, 5, 7, 3, 0, 0, -1}}},
+  {"RGB", G, 8, 1, {21}, {5}, 1, 1, {{0, 7, 5, 7, 3, 0, 0x5, 1}}},
+  {"BGR", R, 8, 1, {21}, {5}, 1, 1, {{0, 7, 5, 7, 3, 0, 0x3, 2}}},
+  {"BGR", R | G, 8, 1, {21}, {5}, 1, 1, {{0, 7, 5, 7, 3, 0, 0x1, -1}}},
+  {"RGB", A | Y, 8, 1, {21}, {5}, 0, 0},
   /* gray: the plane is y */
   {"GRAY8", AUTO, 8, 1, {7}, {5}, 1, 1, {{0, 7, 5, 7, 1, 0, 0, -1}}},
   {"GRAY8", U | R, 8, 1, {7}, {5}, 0, 0},
   {"GRAY16_LE", Y, 16, 1, {14}, {5}, 1, 1, {{0, 7, 5, 7, 1, 0, 0, -1}}},
+  {"GRAY16_BE", Y, 16, 1, {14}, {5}, 1, 1, {{0, 7, 5, 7, 1, 0, 0, -1}}},
   /* planar YUV: Y, U, V planes (YV12: Y, V, U) */
   {"I420", AUTO, 8, 3, {7, 4, 4}, {5, 3, 3}, 1, 1, {{0, 7, 5, 7, 1, 0, 0, -1}}},
   {"I420", U | V, 8, 3, {7, 4, 4}, {5, 3, 3}, 2, 1,
@@ -122,10 +129,12 @@ static const struct
 {
   const gchar *format;
   gint bits, shift;
+  gboolean swap;                /* stored big-endian */
 } sample_bits[] = {
   {"NV12", 8, 0}, {"GRAY16_LE", 16, 0}, {"P010_10LE", 10, 6}, {"P012_LE", 12, 4},
   {"P016_LE", 16, 0}, {"I420_10LE", 10, 0}, {"I420_12LE", 12, 0}, {"I422_10LE", 10, 0},
-  {"Y444_12LE", 12, 0}, {"Y444_16LE", 16, 0},
+  {"Y444_12LE", 12, 0}, {"Y444_16LE", 16, 0}, {"GRAY16_BE", 16, 0, TRUE},
+  {"RGBA64_LE", 16, 0}, {"RGB", 8, 0},
 };
 
 static gchar *
@@ -237,10 +246,16 @@ test_sizes (void)
 
     plan ("xBGR", w, h, AUTO, &L);
     g_assert_cmpuint (L.size, ==, 4 * (gsize) w * h);
+
+    /* 3-byte pixels: rows of 3 w bytes, whatever their alignment */
+    plan ("BGR", w, h, AUTO, &L);
+    g_assert_cmpint (L.row[0], ==, 3 * w);
+    g_assert_cmpuint (L.size, ==, 3 * (gsize) w * h);
   }
 }
 
-/* every shape of a format carries its samples' bits and shift, the kernels' BITS and SHIFT */
+/* every shape of a format carries its samples' bits, shift and byte order, the kernels' BITS,
+ * SHIFT and SWAP */
 static void
 test_sample_bits (void)
 {
@@ -248,14 +263,15 @@ test_sample_bits (void)
     ClLayout L;
 
     g_test_message ("%s", sample_bits[i].format);
-    plan (sample_bits[i].format, 9, 7, GST_CL_CONVOLVE_PLANES_Y | GST_CL_CONVOLVE_PLANES_U |
-        GST_CL_CONVOLVE_PLANES_V, &L);
+    plan (sample_bits[i].format, 9, 7, Y | U | V | R | G | B, &L);
     g_assert_cmpint (L.bits, ==, sample_bits[i].bits);
     g_assert_cmpint (L.shift, ==, sample_bits[i].shift);
+    g_assert_cmpint (L.swap, ==, sample_bits[i].swap);
     g_assert_cmpint (L.n_shapes, >, 0);
     for (gint s = 0; s < L.n_shapes; s++) {
       g_assert_cmpint (L.shapes[s].bits, ==, sample_bits[i].bits);
       g_assert_cmpint (L.shapes[s].shift, ==, sample_bits[i].shift);
+      g_assert_cmpint (L.shapes[s].swap, ==, sample_bits[i].swap);
     }
   }
 }

@@ -354,6 +354,39 @@ test_generic (void)
   g_free (t);
 }
 
+/* 3-byte pixels (RGB, BGR) and big-endian samples (GRAY16_BE): never the float8 kernels
+ * (method=vector falls back to float4 with a warning; no one-pass separable), on a GPU tiles
+ * whose float3 values take 16 bytes (13x13 at 2x4: a 76x44 tile of 16-byte values, 53504
+ * bytes, is over 48 KiB, so the tile holds raw 4-byte pixels), and -DSWAP. */
+static void
+test_rgb24_swap (void)
+{
+  ClKernelRequest rgb = req (AUTO, 7, 3, 8), be = req (AUTO, 7, 1, 16);
+  ClKernelRequest rgb13 = req (AUTO, 13, 3, 8);
+
+  be.swap = TRUE;
+  assert_fixed (&avx2, &rgb, "float4 block=8");
+  assert_fixed (&avx512, &be, "float4 block=8");
+  assert_candidates (&avx512, &rgb, "float4 block=8");
+  rgb.rank = be.rank = 1;
+  assert_candidates (&avx2, &rgb, "float4 block=8, separable");
+  assert_candidates (&avx2, &be, "float4 block=8, separable");
+  assert_fixed (&avx2, &rgb, "separable");
+  rgb.method = be.method = VECTOR;
+  assert_fallback (&avx2, &rgb, "float4 block=8", "3-byte");
+  assert_fallback (&avx2, &be, "float4 block=8", "GRAY16_BE");
+  be.method = AUTO;
+  be.rank = -1;
+  assert_options (&avx2, &be, "-DKSIZE=7 -DCHANNELS=1 -DDEPTH=16 -DSKIPMASK=0 -DBORDER=0 "
+      "-DSWAP -DBLOCK=8 -DPACKED_IO");
+  assert_fixed (&gpu, &rgb13, "tiled 2x4");
+  assert_options (&gpu, &rgb13, "-DKSIZE=13 -DCHANNELS=3 -DDEPTH=8 -DSKIPMASK=0 -DBORDER=0 "
+      "-DTILE_W=32 -DTILE_H=8 -DTILE_MX=2 -DTILE_MY=4 -DTILE_FLOAT=0");
+  g_assert_cmpint (cl_variant_sum_values (3, -1), ==, 4);
+  g_assert_cmpint (cl_variant_sum_values (3, 1), ==, 1);
+  g_assert_cmpint (cl_variant_sum_values (2, -1), ==, 2);
+}
+
 /* The generic separable variant: the same options (its own program file), two passes of one
  * pixel per work-item; picked for matrices from 5x5 that split into at most size / 4 pairs. */
 static void
@@ -404,5 +437,6 @@ main (int argc, char **argv)
   g_test_add_func ("/variants/sources", test_sources);
   g_test_add_func ("/variants/generic", test_generic);
   g_test_add_func ("/variants/generic-separable", test_generic_separable);
+  g_test_add_func ("/variants/rgb24-swap", test_rgb24_swap);
   return g_test_run ();
 }
