@@ -68,13 +68,12 @@ cl_variant_sum_values (gint channels, gint only)
   return only >= 0 ? 1 : channels == 3 ? 4 : channels;
 }
 
-/* Whether the float8 kernels (method=vector, one-pass separable) can run the request: they
- * write whole pixels, take pixels that fill float8 vectors (not 3 samples), and load samples
- * as stored (not swapped). */
-static gboolean
-vectors_fit (const ClKernelRequest * r)
+/* The float8 kernels' vectors per row of a work-item for 3-sample pixels: a multiple of 3 (8 NV
+ * samples must be whole pixels), the blocking's nv rounded up; others as they are. */
+static gint
+pixel_nv (const ClKernelRequest * r, gint nv)
 {
-  return r->skipmask == 0 && r->channels != 3 && !r->swap;
+  return r->channels == 3 ? (nv + 2) / 3 * 3 : nv;
 }
 
 /* method=tiled's blockings, best first; the first that fits is the fixed choice */
@@ -104,17 +103,25 @@ cl_variant_direct_block (const ClDeviceFacts * d, const ClKernelRequest * r)
 }
 
 /* method=separable in two passes (a row pass into a float buffer, a column pass), and in one
- * pass for CPUs (convolve_vsep: 4 float8 vectors down strips of 64 rows). */
+ * pass for CPUs (convolve_vsep: 4 float8 vectors, 3 for 3-sample pixels, down strips of 64
+ * or 128 rows). */
 static const ClVariant two_pass = { GST_CL_CONVOLVE_METHOD_SEPARABLE, 0, 0, 0 };
-static const ClVariant one_pass_default = { GST_CL_CONVOLVE_METHOD_SEPARABLE, 4, 64, 0 };
+
+static ClVariant
+one_pass_for (const ClKernelRequest * r, gint strip)
+{
+  return (ClVariant) { GST_CL_CONVOLVE_METHOD_SEPARABLE, r->channels == 3 ? 3 : 4, strip, 0 };
+}
 
 /* The one-pass kernel is for CPUs working in place: it unrolls its row loop by the matrix side
- * (up to 31, for build time), writes whole pixels like method=vector, and its strips of rows
- * would make bands (the discrete path) too tall to split small frames. */
+ * (up to 31, for build time), writes whole pixels like method=vector, loads samples as stored
+ * (not big-endian ones), and its strips of rows would make bands (the discrete path) too tall
+ * to split small frames. */
 static gboolean
 one_pass_fits (const ClDeviceFacts * d, const ClKernelRequest * r)
 {
-  return !d->local_mem_dedicated && !r->discrete && r->size <= 31 && vectors_fit (r);
+  return !d->local_mem_dedicated && !r->discrete && r->size <= 31 && r->skipmask == 0 &&
+      !r->swap;
 }
 
 /* Whether method=vector gets the wider blockings: 4-sample pixels on a CPU with 32 SIMD
@@ -187,7 +194,7 @@ cl_variant_fixed (const ClDeviceFacts * d, const ClKernelRequest * r, gchar ** w
       (asked == GST_CL_CONVOLVE_METHOD_AUTO && r->rank >= 0 && r->size >= (dedicated ? 9 : 7)
           && 4 * r->rank <= r->size)) {
     if (r->rank >= 0)
-      return one_pass_fits (d, r) && r->block != 1 ? one_pass_default : two_pass;
+      return one_pass_fits (d, r) && r->block != 1 ? one_pass_for (r, 64) : two_pass;
     if (why)
       *why = g_strdup_printf ("method=separable: this %dx%d matrix needs more than %d vector "
           "pairs; using a dense kernel", r->size, r->size, CL_MAX_RANK);
@@ -203,14 +210,11 @@ cl_variant_fixed (const ClDeviceFacts * d, const ClKernelRequest * r, gchar ** w
             d->local_mem_size);
       return dense;
     case GST_CL_CONVOLVE_METHOD_VECTOR:
-      if (vectors_fit (r))
+      if (r->skipmask == 0)
         return vector_default (d, r);
       if (why)
-        *why = g_strdup (r->skipmask ? "method=vector writes whole pixels; this view shares "
-            "its pixels with another (packed 4:2:2): using float4 for it" :
-            r->swap ? "method=vector loads samples as they are stored; big-endian samples "
-            "(GRAY16_BE) use float4" : "method=vector needs pixels of 1, 2 or 4 samples; "
-            "3-byte RGB and BGR use float4");
+        *why = g_strdup ("method=vector writes whole pixels; this view shares its pixels "
+            "with another (packed 4:2:2): using float4 for it");
       return dense;
     case GST_CL_CONVOLVE_METHOD_FLOAT4:
       return dense;
@@ -219,7 +223,7 @@ cl_variant_fixed (const ClDeviceFacts * d, const ClKernelRequest * r, gchar ** w
       /* tiles only where local memory is on-chip (a CPU's "local" memory is ordinary RAM) */
       if (dedicated && tiled_default (d, r, &plain))
         return plain;
-      return !dedicated && vectors_fit (r) ? vector_default (d, r) : dense;
+      return !dedicated && r->skipmask == 0 ? vector_default (d, r) : dense;
   }
 }
 
@@ -250,16 +254,18 @@ cl_variant_candidates (const ClDeviceFacts * d, const ClKernelRequest * r, ClVar
         tiled_blocks[i][1], 0
       };
   out[n++] = (ClVariant) { GST_CL_CONVOLVE_METHOD_FLOAT4, cl_variant_direct_block (d, r), 1, 0 };
-  for (gint i = 0; i < n_vec && vectors_fit (r); i++)
-    out[n++] = (ClVariant) { GST_CL_CONVOLVE_METHOD_VECTOR, vec[i][0], vec[i][1], 0 };
+  for (gint i = 0; i < n_vec && r->skipmask == 0; i++)
+    out[n++] = (ClVariant) { GST_CL_CONVOLVE_METHOD_VECTOR, pixel_nv (r, vec[i][0]), vec[i][1],
+      0
+    };
   if (cl_variant_split_offered (d, r))
     out[n++] = split_variant (d, r);
   if (r->rank >= 0) {
     out[n++] = two_pass;
     /* one pass (CPU-like devices): 3 vectors down 64 rows, 4 down 128 */
     if (one_pass_fits (d, r)) {
-      out[n++] = one_pass_default;
-      out[n++] = (ClVariant) { GST_CL_CONVOLVE_METHOD_SEPARABLE, 4, 128, 0 };
+      out[n++] = one_pass_for (r, 64);
+      out[n++] = one_pass_for (r, 128);
     }
   }
   return n;

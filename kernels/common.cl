@@ -20,15 +20,15 @@
  * Build options of every program (the host builds one program per combination and keeps it;
  * each variant file lists its own):
  *   -DKSIZE=n        odd matrix side, 1..63
- *   -DCHANNELS=c     samples per pixel: 1, 2, 3 (RGB, BGR: 3-byte pixels, read and written
- *                    sample by sample) or 4
+ *   -DCHANNELS=c     samples per pixel: 1, 2, 3 (RGB, BGR: 3-byte pixels, never read or
+ *                    written as a whole pixel) or 4
  *   -DDEPTH=d        bits per sample: 8 (default) or 16
  *   -DBITS=b         DEPTH 16 only: the sample's significant bits (10, 12; default 16), held in
  *                    bits SHIFT..SHIFT+BITS-1 of its 16 (the other bits zero, as the formats
  *                    define them): results saturate to 0..2^BITS-1 in those bits
  *   -DSHIFT=s        where they start: 0 (I420_10LE and the like), 6 or 4 (P010, P012)
  *   -DSWAP           DEPTH 16, CHANNELS 1: samples stored big-endian (GRAY16_BE), swapped at
- *                    every load and store
+ *                    every load and store (not in the one-pass separable kernel)
  *   -DSKIPMASK=m     bit c set: sample c is never written (another view of the same plane
  *                    writes it); default 0
  *   -DONLY=k         compute sample k alone and copy the others from the centre pixel (the
@@ -332,12 +332,13 @@ block_by_pixel (__global const uchar * src, int src_pitch, __global uchar * dst,
 
 /* The float8 windows of vector.cl and vsep.cl. */
 
-/* The samples of a pixel that are copied from the centre instead of computed, per lane of a
- * float8 that holds 8 / CHANNELS whole pixels (lane l is sample l % CHANNELS). */
+/* The samples of a pixel that are copied from the centre instead of computed, per lane of the
+ * v-th float8 of a block of whole pixels (lane l is sample (8 v + l) % CHANNELS: with 3-sample
+ * pixels a float8 does not start on a pixel). */
 inline int8
-lane_pass (uint passmask)
+lane_pass (uint passmask, int v)
 {
-  int8 lane = (int8) (0, 1, 2, 3, 4, 5, 6, 7) % CHANNELS;
+  int8 lane = ((int8) (0, 1, 2, 3, 4, 5, 6, 7) + 8 * v) % CHANNELS;
 #ifdef ONLY
   return lane != (int8) (ONLY);
 #else
@@ -360,7 +361,15 @@ window8 (const float8 * seg, int o)
           r + 7));
 }
 
-/* Eight samples out: the rounded sums acc + bias, or the centre's samples where pass is set.
+/* Eight samples as computed, from eight as stored (big-endian ones swapped) */
+#ifdef SWAP
+#define STORED8(v) rotate (v, (ushort8) (8))
+#else
+#define STORED8(v) (v)
+#endif
+
+/* Eight samples out, the v-th float8 of the block: the rounded sums acc + bias, or the centre's
+ * samples where passmask says (lane_pass).
  * Round half up (acc + bias + 0.5 clamped to the sample range, then truncated) equals the other
  * kernels' round half away from zero wherever the result is not saturated to 0, and costs about
  * half the instructions of round and a saturating conversion (docs/kernels.md, vector).
@@ -375,11 +384,11 @@ typedef struct __attribute__ ((packed))
 #endif
 
 inline void
-put8 (float8 acc, float bias, int8 pass, __global const samp_t * centre, __global samp_t * out,
-    int v)
+put8 (float8 acc, float bias, uint passmask, __global const samp_t * centre,
+    __global samp_t * out, int v)
 {
-  VEC (8) res = select (TO_SAMPLES8 (OUT8 (acc, bias)),
-      vload8 (v, centre), PASS8 (pass));
+  VEC (8) res = STORED8 (select (TO_SAMPLES8 (OUT8 (acc, bias)),
+          STORED8 (vload8 (v, centre)), PASS8 (lane_pass (passmask, v))));
 
 #ifdef PACKED_IO
   ((__global vec8_io *) out)[v].v = res;
@@ -396,6 +405,6 @@ put8 (float8 acc, float bias, int8 pass, __global const samp_t * centre, __globa
 #define MY 1
 #endif
 #define VEC_SAMPLES (8 * NV)                    /* per row and work-item */
-#define VEC_PIXELS (VEC_SAMPLES / CHANNELS)
+#define VEC_PIXELS (VEC_SAMPLES / CHANNELS)     /* 8 NV a multiple of CHANNELS (3: NV 3, 6) */
 #define VEC_SEG (NV + (CHANNELS * (KSIZE - 1) + 7) / 8)  /* float8 of input per row */
-#define VEC_READ (VEC_SEG * 8 / CHANNELS)       /* pixels those hold */
+#define VEC_READ ((VEC_SEG * 8 + CHANNELS - 1) / CHANNELS)       /* pixels those reach */

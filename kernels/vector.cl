@@ -4,7 +4,8 @@
  *
  * Build options (besides the common ones):
  *   -DNV=v -DMY=m    8*v samples of each of m rows per work-item (8*v a multiple of
- *                    CHANNELS; SKIPMASK must be 0); defaults 2 and 1 (common.cl)
+ *                    CHANNELS: 3 or 6 for 3-sample pixels; SKIPMASK must be 0); defaults 2
+ *                    and 1 (common.cl)
  */
 
 /* method=vector: each work-item computes VEC_PIXELS adjacent pixels (NV float8 vectors of
@@ -12,10 +13,7 @@
  * is loaded and converted to float once and feeds every output row it reaches; the KSIZE
  * horizontal taps are shifted windows of it (a channel's neighbour is CHANNELS lanes away), so
  * the inner loop is one multiply-add per tap and vector: SIMD-friendly code for CPU compilers
- * (PoCL). Blocks touching a border take the per-pixel path. Needs SKIPMASK 0, and whole
- * float8 vectors of pixels of samples as stored: not declared for 3-sample pixels nor
- * swapped samples (the host runs other variants for them). */
-#if CHANNELS != 3 && !defined (SWAP)
+ * (PoCL). Blocks touching a border take the per-pixel path. Needs SKIPMASK 0. */
 __kernel void
 convolve_vector (int row0, __global const uchar * src, int src_offset, int src_pitch,
     __global uchar * dst, int dst_offset, int dst_pitch, int width, int height, int span,
@@ -33,7 +31,6 @@ convolve_vector (int row0, __global const uchar * src, int src_offset, int src_p
       y + MY - 1 + RADIUS < height) {
     __global const uchar *row = src + (y - RADIUS) * src_pitch + (xb - RADIUS) * PIX_BYTES;
     float8 acc[MY][NV];
-    int8 pass = lane_pass (passmask);
 
 #pragma unroll
     for (int m = 0; m < MY; m++)
@@ -46,7 +43,7 @@ convolve_vector (int row0, __global const uchar * src, int src_offset, int src_p
 
 #pragma unroll
       for (int s = 0; s < VEC_SEG; s++)
-        seg[s] = convert_float8 (vload8 (s, CSAMPLES (row)));
+        seg[s] = convert_float8 (STORED8 (vload8 (s, CSAMPLES (row))));
 #pragma unroll
       for (int m = 0; m < MY; m++) {
         int j = r - m;          /* the coefficient row input row r meets for output row m */
@@ -70,11 +67,10 @@ convolve_vector (int row0, __global const uchar * src, int src_offset, int src_p
 
 #pragma unroll
       for (int v = 0; v < NV; v++)
-        put8 (acc[m][v], bias, pass, centre, out, v);
+        put8 (acc[m][v], bias, passmask, centre, out, v);
     }
     return;
   }
   block_by_pixel (src, src_pitch, dst, dst_pitch, xb, y, VEC_PIXELS, MY, width, height, span,
       coef, bias, passmask);
 }
-#endif

@@ -8,8 +8,8 @@
  */
 
 #ifdef STRIP
-#if CHANNELS == 3 || defined (SWAP)
-#error "-DSTRIP needs float8 vectors of whole pixels of samples as stored"
+#ifdef SWAP
+#error "-DSTRIP loads samples as they are stored"
 #endif
 /* method=separable on CPUs, one pass (-DSTRIP=s with -DNV=v): each work-item computes VEC_PIXELS
  * adjacent pixels (NV float8 vectors of samples) down a strip of STRIP rows. It walks the
@@ -28,7 +28,6 @@ convolve_vsep (int row0, __global const uchar * src, int src_offset, int src_pit
 {
   int xb = get_global_id (0) * VEC_PIXELS, ys = row0 + (int) get_global_id (1) * STRIP;
   int inside = xb >= RADIUS && xb - RADIUS + VEC_READ <= width;
-  int8 pass = lane_pass (passmask);
   float8 ring[4][KSIZE][NV];
 
   /* row0 < 0 never happens: it tells the compiler that the rows are not negative, which lets
@@ -144,7 +143,7 @@ convolve_vsep (int row0, __global const uchar * src, int src_offset, int src_pit
           float8 acc = a0[v] + a1[v], res;
 
           if (inside) {
-            put8 (acc, bias, pass, centre, SAMPLES (out), v);
+            put8 (acc, bias, passmask, centre, SAMPLES (out), v);
           } else {
             /* a border strip: the last pixels may lie past the plane's end, go sample by
              * sample */
@@ -153,7 +152,7 @@ convolve_vsep (int row0, __global const uchar * src, int src_offset, int src_pit
             for (int l = 0; l < 8; l++)
               c8[l] = xb + (8 * v + l) / CHANNELS < span ?
                   convert_float (centre[8 * v + l]) : 0.0f;
-            res = select (ROUND_OUT (acc, bias), vload8 (0, c8), pass);
+            res = select (ROUND_OUT (acc, bias), vload8 (0, c8), lane_pass (passmask, v));
             vstore8 (res, 0, r8);
             /* pixels from width to span are copied (odd-width packed 4:2:2 luma) */
             for (int l = 0; l < 8 && xb + (8 * v + l) / CHANNELS < span; l++)

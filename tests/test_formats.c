@@ -1567,8 +1567,8 @@ GST_START_TEST (test_caps_passthrough)
 GST_END_TEST;
 
 /* The deep formats (deep_fmts): 10 and 12 bits in the low or the high bits of 2 bytes, 16-bit
- * planar and semi-planar, NV16, NV24, AYUV, VUYA, RGBA64_LE, GBR and GBRA (on the RGB ones y,
- * u, v select r, g, b+a). Every method, border and input memory; all planes, one chroma alone
+ * planar and semi-planar, NV16, NV24, AYUV, VUYA, RGBA64_LE, GBR, GBRA, RGB, BGR and
+ * GRAY16_BE (on the RGB ones y, u, v select r, g, b+a). Every method, border and input memory; all planes, one chroma alone
  * (the other passes), luma alone; a signed filter with bias 128 (scaled to the depth); sizes
  * odd and even, one smaller than the kernel, and 112 wide for the vector kernel's interior
  * path. Each format runs the cases i with (i + format) % DEEP_SHARE == 0, so that each case

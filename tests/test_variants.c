@@ -354,10 +354,10 @@ test_generic (void)
   g_free (t);
 }
 
-/* 3-byte pixels (RGB, BGR) and big-endian samples (GRAY16_BE): never the float8 kernels
- * (method=vector falls back to float4 with a warning; no one-pass separable), on a GPU tiles
- * whose float3 values take 16 bytes (13x13 at 2x4: a 76x44 tile of 16-byte values, 53504
- * bytes, is over 48 KiB, so the tile holds raw 4-byte pixels), and -DSWAP. */
+/* 3-byte pixels (RGB, BGR): the float8 kernels with 3 or 6 vectors per row (8 NV samples
+ * whole pixels), on a GPU tiles whose float3 values take 16 bytes (13x13 at 2x4: a 76x44 tile
+ * of 16-byte values, 53504 bytes, is over 48 KiB, so the tile holds raw 4-byte pixels).
+ * Big-endian samples (GRAY16_BE): -DSWAP, method=vector but no one-pass separable. */
 static void
 test_rgb24_swap (void)
 {
@@ -365,20 +365,22 @@ test_rgb24_swap (void)
   ClKernelRequest rgb13 = req (AUTO, 13, 3, 8);
 
   be.swap = TRUE;
-  assert_fixed (&avx2, &rgb, "float4 block=8");
-  assert_fixed (&avx512, &be, "float4 block=8");
-  assert_candidates (&avx512, &rgb, "float4 block=8");
+  assert_fixed (&avx2, &rgb, "vector nv=3 my=2");
+  assert_fixed (&avx512, &be, "vector nv=3 my=2");
+  assert_candidates (&avx512, &rgb, "float4 block=8, vector nv=3 my=2, vector nv=6 my=1");
+  assert_candidates (&gpu, &rgb, "tiled 2x4, tiled 1x4, tiled 1x1, float4 block=1, "
+      "vector nv=3 my=1, vector nv=3 my=2");
+  assert_launch (&avx2, &rgb, 4096, 16, 1, 8, 2);
   rgb.rank = be.rank = 1;
-  assert_candidates (&avx2, &rgb, "float4 block=8, separable");
-  assert_candidates (&avx2, &be, "float4 block=8, separable");
-  assert_fixed (&avx2, &rgb, "separable");
-  rgb.method = be.method = VECTOR;
-  assert_fallback (&avx2, &rgb, "float4 block=8", "3-byte");
-  assert_fallback (&avx2, &be, "float4 block=8", "GRAY16_BE");
-  be.method = AUTO;
+  assert_candidates (&avx2, &rgb, "float4 block=8, vector nv=3 my=2, vector nv=6 my=1, "
+      "separable, separable nv=3 strip=64, separable nv=3 strip=128");
+  assert_candidates (&avx2, &be, "float4 block=8, vector nv=3 my=2, vector nv=4 my=1, "
+      "separable");
+  assert_fixed (&avx2, &rgb, "separable nv=3 strip=64");
+  assert_fixed (&avx2, &be, "separable");
   be.rank = -1;
   assert_options (&avx2, &be, "-DKSIZE=7 -DCHANNELS=1 -DDEPTH=16 -DSKIPMASK=0 -DBORDER=0 "
-      "-DSWAP -DBLOCK=8 -DPACKED_IO");
+      "-DSWAP -DNV=3 -DMY=2 -DPACKED_IO");
   assert_fixed (&gpu, &rgb13, "tiled 2x4");
   assert_options (&gpu, &rgb13, "-DKSIZE=13 -DCHANNELS=3 -DDEPTH=8 -DSKIPMASK=0 -DBORDER=0 "
       "-DTILE_W=32 -DTILE_H=8 -DTILE_MX=2 -DTILE_MY=4 -DTILE_FLOAT=0");

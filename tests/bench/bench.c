@@ -54,6 +54,7 @@ typedef struct
   gboolean system_memory;       /* upstream ignores the proposed pool */
   gchar **streams;              /* pipelines run at once in this process, one count per entry */
   gint max_inflight;            /* clconvolve's max-inflight; 0: the element's default */
+  gboolean interlaced;          /* caps interlace-mode=interleaved (each field filtered alone) */
 } Options;
 
 static Options opt;
@@ -255,6 +256,8 @@ stream_start (Stream * s, const gchar * element, const gchar * format, gint w, g
   s->caps = gst_caps_new_simple ("video/x-raw", "format", G_TYPE_STRING, format,
       "width", G_TYPE_INT, w, "height", G_TYPE_INT, h, "framerate", GST_TYPE_FRACTION, 30, 1,
       NULL);
+  if (opt.interlaced)
+    gst_caps_set_simple (s->caps, "interlace-mode", G_TYPE_STRING, "interleaved", NULL);
   gst_video_info_from_caps (&info, s->caps);
   g_object_set (s->src, "caps", s->caps, "format", GST_FORMAT_TIME, "block", TRUE,
       "max-buffers", (guint64) 2, NULL);
@@ -564,6 +567,8 @@ measure_element (const gchar * element, const gchar * profiled, const gchar * la
   g_print (",\"worst_gap_ms\":%.4g", median_of (gap, n));
   if (opt.max_inflight > 0)
     g_print (",\"max_inflight\":%d", opt.max_inflight);
+  if (opt.interlaced)
+    g_print (",\"interlaced\":true");
   if (nstage)
     g_print (",\"upload_ms\":%.6g,\"kernel_ms\":%.6g,\"download_ms\":%.6g,"
         "\"overlap_fraction\":%.4g", median_of (up, nstage), median_of (kern, nstage),
@@ -888,6 +893,8 @@ main (int argc, char **argv)
         "fps is their total (default 1)", "N,..."},
     {"max-inflight", 0, 0, G_OPTION_ARG_INT, &opt.max_inflight,
         "clconvolve's max-inflight (frames in flight; default: the element's)", "N"},
+    {"interlaced", 0, 0, G_OPTION_ARG_NONE, &opt.interlaced,
+        "Interlaced frames (interlace-mode=interleaved: each field filtered alone)", NULL},
     {"system-memory", 0, 0, G_OPTION_ARG_NONE, &opt.system_memory,
         "Push frames in plain system memory instead of the element's proposed pool", NULL},
     {"print-kernel", 0, 0, G_OPTION_ARG_STRING, &print_kernel,
