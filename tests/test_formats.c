@@ -178,6 +178,13 @@ typedef struct
 static const gchar *test_interlace;
 static gboolean test_frame_interlaced;
 
+/* Samples a pixel of the packed RGB layouts holds */
+static gint
+pixel_samples (const Fmt * f)
+{
+  return f->layout == LAYOUT_RGB24 ? 3 : 4;
+}
+
 static void
 geom_init (Geom * g, const gchar * format, gint w, gint h)
 {
@@ -225,13 +232,9 @@ geom_init (Geom * g, const gchar * format, gint w, gint h)
       g->rows[0] = h;
       break;
     case LAYOUT_RGB:
-      g->n_planes = 1;
-      g->row[0] = 4 * w * f->bps;
-      g->rows[0] = h;
-      break;
     case LAYOUT_RGB24:
       g->n_planes = 1;
-      g->row[0] = 3 * w;
+      g->row[0] = pixel_samples (f) * w * f->bps;
       g->rows[0] = h;
       break;
     case LAYOUT_PLANAR_RGB:
@@ -289,14 +292,12 @@ sample_offset (const Geom * g, gint c, gint x, gint y, gint * plane)
         return (gsize) y * g->row[0] + (gsize) x * f->bps;
       return (gsize) y * g->row[1] + (2 * (gsize) x + (c == COMP_U ? f->u : f->v)) * f->bps;
     case LAYOUT_RGB:
+    case LAYOUT_RGB24:
       *plane = 0;
-      return (gsize) y * g->row[0] + ((gsize) x * 4 + f->rgba[c]) * f->bps;
+      return (gsize) y * g->row[0] + ((gsize) x * pixel_samples (f) + f->rgba[c]) * f->bps;
     case LAYOUT_PLANAR_RGB:
       *plane = f->rgba[c];
       return (gsize) y * g->row[*plane] + x;
-    case LAYOUT_RGB24:
-      *plane = 0;
-      return (gsize) y * g->row[0] + (gsize) x * 3 + f->rgba[c];
     case LAYOUT_PACKED:
     default:
       *plane = 0;
