@@ -557,3 +557,24 @@ conv_low_rank (const double *k, int n, double limit, double *vert, double *horiz
   free (rest);
   return r;
 }
+
+int
+conv_taps (const float *f, int n, ConvTap * taps, int max)
+{
+  int r = n / 2, count = 0;
+
+  for (int i = 0; i < n * n; i++)
+    count += f[i] != 0.0f;
+  if (count > max)
+    return count;
+  for (int i = 0, t = 0; i < n * n; i++) {
+    if (f[i] == 0.0f)
+      continue;
+    taps[t].dx = i % n - r;
+    taps[t].dy = i / n - r;
+    memcpy (&taps[t].bits, &f[i], sizeof (float));
+    taps[t].zero = 0;
+    t++;
+  }
+  return count;
+}

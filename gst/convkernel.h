@@ -86,6 +86,19 @@ double conv_auto_divisor (const double *k, int n);
 int conv_normalise (const double *k, int n, double divisor, float *out, char *err,
     size_t errlen);
 
+/* The non-zero coefficients of the device matrix f[n * n] (conv_normalise's output) as a tap
+ * list, in row-major order: taps[t] = { dx, dy, the bits of f, 0 } with dx, dy in -r..r (the
+ * coefficient's float bits, as the device reads them with as_float). Returns how many
+ * coefficients are non-zero; taps is written only when that is at most max. */
+typedef struct
+{
+  int dx, dy;
+  unsigned int bits;
+  int zero;
+} ConvTap;
+
+int conv_taps (const float *f, int n, ConvTap * taps, int max);
+
 /* Splits the n x n matrix k into r pairs of a vertical and a horizontal vector,
  *   k[y*n+x] ~= sum_{i<r} vert[i*n+y] * horiz[i*n+x],
  * with the fewest pairs (truncated SVD, largest singular values first) for which the sum of

@@ -57,7 +57,7 @@ GST_DEBUG_CATEGORY_STATIC (gst_cl_convolve_debug);
 /* Each program's variant file (ClKernelSource's order, which is kernels/meson.build's): what
  * GST_CLCONVOLVE_KERNEL_SOURCE reads instead of the embedded sources. */
 static const gchar *const kernel_files[CL_N_SOURCES] = {
-  "direct.cl", "vector.cl", "vsplit.cl", "tiled.cl", "separable.cl", "vsep.cl"
+  "direct.cl", "vector.cl", "vsplit.cl", "tiled.cl", "separable.cl", "vsep.cl", "sparse.cl"
 };
 
 #define COMMON_SOURCE "common.cl"
@@ -76,6 +76,9 @@ static const gchar *const kernel_files[CL_N_SOURCES] = {
  * (convolve_vsplit) wherever the view allows it, on any device; 0 never (the suites run both
  * ways). Unset or not an integer: on AVX-512 CPUs. */
 #define SPLIT_ENV "GST_CLCONVOLVE_SPLIT"
+/* Developer override: 1 makes method=sparse read its taps from a local tile (what a GPU runs)
+ * on any device, so that the CPU suites check that form too. */
+#define SPARSE_TILES_ENV "GST_CLCONVOLVE_SPARSE_TILES"
 /* Developer override: 1 runs the generic kernels (matrix side and border as arguments) for
  * every setting, never a specialised one, and builds them when needed (the suites check them;
  * the benchmark measures their cost); "dense": only the dense one. */
@@ -235,6 +238,7 @@ struct _GstClConvolve
   gboolean discrete;            /* frames are copied to device memory and back */
   gint block_override;          /* GST_CLCONVOLVE_BLOCK, 0 when unset */
   gint split_override;          /* GST_CLCONVOLVE_SPLIT: 0 or 1, -1 when unset */
+  gboolean sparse_tiles;        /* GST_CLCONVOLVE_SPARSE_TILES=1 */
   gboolean generic_only;        /* GST_CLCONVOLVE_GENERIC */
   gboolean generic_dense;       /* GST_CLCONVOLVE_GENERIC=dense */
   GstAllocator *allocator;      /* pinned memory: proposed upstream, staging */
@@ -247,6 +251,8 @@ struct _GstClConvolve
   cl_mem coef_mem;
   cl_mem sep_mem;               /* method=separable: the vector pairs */
   gint rank;                    /* pairs of the current coefficients, -1: more than CL_MAX_RANK */
+  cl_mem taps_mem;              /* method=sparse: the non-zero coefficients */
+  gint ntaps;                   /* how many, 0 where more than CL_MAX_TAPS */
   cl_mem tmp_mem;               /* method=separable: the row pass's output */
   gsize tmp_bytes;
   ClBuilt built[CL_MAX_SHAPES];  /* specialised kernels, per pixel shape */
@@ -364,6 +370,10 @@ gst_cl_convolve_method_get_type (void)
           "(views that share pixels with another, as packed 4:2:2, use float4); on AVX-512 "
           "CPUs auto also times a form with one float16 per computed sample of 16 pixels, "
           "which spends nothing on a copied alpha or padding byte", "vector"},
+    {GST_CL_CONVOLVE_METHOD_SPARSE, "Loops over the matrix's non-zero coefficients only, as "
+          "float8 vectors of samples (motion blur lines, sparse custom matrices); a matrix with "
+          "more than 1024 of them, or a view that shares pixels with another, uses the dense "
+          "kernels", "sparse"},
     {0, NULL, NULL}
   };
 
@@ -857,6 +867,8 @@ fixed_variant (GstClConvolve * self, const ClKernelRequest * r)
   gchar *why = NULL;
   ClVariant v = cl_variant_fixed (&self->facts, r, &why);
 
+  if (self->sparse_tiles && v.method == GST_CL_CONVOLVE_METHOD_SPARSE)
+    cl_variant_sparse_tiles (&self->facts, r, &v);
   if (why)
     GST_WARNING_OBJECT (self, "%s", why);
   g_free (why);
@@ -884,7 +896,7 @@ coef_args (GstClConvolve * self, gint bits)
   return (ClCoefArgs) { self->coef_mem, self->sep_mem, self->rank,
     (gfloat) (self->cur->bias * (bits > 8 ? ((1 << bits) - 1) / 255.0 : 1.0)),
     matrix_size (self->cur),
-    self->cur->border
+    self->cur->border, self->taps_mem, self->ntaps
   };
 }
 
@@ -1262,7 +1274,8 @@ ensure_kernel (GstClConvolve * self, gint slot, const ClShape * shape, const ClL
   ClKernelRequest request = { s->method, matrix_size (s),
     shape->channels, shape->depth, shape->skipmask, shape->only, s->border,
     self->block_override, self->rank, 0, 0, shape->passmask, s->autotune, self->split_override,
-    self->discrete, shape->bits, shape->shift, shape->swap
+    self->discrete, shape->bits, shape->shift, shape->swap,
+    cl_variant_taps (self->ntaps, matrix_size (s))
   };
   ClTuner t;
   ClTuneOutcome how = CL_TUNE_KNOWN;
@@ -1577,15 +1590,22 @@ prepare (GstClConvolve * self, const GstVideoInfo * info, gboolean fields, ClLay
 
   if (changed) {
     gfloat coef[NCOEF], sep[2 * CL_MAX_RANK * CONV_MAX_SIZE] = { 0 };
+    ConvTap taps[CL_MAX_TAPS];
     cl_int err;
 
     /* the SVD of the split runs here, once per coefficient set, not per frame */
     self->rank = compute_coefficients (self->cur, coef, sep);
+    self->ntaps = conv_taps (coef, matrix_size (self->cur), taps, CL_MAX_TAPS);
+    if (self->ntaps > CL_MAX_TAPS)
+      self->ntaps = 0;
     err = clEnqueueWriteBuffer (self->queue, self->coef_mem, CL_TRUE, 0, sizeof (coef), coef,
         0, NULL, NULL);
     if (err == CL_SUCCESS)
       err = clEnqueueWriteBuffer (self->queue, self->sep_mem, CL_TRUE, 0, sizeof (sep), sep,
           0, NULL, NULL);
+    if (err == CL_SUCCESS && self->ntaps > 0)
+      err = clEnqueueWriteBuffer (self->queue, self->taps_mem, CL_TRUE, 0,
+          sizeof (ConvTap) * self->ntaps, taps, 0, NULL, NULL);
     if (err != CL_SUCCESS) {
       /* the next frame tries again */
       self->cur_valid = FALSE;
@@ -2368,6 +2388,7 @@ release_cl (GstClConvolve * self)
     slot->src_bytes = slot->dst_bytes = 0;
   }
   g_clear_pointer (&self->sep_mem, clReleaseMemObject);
+  g_clear_pointer (&self->taps_mem, clReleaseMemObject);
   g_clear_pointer (&self->tmp_mem, clReleaseMemObject);
   self->tmp_bytes = 0;
   g_clear_pointer (&self->coef_mem, clReleaseMemObject);
@@ -2520,6 +2541,7 @@ gst_cl_convolve_start (GstBaseTransform * bt)
   self->tune_dir = gst_cl_tuner_dir ();
   self->block_override = g_getenv (BLOCK_ENV) ? CLAMP (atoi (g_getenv (BLOCK_ENV)), 0, 16) : 0;
   self->split_override = split_override ();
+  self->sparse_tiles = g_strcmp0 (g_getenv (SPARSE_TILES_ENV), "1") == 0;
   self->generic_dense = g_strcmp0 (g_getenv (GENERIC_ENV), "dense") == 0;
   self->generic_only = self->generic_dense || g_strcmp0 (g_getenv (GENERIC_ENV), "1") == 0;
   self->sync_builds = g_strcmp0 (g_getenv (SYNC_ENV), "1") == 0;
@@ -2563,7 +2585,10 @@ gst_cl_convolve_start (GstBaseTransform * bt)
   if (self->coef_mem)
     self->sep_mem = clCreateBuffer (self->ctx->context, CL_MEM_READ_ONLY,
         sizeof (gfloat) * 2 * CL_MAX_RANK * CONV_MAX_SIZE, NULL, &err);
-  if (!self->coef_mem || !self->sep_mem) {
+  if (self->sep_mem)
+    self->taps_mem = clCreateBuffer (self->ctx->context, CL_MEM_READ_ONLY,
+        sizeof (ConvTap) * CL_MAX_TAPS, NULL, &err);
+  if (!self->coef_mem || !self->sep_mem || !self->taps_mem) {
     FLOW_FAILED ("clCreateBuffer", err);
     goto fail;
   }

@@ -33,7 +33,8 @@ typedef enum
   GST_CL_CONVOLVE_METHOD_TILED,
   GST_CL_CONVOLVE_METHOD_FLOAT4,
   GST_CL_CONVOLVE_METHOD_SEPARABLE,
-  GST_CL_CONVOLVE_METHOD_VECTOR
+  GST_CL_CONVOLVE_METHOD_VECTOR,
+  GST_CL_CONVOLVE_METHOD_SPARSE
 } GstClConvolveMethod;
 
 /* Which planes or components are convolved (property "planes"). The colour bits follow the

@@ -86,12 +86,14 @@ typedef struct
  * first row, or 0); the tables below set the arguments after it. */
 #define ARG_ROW0 0
 
-/* Sets args[i] as argument ARG_ROW0 + 1 + i of k; on a failure *what names the argument. */
+/* Sets args[i] as argument ARG_ROW0 + 1 + first + i of k; on a failure *what names the
+ * argument. */
 static cl_int
-set_kernel_args (cl_kernel k, const KernelArg * args, guint n, const gchar ** what)
+set_kernel_args_from (cl_kernel k, guint first, const KernelArg * args, guint n,
+    const gchar ** what)
 {
   for (guint i = 0; i < n; i++) {
-    cl_int err = clSetKernelArg (k, ARG_ROW0 + 1 + i, args[i].size, args[i].value);
+    cl_int err = clSetKernelArg (k, ARG_ROW0 + 1 + first + i, args[i].size, args[i].value);
 
     if (err != CL_SUCCESS) {
       *what = args[i].what;
@@ -100,6 +102,8 @@ set_kernel_args (cl_kernel k, const KernelArg * args, guint n, const gchar ** wh
   }
   return CL_SUCCESS;
 }
+
+#define set_kernel_args(k, args, n, what) set_kernel_args_from (k, 0, args, n, what)
 
 /* The plane as view v sees it: a field's rows are every other row of the plane, from the
  * first (top) or the second (bottom) */
@@ -175,8 +179,15 @@ gst_cl_built_set_args (const ClBuilt * b, const ClView * v, const ClPlane * src_
       KARG ("dense", bias, c->bias), KARG ("dense", passmask, v->passmask),
       KARG ("generic", ksize, c->size), KARG ("generic", border, c->border)
     };
+    const KernelArg sparse[] = {
+      KARG ("sparse", taps, c->taps), KARG ("sparse", ntaps, c->ntaps)
+    };
+    cl_int err = set_kernel_args (b->kernel, dense, G_N_ELEMENTS (dense) - shape, what);
 
-    return set_kernel_args (b->kernel, dense, G_N_ELEMENTS (dense) - shape, what);
+    if (err != CL_SUCCESS || b->variant.method != GST_CL_CONVOLVE_METHOD_SPARSE)
+      return err;
+    return set_kernel_args_from (b->kernel, G_N_ELEMENTS (dense) - shape, sparse,
+        G_N_ELEMENTS (sparse), what);
   }
 }
 

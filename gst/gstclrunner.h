@@ -46,14 +46,17 @@ typedef struct
 } ClBuilt;
 
 /* The settings' side of the arguments: the dense matrix, the separable pairs, how many pairs,
- * the bias in the sample's units, and what the generic kernel takes as arguments where the
- * others are compiled for it: the matrix side and the border. */
+ * the bias in the sample's units, what the generic kernel takes as arguments where the
+ * others are compiled for it (the matrix side and the border), and method=sparse's tap list
+ * and its length. */
 typedef struct
 {
   cl_mem coef, sep;
   gint rank;
   gfloat bias;
   gint size, border;
+  cl_mem taps;
+  gint ntaps;
 } ClCoefArgs;
 
 /* Builds variant v for the request (the program comes from ctx's caches when it was built

@@ -33,12 +33,13 @@ GST_DEBUG_CATEGORY_STATIC (gst_cl_worker_debug);
 /* One program source per variant, kernels/common.cl followed by the variant's file, joined and
  * embedded at build time (kernels/embed.py), and the SHA-256 of them all. */
 extern const char gst_cl_source_direct[], gst_cl_source_vector[], gst_cl_source_vsplit[],
-    gst_cl_source_tiled[], gst_cl_source_separable[], gst_cl_source_vsep[];
+    gst_cl_source_tiled[], gst_cl_source_separable[], gst_cl_source_vsep[],
+    gst_cl_source_sparse[];
 extern const char gst_cl_sources_digest[];
 
 static const gchar *const embedded_sources[CL_N_SOURCES] = {
   gst_cl_source_direct, gst_cl_source_vector, gst_cl_source_vsplit, gst_cl_source_tiled,
-  gst_cl_source_separable, gst_cl_source_vsep
+  gst_cl_source_separable, gst_cl_source_vsep, gst_cl_source_sparse
 };
 
 const gchar *const *
@@ -97,6 +98,7 @@ typedef struct _ClWorker
   /* the worker thread's */
   cl_command_queue queue_cl;
   cl_mem coef, sep;             /* zeros: timing does not depend on the values */
+  cl_mem taps;                  /* zeros at the offsets of a dense matrix's first rows */
 } ClWorker;
 
 static void
@@ -173,10 +175,36 @@ worker_resources (ClWorker * w, GstClContext * ctx)
   if (w->coef)
     w->sep = clCreateBuffer (ctx->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
         sizeof (gfloat) * 2 * CL_MAX_RANK * CONV_MAX_SIZE, (gpointer) zeros, &err);
+  if (w->sep)
+    w->taps = clCreateBuffer (ctx->context, CL_MEM_READ_ONLY, sizeof (ConvTap) * CL_MAX_TAPS,
+        NULL, &err);
   if (err != CL_SUCCESS) {
+    g_clear_pointer (&w->sep, clReleaseMemObject);
     g_clear_pointer (&w->coef, clReleaseMemObject);
     g_clear_pointer (&w->queue_cl, clReleaseCommandQueue);
   }
+  return err;
+}
+
+/* Timing taps for r (method=sparse): r->taps zeros at the offsets of the first rows of a dense
+ * size x size matrix. Where the taps lie matters little, that they stay inside the window does
+ * (the kernel reads them without border checks there). */
+static cl_int
+worker_taps (ClWorker * w, const ClKernelRequest * r)
+{
+  ConvTap *taps;
+  cl_int err;
+
+  if (r->taps <= 0)
+    return CL_SUCCESS;
+  taps = g_new0 (ConvTap, r->taps);
+  for (gint t = 0; t < r->taps; t++) {
+    taps[t].dx = t % r->size - r->size / 2;
+    taps[t].dy = t / r->size % r->size - r->size / 2;
+  }
+  err = clEnqueueWriteBuffer (w->queue_cl, w->taps, CL_TRUE, 0, sizeof (ConvTap) * r->taps,
+      taps, 0, NULL, NULL);
+  g_free (taps);
   return err;
 }
 
@@ -196,7 +224,7 @@ helper_path (void)
 /* seconds a helper waits for the next job before the worker ends it */
 #define HELPER_IDLE_S 30
 
-#define REQUEST_FIELDS 18
+#define REQUEST_FIELDS 19
 #define VARIANT_FIELDS 5
 #define FACTS_FIELDS 4
 
@@ -228,7 +256,7 @@ request_ints (const ClKernelRequest * r, gint64 * v)
 {
   const gint64 f[REQUEST_FIELDS] = { r->method, r->size, r->channels, r->depth, r->skipmask,
     r->only, r->border, r->block, r->rank, r->width, r->height, r->passmask, r->autotune,
-    r->split, r->discrete, r->bits, r->shift, r->swap
+    r->split, r->discrete, r->bits, r->shift, r->swap, r->taps
   };
 
   memcpy (v, f, sizeof (f));
@@ -281,7 +309,7 @@ gst_cl_job_spec_from_args (gchar ** args, ClJobSpec * spec, gchar ** device, gch
   spec->tune_dir = *args[4] ? args[4] : NULL;
   spec->streaming = !strcmp (args[5], "streaming");
   spec->request = (ClKernelRequest) { r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8],
-    r[9], r[10], r[11], r[12], r[13], r[14], r[15], r[16], r[17]
+    r[9], r[10], r[11], r[12], r[13], r[14], r[15], r[16], r[17], r[18]
   };
   spec->variant = (ClVariant) { v[0], v[1], v[2], v[3], v[4] };
   spec->facts = (ClDeviceFacts) { d[0], d[1], d[2], d[3] };
@@ -458,10 +486,13 @@ job_run (ClWorker * w, ClJob * job, gboolean may_help)
 
   res->what = "the worker's queue";
   res->err = worker_resources (w, job->ctx);
+  if (res->err == CL_SUCCESS)
+    res->err = worker_taps (w, r);
   if (res->err != CL_SUCCESS)
     return;
   t = (ClTuner) { job->ctx, &spec->facts, w->queue_cl, spec->source, spec->digest,
-    spec->tune_dir, { w->coef, w->sep, MAX (r->rank, 1), 0.0f, r->size, r->border },
+    spec->tune_dir, { w->coef, w->sep, MAX (r->rank, 1), 0.0f, r->size, r->border, w->taps,
+      r->taps },
     GST_OBJECT (job->ctx), spec->streaming
   };
   if (helper) {
@@ -507,6 +538,7 @@ job_run (ClWorker * w, ClJob * job, gboolean may_help)
 static void
 worker_resources_free (ClWorker * w)
 {
+  g_clear_pointer (&w->taps, clReleaseMemObject);
   g_clear_pointer (&w->sep, clReleaseMemObject);
   g_clear_pointer (&w->coef, clReleaseMemObject);
   g_clear_pointer (&w->queue_cl, clReleaseCommandQueue);

@@ -17,7 +17,7 @@
 
 static const gchar *const source_entries[CL_N_SOURCES] = {
   "convolve_direct", "convolve_vector", "convolve_vsplit", "convolve_tiled", "convolve_cols",
-  "convolve_vsep",
+  "convolve_vsep", "convolve_sparse",
 };
 
 const gchar *
@@ -74,6 +74,59 @@ static gint
 pixel_nv (const ClKernelRequest * r, gint nv)
 {
   return r->channels == 3 ? (nv + 2) / 3 * 3 : nv;
+}
+
+gint
+cl_variant_taps (gint nonzero, gint size)
+{
+  if (nonzero <= 0 || nonzero > CL_MAX_TAPS || size <= 0)
+    return 0;
+  return MIN ((nonzero + size - 1) / size * size, CL_MAX_TAPS);
+}
+
+/* method=sparse writes whole pixels as method=vector does, from a list of at most CL_MAX_TAPS
+ * taps. */
+static gboolean
+sparse_fits (const ClKernelRequest * r)
+{
+  return r->taps > 0 && r->skipmask == 0;
+}
+
+/* method=auto without tuning: sparse where the taps are at most half the matrix and no more
+ * than the separable passes' 2 rank size multiply-adds (docs/kernels.md, sparse). */
+static gboolean
+sparse_wins (const ClKernelRequest * r)
+{
+  return sparse_fits (r) && 2 * r->taps <= r->size * r->size &&
+      (r->rank < 0 || r->taps <= 2 * r->rank * r->size);
+}
+
+static gboolean tiled_default (const ClDeviceFacts * d, const ClKernelRequest * r,
+    ClVariant * v);
+
+gboolean
+cl_variant_sparse_tiles (const ClDeviceFacts * d, const ClKernelRequest * r, ClVariant * v)
+{
+  ClVariant t;
+
+  if (!tiled_default (d, r, &t))
+    return FALSE;
+  *v = (ClVariant) { GST_CL_CONVOLVE_METHOD_SPARSE, t.bx, t.by, 1 };
+  return TRUE;
+}
+
+/* With on-chip local memory the taps read method=tiled's tile, else (no tile fits) one float8
+ * per work-item; on a CPU four float8 on two rows per work-item (each tap's offset and
+ * coefficient serve eight vectors). */
+static ClVariant
+sparse_variant (const ClDeviceFacts * d, const ClKernelRequest * r)
+{
+  gboolean gpu = d->local_mem_dedicated;
+  ClVariant v = { GST_CL_CONVOLVE_METHOD_SPARSE, pixel_nv (r, gpu ? 1 : 4), gpu ? 1 : 2, 0 };
+
+  if (gpu)
+    cl_variant_sparse_tiles (d, r, &v);
+  return v;
 }
 
 /* method=tiled's blockings, best first; the first that fits is the fixed choice */
@@ -187,6 +240,17 @@ cl_variant_fixed (const ClDeviceFacts * d, const ClKernelRequest * r, gchar ** w
 
   if (why)
     *why = NULL;
+  if (asked == GST_CL_CONVOLVE_METHOD_SPARSE ||
+      (asked == GST_CL_CONVOLVE_METHOD_AUTO && sparse_wins (r))) {
+    if (sparse_fits (r))
+      return sparse_variant (d, r);
+    if (why)
+      *why = r->skipmask ? g_strdup ("method=sparse writes whole pixels; this view shares its "
+          "pixels with another (packed 4:2:2): using float4 for it") :
+          g_strdup_printf ("method=sparse: this %dx%d matrix has more than %d non-zero "
+          "coefficients (or none); using float4", r->size, r->size, CL_MAX_TAPS);
+    return dense;
+  }
   /* auto: separable where the split is much cheaper than the dense sum (2 r size against
    * size^2 multiply-adds per sample) and large enough to pay for the second pass: from 7 on a
    * CPU, from 9 with on-chip local memory */
@@ -245,7 +309,7 @@ cl_variant_candidates (const ClDeviceFacts * d, const ClKernelRequest * r, ClVar
 
   G_STATIC_ASSERT (G_N_ELEMENTS (wide_vector) == G_N_ELEMENTS (cpu_vector));
   G_STATIC_ASSERT (G_N_ELEMENTS (gpu_vector) == G_N_ELEMENTS (cpu_vector));
-  G_STATIC_ASSERT (G_N_ELEMENTS (tiled_blocks) + 1 + G_N_ELEMENTS (cpu_vector) + 1 + 3 <=
+  G_STATIC_ASSERT (G_N_ELEMENTS (tiled_blocks) + 1 + G_N_ELEMENTS (cpu_vector) + 1 + 3 + 1 <=
       CL_MAX_CANDIDATES);
 
   for (guint i = 0; i < G_N_ELEMENTS (tiled_blocks) && dedicated; i++)
@@ -268,6 +332,9 @@ cl_variant_candidates (const ClDeviceFacts * d, const ClKernelRequest * r, ClVar
       out[n++] = one_pass_for (r, 128);
     }
   }
+  /* sparse where at most three quarters of the coefficients are non-zero */
+  if (sparse_fits (r) && 4 * r->taps <= 3 * r->size * r->size)
+    out[n++] = sparse_variant (d, r);
   return n;
 }
 
@@ -275,6 +342,7 @@ gchar *
 cl_variant_options (const ClDeviceFacts * d, const ClKernelRequest * r, const ClVariant * v)
 {
   ClTileGeometry g = cl_variant_tile_geometry (d, r, v->bx, v->by);
+  gboolean sparse_tiles = v->method == GST_CL_CONVOLVE_METHOD_SPARSE && v->split;
   GString *sample = g_string_new (NULL);
   gchar *only, *options;
 
@@ -294,12 +362,14 @@ cl_variant_options (const ClDeviceFacts * d, const ClKernelRequest * r, const Cl
     g_free (only);
     return options;
   }
-  gchar *extra = v->method == GST_CL_CONVOLVE_METHOD_TILED ?
-      g_strdup_printf (" -DTILE_W=%d -DTILE_H=%d -DTILE_MX=%d -DTILE_MY=%d -DTILE_FLOAT=%d",
-      g.w, g.h, v->bx, v->by, g.as_float) :
+  gchar *extra = v->method == GST_CL_CONVOLVE_METHOD_TILED || sparse_tiles ?
+      g_strdup_printf (" -DTILE_W=%d -DTILE_H=%d -DTILE_MX=%d -DTILE_MY=%d -DTILE_FLOAT=%d%s",
+      g.w, g.h, v->bx, v->by, g.as_float, sparse_tiles ? " -DSPARSE" : "") :
       v->method == GST_CL_CONVOLVE_METHOD_VECTOR && v->split ?
       g_strdup_printf (" -DSPLIT=%u -DNX=%d -DMY=%d", 0xfu & ~r->passmask, v->bx, v->by) :
       v->method == GST_CL_CONVOLVE_METHOD_VECTOR ?
+      g_strdup_printf (" -DNV=%d -DMY=%d", v->bx, v->by) :
+      v->method == GST_CL_CONVOLVE_METHOD_SPARSE ?
       g_strdup_printf (" -DNV=%d -DMY=%d", v->bx, v->by) :
       v->method == GST_CL_CONVOLVE_METHOD_FLOAT4 ?
       g_strdup_printf (" -DBLOCK=%d", v->bx) : v->bx ?
@@ -319,7 +389,10 @@ cl_variant_source (const ClVariant * v)
 {
   gboolean separable = v->method == GST_CL_CONVOLVE_METHOD_SEPARABLE;
 
-  return v->method == GST_CL_CONVOLVE_METHOD_TILED ? CL_SOURCE_TILED :
+  gboolean sparse = v->method == GST_CL_CONVOLVE_METHOD_SPARSE;
+
+  return v->method == GST_CL_CONVOLVE_METHOD_TILED || (sparse && v->split) ? CL_SOURCE_TILED :
+      sparse ? CL_SOURCE_SPARSE :
       separable && v->bx > 0 ? CL_SOURCE_VSEP : separable ? CL_SOURCE_SEPARABLE :
       v->split ? CL_SOURCE_VSPLIT : v->method == GST_CL_CONVOLVE_METHOD_VECTOR ?
       CL_SOURCE_VECTOR : CL_SOURCE_DIRECT;
@@ -329,10 +402,12 @@ gboolean
 cl_variant_launch (const ClDeviceFacts * d, const ClKernelRequest * r, const ClVariant * v,
     gsize wg, ClLaunch * out)
 {
-  gboolean tiled = v->method == GST_CL_CONVOLVE_METHOD_TILED;
+  gboolean sparse = v->method == GST_CL_CONVOLVE_METHOD_SPARSE;
+  gboolean tiled = v->method == GST_CL_CONVOLVE_METHOD_TILED || (sparse && v->split);
   gboolean separable = v->method == GST_CL_CONVOLVE_METHOD_SEPARABLE;
   gboolean one_pass = separable && v->bx > 0;
-  gboolean vector = v->method == GST_CL_CONVOLVE_METHOD_VECTOR || one_pass;
+  gboolean vector = v->method == GST_CL_CONVOLVE_METHOD_VECTOR || one_pass ||
+      (sparse && !v->split);
   gsize tile = 16;
 
   memset (out, 0, sizeof (*out));
@@ -353,7 +428,8 @@ cl_variant_launch (const ClDeviceFacts * d, const ClKernelRequest * r, const ClV
       tile /= 2;
     out->local[0] = out->local[1] = tile;
   }
-  out->px = v->split ? 16 * v->bx : vector ? 8 * v->bx / r->channels : separable ? 1 : v->bx;
+  out->px = v->split && !sparse ? 16 * v->bx : vector ? 8 * v->bx / r->channels :
+      separable ? 1 : v->bx;
   out->py = vector || tiled ? v->by : 1;
   out->one_pass = one_pass;
   out->two_pass = separable && !one_pass;
@@ -363,7 +439,9 @@ cl_variant_launch (const ClDeviceFacts * d, const ClKernelRequest * r, const ClV
 const gchar *
 cl_variant_text (const ClVariant * v, gchar * buf, gsize n)
 {
-  static const gchar *const names[] = { "auto", "tiled", "float4", "separable", "vector" };
+  static const gchar *const names[] = { "auto", "tiled", "float4", "separable", "vector",
+    "sparse"
+  };
   const gchar *name = v->method >= 0 && v->method < (gint) G_N_ELEMENTS (names) ?
       names[v->method] : "?";
 
@@ -379,6 +457,10 @@ cl_variant_text (const ClVariant * v, gchar * buf, gsize n)
   else if (v->method == GST_CL_CONVOLVE_METHOD_VECTOR && v->split)
     g_snprintf (buf, n, "%s split nx=%d my=%d", name, v->bx, v->by);
   else if (v->method == GST_CL_CONVOLVE_METHOD_VECTOR)
+    g_snprintf (buf, n, "%s nv=%d my=%d", name, v->bx, v->by);
+  else if (v->method == GST_CL_CONVOLVE_METHOD_SPARSE && v->split)
+    g_snprintf (buf, n, "%s tiled %dx%d", name, v->bx, v->by);
+  else if (v->method == GST_CL_CONVOLVE_METHOD_SPARSE)
     g_snprintf (buf, n, "%s nv=%d my=%d", name, v->bx, v->by);
   else
     g_snprintf (buf, n, "%s", name);

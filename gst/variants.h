@@ -24,7 +24,9 @@ G_BEGIN_DECLS
 /* method=separable: at most this many vector pairs */
 #define CL_MAX_RANK 4
 /* the most candidates the tuner times for one request */
-#define CL_MAX_CANDIDATES 10
+#define CL_MAX_CANDIDATES 11
+/* method=sparse: at most this many non-zero coefficients (16 bytes each in constant memory) */
+#define CL_MAX_TAPS 1024
 
 /* What the rules need to know about a device (GstClContext has them from clGetDeviceInfo). */
 typedef struct
@@ -54,6 +56,9 @@ typedef struct
   gint bits, shift;             /* depth 16: significant bits and where they start (16, 0 for
                                  * all of them; 0, 0 taken as that too) */
   gboolean swap;                /* depth 16, 1 channel: big-endian samples */
+  gint taps;                    /* non-zero coefficients rounded up to a multiple of size (what
+                                 * method=sparse costs, steady while a matrix changes a little);
+                                 * 0: more than CL_MAX_TAPS, or none */
 } ClKernelRequest;
 
 /* One compiled variant of the convolution: which kernel and its blocking. */
@@ -61,10 +66,12 @@ typedef struct
 {
   gint method;                  /* GstClConvolveMethod, never AUTO */
   gint bx, by;                  /* float4: pixels per work-item (bx); vector: NV, MY (split:
-                                 * NX, MY); tiled: outputs per work-item along x and y;
-                                 * separable: 0, 0 for two passes, else one pass of NV vectors
-                                 * down STRIP rows */
-  gint split;                   /* vector: 1 for the split colour planes (convolve_vsplit) */
+                                 * NX, MY); sparse: NV, MY; tiled: outputs per work-item along
+                                 * x and y; separable: 0, 0 for two passes, else one pass of
+                                 * NV vectors down STRIP rows */
+  gint split;                   /* vector: 1 for the split colour planes (convolve_vsplit);
+                                 * sparse: 1 for the taps over a local tile (tiled.cl, -DSPARSE:
+                                 * bx, by as method=tiled's) */
   gboolean generic;             /* float4 block=1, or separable in two passes, with the matrix
                                  * side and border as arguments: one program per pixel shape,
                                  * whatever the settings */
@@ -84,7 +91,7 @@ ClVariant cl_variant_generic_for (const ClKernelRequest * r);
 typedef enum
 {
   CL_SOURCE_DIRECT, CL_SOURCE_VECTOR, CL_SOURCE_VSPLIT, CL_SOURCE_TILED, CL_SOURCE_SEPARABLE,
-  CL_SOURCE_VSEP, CL_N_SOURCES
+  CL_SOURCE_VSEP, CL_SOURCE_SPARSE, CL_N_SOURCES
 } ClKernelSource;
 
 /* method=tiled's geometry for mx x my outputs per work-item: the work-group, whether the tile
@@ -114,6 +121,15 @@ gint cl_variant_sum_values (gint channels, gint only);
 
 /* Pixels per work-item of the float4 kernel. */
 gint cl_variant_direct_block (const ClDeviceFacts * d, const ClKernelRequest * r);
+
+/* The taps field of a request for a matrix of size x size with nonzero non-zero
+ * coefficients. */
+gint cl_variant_taps (gint nonzero, gint size);
+
+/* method=sparse over method=tiled's local tile (what a GPU runs) into *v, the blocking the
+ * tiled rules give; FALSE (v untouched) where no tile fits. */
+gboolean cl_variant_sparse_tiles (const ClDeviceFacts * d, const ClKernelRequest * r,
+    ClVariant * v);
 
 /* Whether the tuner times the split colour planes for the request. */
 gboolean cl_variant_split_offered (const ClDeviceFacts * d, const ClKernelRequest * r);

@@ -5,10 +5,10 @@
  * The part every program shares: sample and pixel types, border rules, fetch, store and
  * rounding, the per-pixel path and the float8 windows. It declares no kernel: a program is this
  * file followed by the one variant file it runs (direct.cl, vector.cl, vsplit.cl, tiled.cl,
- * separable.cl, vsep.cl), joined at build time by kernels/embed.py. vsplit.cl, vsep.cl and
- * tiled.cl declare their kernel only when built with their own option (-DSPLIT, -DSTRIP,
- * -DTILE_W, as before the split), so all the files joined into one still build as any variant's
- * program (the single-file form of GST_CLCONVOLVE_KERNEL_SOURCE).
+ * separable.cl, vsep.cl, sparse.cl), joined at build time by kernels/embed.py. vsplit.cl,
+ * vsep.cl and tiled.cl declare their kernel only when built with their own option (-DSPLIT,
+ * -DSTRIP, -DTILE_W, as before the split), so all the files joined into one still build as any
+ * variant's program (the single-file form of GST_CLCONVOLVE_KERNEL_SOURCE).
  *
  * One view of a plane: pixels of CHANNELS samples of DEPTH bits (little-endian); sample c of
  * pixel (x, y) starts at byte
@@ -397,7 +397,8 @@ put8 (float8 acc, float bias, uint passmask, __global const samp_t * centre,
 #endif
 }
 
-/* NV: float8 vectors per row and work-item (vector.cl, vsep.cl); MY: rows (vector.cl, vsplit.cl) */
+/* NV: float8 vectors per row and work-item (vector.cl, vsep.cl, sparse.cl); MY: rows
+ * (vector.cl, vsplit.cl) */
 #ifndef NV
 #define NV 2
 #endif

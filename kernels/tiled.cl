@@ -10,6 +10,8 @@
  *   -DTILE_FLOAT=0|1       local tile holds samples converted once to float (sum_t: float4 for
  *                          CHANNELS 4, float for ONLY) (1, default) or the raw samples (0,
  *                          converted at every use; 4x smaller for 8-bit RGBA)
+ *   -DSPARSE               method=sparse on a GPU: the sums loop over the non-zero taps only
+ *                          (sparse.cl's two last arguments, taps and ntaps, follow passmask)
  * A work-group covers (TILE_W*TILE_MX) x (TILE_H*TILE_MY) output pixels and stages that plus a
  * RADIUS halo in local memory:
  *   (TILE_W*TILE_MX + KSIZE-1 rounded up to a multiple of TILE_MX) * (TILE_H*TILE_MY + KSIZE-1)
@@ -58,6 +60,14 @@ typedef pix_t tile_t;
 #define TILE_SUM(t) SUM_OF (t)
 #endif
 
+#ifdef SPARSE
+#define TAPS_PARAMS , __constant int4 * taps, int ntaps
+#define TAPS_ARGS , taps, ntaps
+#else
+#define TAPS_PARAMS
+#define TAPS_ARGS
+#endif
+
 #if KSIZE <= 15
 #define TILE_UNROLL _Pragma ("unroll")
 #else
@@ -82,7 +92,7 @@ inline void
 tiled_outputs (__local const tile_t * tile, __global const uchar * src, int src_pitch,
     __global uchar * dst, int dst_pitch, int width, int height, int span, int xb, int yb,
     int lx, int ly, __constant float *coef, float bias, uint passmask, const int skip_w,
-    int src_al, int dst_al)
+    int src_al, int dst_al TAPS_PARAMS)
 {
   sum_t sum[TILE_MY][TILE_MX];
 #define CF(n) coef[n]
@@ -93,6 +103,28 @@ tiled_outputs (__local const tile_t * tile, __global const uchar * src, int src_
     for (int b = 0; b < TILE_MX; b++)
       sum[m][b] = (sum_t) (0.0f);
 
+#ifdef SPARSE
+  /* each tap: one tile element per output of the work-item */
+  for (int t = 0; t < ntaps; t++) {
+    int4 tap = taps[t];
+    float c = as_float (tap.z);
+
+#pragma unroll
+    for (int m = 0; m < TILE_MY; m++)
+#pragma unroll
+      for (int b = 0; b < TILE_MX; b++) {
+        int col = lx * TILE_MX + b + RADIUS + tap.x;
+        sum_t p = TILE_SUM (tile[TILE_AT (ly * TILE_MY + m + RADIUS + tap.y, col)]);
+
+#if CHANNELS == 4 && !defined (ONLY) && TILE_FLOAT
+        if (skip_w)
+          sum[m][b].xyz += c * p.xyz;
+        else
+#endif
+          sum[m][b] += c * p;
+      }
+  }
+#else
   /* input row r of this work-item's window block feeds output row m with coefficient row
    * r - m; input column i feeds output column b with coefficient column i - b */
   TILE_UNROLL
@@ -127,6 +159,7 @@ tiled_outputs (__local const tile_t * tile, __global const uchar * src, int src_
       }
     }
   }
+#endif
 
 #pragma unroll
   for (int m = 0; m < TILE_MY; m++) {
@@ -172,7 +205,7 @@ __kernel __attribute__ ((reqd_work_group_size (TILE_W, TILE_H, 1)))
 void
 convolve_tiled (int row0, __global const uchar * src, int src_offset, int src_pitch,
     __global uchar * dst, int dst_offset, int dst_pitch, int width, int height, int span,
-    __constant float *coef, float bias, uint passmask)
+    __constant float *coef, float bias, uint passmask TAPS_PARAMS)
 {
   __local tile_t tile[TILE_PH * TILE_ROW];
   int lx = get_local_id (0), ly = get_local_id (1);
@@ -217,11 +250,11 @@ convolve_tiled (int row0, __global const uchar * src, int src_offset, int src_pi
 #if CHANNELS == 4 && !defined (ONLY) && TILE_FLOAT
     if (passmask & 8u)
       tiled_outputs (tile, src, src_pitch, dst, dst_pitch, width, height, span, xb, yb, lx, ly,
-          coef, bias, passmask, 1, src_al, dst_al);
+          coef, bias, passmask, 1, src_al, dst_al TAPS_ARGS);
     else
 #endif
       tiled_outputs (tile, src, src_pitch, dst, dst_pitch, width, height, span, xb, yb, lx, ly,
-          coef, bias, passmask, 0, src_al, dst_al);
+          coef, bias, passmask, 0, src_al, dst_al TAPS_ARGS);
   }
 }
 #endif

@@ -1841,6 +1841,44 @@ test_low_rank_presets_contract (void)
   g_free (k);
 }
 
+/* The tap list: the non-zero coefficients in row-major order with their offsets from the
+ * centre and their float bits, written only when they fit; negative zero counts as zero. */
+static void
+test_taps (void)
+{
+  const float f[9] = { 0.0f, -1.5f, 0.0f, 0.0f, 0.0f, 2.0f, 0.25f, -0.0f, 0.0f };
+  const int expect[3][2] = { {0, -1}, {1, 0}, {-1, 1} };
+  ConvTap taps[4], guard = { 7, 7, 7, 7 };
+  float m[63 * 63] = { 0 };
+
+  for (int i = 0; i < 4; i++)
+    taps[i] = guard;
+  g_assert_cmpint (conv_taps (f, 3, taps, 4), ==, 3);
+  for (int t = 0; t < 3; t++) {
+    float c;
+
+    g_assert_cmpint (taps[t].dx, ==, expect[t][0]);
+    g_assert_cmpint (taps[t].dy, ==, expect[t][1]);
+    memcpy (&c, &taps[t].bits, sizeof (c));
+    g_assert_cmpfloat (c, ==, f[(expect[t][1] + 1) * 3 + expect[t][0] + 1]);
+    g_assert_cmpint (taps[t].zero, ==, 0);
+  }
+  g_assert_cmpint (taps[3].dx, ==, 7);
+  /* more than max: counted, nothing written */
+  for (int i = 0; i < 4; i++)
+    taps[i] = guard;
+  g_assert_cmpint (conv_taps (f, 3, taps, 2), ==, 3);
+  g_assert_cmpint (taps[0].dx, ==, 7);
+  /* the corners of 63x63 */
+  m[0] = 1.0f;
+  m[63 * 63 - 1] = 2.0f;
+  g_assert_cmpint (conv_taps (m, 63, taps, 4), ==, 2);
+  g_assert_cmpint (taps[0].dx, ==, -31);
+  g_assert_cmpint (taps[0].dy, ==, -31);
+  g_assert_cmpint (taps[1].dx, ==, 31);
+  g_assert_cmpint (taps[1].dy, ==, 31);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1882,6 +1920,7 @@ main (int argc, char **argv)
   g_test_add_func ("/convkernel/low-rank/separable-presets", test_low_rank_separable_presets);
   g_test_add_func ("/convkernel/low-rank/constructed", test_low_rank_constructed);
   g_test_add_func ("/convkernel/low-rank/presets-contract", test_low_rank_presets_contract);
+  g_test_add_func ("/convkernel/taps", test_taps);
 
   return g_test_run ();
 }

@@ -347,11 +347,26 @@ static const gdouble custom5[25] = {
   2.25, -1.25, 5.0, -7.0, 10.0,
 };
 
+/* 9x9 with 7 non-zero coefficients, none at the centre, one in each corner: a tap read at the
+ * wrong offset or from the wrong row changes the result */
+static const gdouble sparse9[81] = {
+  2.0, 0, 0, 0, 0, 0, 0, 0, -1.0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 3.5, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 1.25, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0,
+  4.0, 0, 0, 0, 0, 0, 0, 0, 0.5,
+};
+
 typedef struct
 {
-  const gchar *kernel;          /* preset nick, or NULL for custom5 */
+  const gchar *kernel;          /* preset nick, or NULL for the matrix below */
   gint size;
   gdouble divisor, bias;        /* divisor 0: automatic */
+  const gdouble *matrix;        /* size x size, kernel NULL; NULL: custom5 */
 } Filter;
 
 static const Filter f_custom = { NULL, 5, 50.0, 100.0 };
@@ -373,6 +388,9 @@ static const Filter f_gauss17 = { "gaussian", 17, 0.0, 0.0 };
  * PoCL, GRAY16_LE 130x70) */
 static const Filter f_emboss31 = { "emboss", 31, 0.0, 0.0 };
 static const Filter f_motion63 = { "motionblur", 63, 0.0, 0.0 };
+static const Filter f_sparse9 = { NULL, 9, 6.0, 20.0, sparse9 };
+/* at 45 degrees: 91 of 961 coefficients non-zero, which method=auto runs sparse */
+static const Filter f_motion31 = { "motionblur", 31, 0.0, 0.0 };
 
 typedef enum
 {
@@ -415,7 +433,7 @@ apply_filter (GstElement * e, const Filter * f)
     gst_util_set_object_arg (G_OBJECT (e), "kernel", f->kernel);
     g_object_set (e, "size", f->size, NULL);
   } else {
-    gchar *m = matrix_string (custom5, 5, "; ");
+    gchar *m = matrix_string (f->matrix ? f->matrix : custom5, f->size, "; ");
 
     g_object_set (e, "matrix", m, NULL);
     g_free (m);
@@ -430,6 +448,8 @@ apply_case (GstElement * e, const Case * c)
   gst_util_set_object_arg (G_OBJECT (e), "border", c->border);
   gst_util_set_object_arg (G_OBJECT (e), "method", c->method);
   gst_util_set_object_arg (G_OBJECT (e), "planes", c->planes);
+  /* method=auto runs the fixed rules' choice (the tune suite checks tuned choices) */
+  g_object_set (e, "autotune", FALSE, NULL);
 }
 
 /* ----------------------------------------------------------------------------- reference */
@@ -503,7 +523,7 @@ filter_coefficients (const Filter * f, gdouble * k, gdouble * divisor)
   if (f->kernel)
     conv_preset_generate (preset_from_nick (f->kernel), f->size, 0.0, 45.0, k);
   else
-    memcpy (k, custom5, sizeof (custom5));
+    memcpy (k, f->matrix ? f->matrix : custom5, sizeof (gdouble) * f->size * f->size);
   *divisor = f->divisor != 0.0 ? f->divisor : conv_auto_divisor (k, f->size);
 }
 
@@ -917,10 +937,11 @@ push_and_check (GstHarness * h, const Case * c, gboolean discrete, GstBufferPool
 }
 
 /* Runs c on a new harness: frames frames of different content (in a mixed interlaced stream,
- * progressive and interlaced by turns). */
+ * progressive and interlaced by turns), from the second on with border2 (if not NULL); ran
+ * (if not NULL): the prefix of the variant the first frame's first pixel shape must run. */
 static void
 run_case_then (const Case * c, gboolean discrete, guint frames, guint32 seed,
-    const gchar * border2)
+    const gchar * border2, const gchar * ran)
 {
   GstHarness *h = start_harness (c, discrete);
   GstBufferPool *pool = NULL;
@@ -940,6 +961,16 @@ run_case_then (const Case * c, gboolean discrete, guint frames, guint32 seed,
       gst_util_set_object_arg (G_OBJECT (h->element), "border", border2);
     }
     push_and_check (h, i >= 1 ? &later : c, discrete, pool, seed + i);
+    if (i == 0 && ran) {
+      GstStructure *st = NULL;
+      const gchar *variant;
+
+      g_object_get (h->element, "stats", &st, NULL);
+      variant = st ? gst_structure_get_string (st, "variant") : NULL;
+      fail_unless (g_str_has_prefix (variant ? variant : "", ran), "%s method=%s: ran %s, "
+          "expected %s", c->format, c->method, variant, ran);
+      gst_structure_free (st);
+    }
   }
   if (pool) {
     gst_buffer_pool_set_active (pool, FALSE);
@@ -952,7 +983,7 @@ run_case_then (const Case * c, gboolean discrete, guint frames, guint32 seed,
 static void
 run_case (const Case * c, gboolean discrete, guint frames, guint32 seed)
 {
-  run_case_then (c, discrete, frames, seed, NULL);
+  run_case_then (c, discrete, frames, seed, NULL, NULL);
 }
 
 /* ------------------------------------------------------------------------- harness tests */
@@ -1631,7 +1662,8 @@ GST_START_TEST (test_deep_formats)
     }
     c.format = f->name;
     c.planes = planes;
-    run_case_then (&c, discrete, 2, 2100 + 100 * i + __i__, k < n_missing ? missing[k] : NULL);
+    run_case_then (&c, discrete, 2, 2100 + 100 * i + __i__, k < n_missing ? missing[k] : NULL,
+        NULL);
     k++;
     g_free (planes);
   }
@@ -1698,6 +1730,58 @@ GST_START_TEST (test_interlaced)
 
 GST_END_TEST;
 
+/* Sparse matrices (the 9x9 above, motion blur 31 at 45 degrees): method=sparse on every pixel
+ * shape (1 to 4 samples, 8 and 16 bits, big-endian, 10 bits in the high bits, two views of
+ * NV12, the shared views of YUY2 falling back to float4), method=auto picking sparse, and the
+ * other methods on the same matrices. The second frame switches the border, so each case
+ * meets two. The variant that ran on the first pixel shape is checked: on the discrete path
+ * the taps read a local tile, as on a GPU (GST_CLCONVOLVE_SPARSE_TILES=1). Loop index:
+ * case * 2 + discrete. */
+#define SPARSE_TILES_ENV "GST_CLCONVOLVE_SPARSE_TILES"
+
+typedef struct
+{
+  Case c;
+  const gchar *border2, *ran;   /* ran: the prefix of the variant expected */
+} SparseCase;
+
+static const SparseCase sparse_cases[] = {
+  {{"RGBA", 67, 41, "auto", &f_sparse9, "clamp", "sparse", INPUT_DEFAULT}, "wrap", "sparse"},
+  {{"GRAY8", 70, 40, "auto", &f_motion31, "mirror", "auto", INPUT_PADDED}, "constant",
+      "sparse"},
+  {{"RGB", 45, 37, "r+b", &f_sparse9, "wrap", "sparse", INPUT_POOL}, "mirror", "sparse"},
+  {{"NV12", 66, 38, "y+u+v", &f_sparse9, "constant", "sparse", INPUT_POOL_PADDED}, "clamp",
+      "sparse"},
+  {{"GRAY16_BE", 41, 29, "auto", &f_sparse9, "mirror", "sparse", INPUT_DEFAULT}, "clamp",
+      "sparse"},
+  {{"P010_10LE", 40, 36, "y+u+v", &f_motion31, "wrap", "sparse", INPUT_PADDED}, "constant",
+      "sparse"},
+  {{"YUY2", 37, 29, "y+u+v", &f_sparse9, "clamp", "sparse", INPUT_POOL}, "mirror", "float4"},
+  {{"BGRx", 39, 33, "auto", &f_sparse9, "constant", "vector", INPUT_POOL_PADDED}, "wrap",
+      "vector"},
+  {{"GRAY8", 43, 31, "auto", &f_sparse9, "wrap", "tiled", INPUT_DEFAULT}, "clamp", "tiled"},
+  {{"I420", 38, 30, "y+u+v", &f_motion31, "mirror", "float4", INPUT_PADDED}, "wrap",
+      "float4"},
+};
+
+GST_START_TEST (test_sparse)
+{
+  const SparseCase *sc = &sparse_cases[__i__ >> 1];
+  gboolean discrete = __i__ & 1;
+  gchar *ran = discrete && !strcmp (sc->ran, "sparse") ? g_strdup ("sparse tiled ") :
+      g_strdup (sc->ran);
+
+  /* the discrete path as a GPU runs it: the taps over a local tile (the element reads this at
+   * start) */
+  if (discrete)
+    g_setenv (SPARSE_TILES_ENV, "1", TRUE);
+  run_case_then (&sc->c, discrete, 2, 4100 + 10 * __i__, sc->border2, ran);
+  g_unsetenv (SPARSE_TILES_ENV);
+  g_free (ran);
+}
+
+GST_END_TEST;
+
 /* Four cases that meson runs as four processes (CK_RUN_CASE), so that on a few cores their
  * cold program builds run side by side: YUV layouts, the vector variants on every format, RGB
  * planes, 16-bit gray and float4 blocking, and the deep formats. */
@@ -1737,6 +1821,11 @@ formats_suite (void)
   tcase_add_checked_fixture (tc, reset_split_env, stop_leftover_pipelines);
   tcase_add_loop_test (tc, test_deep_formats, 0, 2 * N_DEEP_FMTS);
   tcase_add_loop_test (tc, test_interlaced, 0, 2 * G_N_ELEMENTS (interlaced_cases));
+
+  tc = tcase_create ("sparse");
+  suite_add_tcase (s, tc);
+  tcase_add_checked_fixture (tc, reset_split_env, stop_leftover_pipelines);
+  tcase_add_loop_test (tc, test_sparse, 0, 2 * G_N_ELEMENTS (sparse_cases));
   return s;
 }
 

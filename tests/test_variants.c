@@ -28,7 +28,8 @@ enum
   TILED = GST_CL_CONVOLVE_METHOD_TILED,
   FLOAT4 = GST_CL_CONVOLVE_METHOD_FLOAT4,
   SEPARABLE = GST_CL_CONVOLVE_METHOD_SEPARABLE,
-  VECTOR = GST_CL_CONVOLVE_METHOD_VECTOR
+  VECTOR = GST_CL_CONVOLVE_METHOD_VECTOR,
+  SPARSE = GST_CL_CONVOLVE_METHOD_SPARSE
 };
 
 /* A 1080p request of a dense (rank -1) size x size matrix, every sample computed. */
@@ -428,6 +429,77 @@ test_generic_separable (void)
   g_free (t);
 }
 
+/* method=sparse: the taps field (non-zero coefficients rounded up to a multiple of the side,
+ * none past CL_MAX_TAPS); on a CPU 4 float8 on 2 rows (6 for 3-sample pixels), on a GPU the
+ * taps over method=tiled's tile and blocking (tiled.cl -DSPARSE), one float8 where no tile
+ * fits; auto's rule (at most half the matrix, and no more than 2 rank size), the tuner's offer
+ * (at most three quarters), the fallbacks to float4. */
+static void
+test_sparse (void)
+{
+  ClKernelRequest r = req (SPARSE, 31, 4, 8), rgb = req (SPARSE, 15, 3, 8);
+  ClKernelRequest a = req (AUTO, 31, 4, 8);
+  ClVariant v;
+
+  g_assert_cmpint (cl_variant_taps (91, 31), ==, 93);
+  g_assert_cmpint (cl_variant_taps (31, 31), ==, 31);
+  g_assert_cmpint (cl_variant_taps (1, 63), ==, 63);
+  g_assert_cmpint (cl_variant_taps (1000, 63), ==, 1008);
+  g_assert_cmpint (cl_variant_taps (1020, 63), ==, CL_MAX_TAPS);
+  g_assert_cmpint (cl_variant_taps (CL_MAX_TAPS + 1, 63), ==, 0);
+  g_assert_cmpint (cl_variant_taps (0, 5), ==, 0);
+
+  r.taps = 93;
+  assert_fixed (&avx512, &r, "sparse nv=4 my=2");
+  assert_options (&avx512, &r, "-DKSIZE=31 -DCHANNELS=4 -DDEPTH=8 -DSKIPMASK=0 -DBORDER=0 "
+      "-DNV=4 -DMY=2 -DPACKED_IO");
+  assert_launch (&avx512, &r, 4096, 16, 1, 8, 2);
+  v = cl_variant_fixed (&avx512, &r, NULL);
+  g_assert_cmpint (cl_variant_source (&v), ==, CL_SOURCE_SPARSE);
+  g_assert_cmpstr (cl_kernel_source_entry (CL_SOURCE_SPARSE), ==, "convolve_sparse");
+  rgb.taps = 45;
+  assert_fixed (&avx2, &rgb, "sparse nv=6 my=2");
+  assert_launch (&avx2, &rgb, 4096, 16, 1, 16, 2);
+
+  assert_fixed (&gpu, &r, "sparse tiled 2x4");
+  assert_options (&gpu, &r, "-DKSIZE=31 -DCHANNELS=4 -DDEPTH=8 -DSKIPMASK=0 -DBORDER=0 "
+      "-DTILE_W=32 -DTILE_H=8 -DTILE_MX=2 -DTILE_MY=4 -DTILE_FLOAT=0 -DSPARSE");
+  assert_launch (&gpu, &r, 1024, 32, 8, 2, 4);
+  v = cl_variant_fixed (&gpu, &r, NULL);
+  g_assert_cmpint (cl_variant_source (&v), ==, CL_SOURCE_TILED);
+  /* 4 KiB of local memory: no tile of a 30-pixel halo */
+  assert_fixed (&small, &r, "sparse nv=1 my=1");
+  g_assert_true (cl_variant_sparse_tiles (&gpu, &r, &v));
+  g_assert_false (cl_variant_sparse_tiles (&small, &r, &v));
+
+  /* auto: motion blur 31 at 45 degrees (91 taps), at 0 (31, rank 1: against 62 of the
+   * separable passes); size 5 at 45 degrees (13 of 25: more than half); a rank-1 matrix
+   * with taps beyond 2 rank size */
+  a.taps = 93;
+  assert_fixed (&avx512, &a, "sparse nv=4 my=2");
+  assert_fixed (&gpu, &a, "sparse tiled 2x4");
+  a.taps = 31;
+  a.rank = 1;
+  assert_fixed (&avx512, &a, "sparse nv=4 my=2");
+  a.taps = 93;
+  assert_fixed (&avx512, &a, "separable nv=4 strip=64");
+  a.size = 5;
+  a.rank = -1;
+  a.taps = 15;
+  assert_fixed (&avx512, &a, "vector nv=4 my=3");
+  assert_candidates (&avx512, &a, "float4 block=8, vector nv=3 my=2, vector nv=4 my=3, "
+      "sparse nv=4 my=2");
+  a.taps = 20;
+  assert_candidates (&avx512, &a, "float4 block=8, vector nv=3 my=2, vector nv=4 my=3");
+
+  /* fallbacks: a shared view (packed 4:2:2), too many taps */
+  r.skipmask = 0x5;
+  assert_fallback (&avx512, &r, "float4 block=8", "shares its pixels");
+  r.skipmask = 0;
+  r.taps = 0;
+  assert_fallback (&gpu, &r, "float4 block=1", "more than 1024");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -440,5 +512,6 @@ main (int argc, char **argv)
   g_test_add_func ("/variants/generic", test_generic);
   g_test_add_func ("/variants/generic-separable", test_generic_separable);
   g_test_add_func ("/variants/rgb24-swap", test_rgb24_swap);
+  g_test_add_func ("/variants/sparse", test_sparse);
   return g_test_run ();
 }
