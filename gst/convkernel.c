@@ -175,12 +175,24 @@ conv_preset_generate (ConvPreset preset, int n, double sigma, double angle_deg, 
       else
         motion_line (n, angle_deg, out);
       return;
+    case CONV_PRESET_UNSHARP:
+      conv_unsharp_generate (n, sigma, 1.0, out);
+      return;
     case CONV_PRESET_IDENTITY:
     case CONV_PRESET_CUSTOM:
     default:
       out[c] = 1.0;
       return;
   }
+}
+
+void
+conv_unsharp_generate (int n, double sigma, double amount, double *out)
+{
+  conv_preset_generate (CONV_PRESET_GAUSSIAN, n, sigma, 0.0, out);
+  for (int i = 0; i < n * n; i++)
+    out[i] *= -amount;
+  out[(n / 2) * n + n / 2] += 1.0 + amount;
 }
 
 static gboolean

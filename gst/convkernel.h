@@ -31,7 +31,8 @@ typedef enum
   CONV_PRESET_SOBEL_X,
   CONV_PRESET_SOBEL_Y,
   CONV_PRESET_MOTIONBLUR,
-  CONV_PRESET_CUSTOM
+  CONV_PRESET_CUSTOM,
+  CONV_PRESET_UNSHARP           /* after CUSTOM: the enum's earlier values stay as they were */
 } ConvPreset;
 
 /* sigma = 0.3 * ((size - 1) * 0.5 - 1) + 0.8, OpenCV's rule for getGaussianKernel */
@@ -44,6 +45,12 @@ double conv_gaussian_default_sigma (int size);
  * The formulas are in docs/kernels.md. */
 void conv_preset_generate (ConvPreset preset, int size, double sigma, double angle_deg,
     double *out);
+
+/* Unsharp masking as one matrix: out[size * size] = (1 + amount) identity - amount gaussian
+ * (the gaussian preset of size and sigma, sum 1), so that convolving gives
+ * in + amount (in - blurred in); the coefficients sum to 1. conv_preset_generate's
+ * CONV_PRESET_UNSHARP is this with amount 1. */
+void conv_unsharp_generate (int size, double sigma, double amount, double *out);
 
 /* Parses a custom matrix: numbers (C locale) separated by commas, spaces, tabs, newlines or
  * semicolons. On success returns the side n (count = n * n, n odd, n <= CONV_MAX_SIZE) and

@@ -28,6 +28,7 @@
  * gst-launch-1.0 videotestsrc ! clconvolve kernel=motionblur size=7 ! videoconvert ! autovideosink
  * gst-launch-1.0 videotestsrc ! clconvolve kernel=gaussian ! clconvolve kernel=sharpen ! videoconvert ! autovideosink
  * gst-launch-1.0 v4l2src ! videoconvert ! clconvolve matrix="0,-1,0; -1,5,-1; 0,-1,0" ! videoconvert ! autovideosink
+ * gst-launch-1.0 videotestsrc ! clconvolve kernel=unsharp size=5 amount=1.5 ! videoconvert ! autovideosink
  * ]|
  */
 
@@ -105,6 +106,7 @@ static const gchar *const kernel_files[CL_N_SOURCES] = {
 #define DEFAULT_METHOD GST_CL_CONVOLVE_METHOD_AUTO
 #define DEFAULT_ANGLE 45.0
 #define DEFAULT_SIGMA 0.0
+#define DEFAULT_AMOUNT 1.0
 #define DEFAULT_DEVICE ""
 #define DEFAULT_PROFILING FALSE
 #define DEFAULT_BANDS 0
@@ -124,6 +126,7 @@ enum
   PROP_METHOD,
   PROP_ANGLE,
   PROP_SIGMA,
+  PROP_AMOUNT,
   PROP_DEVICE,
   PROP_DEVICE_NAME,
   PROP_PROFILING,
@@ -191,7 +194,7 @@ typedef struct
   gint size;
   gint custom_size;             /* side of the custom matrix, 0 when none was set */
   gdouble custom[NCOEF];
-  gdouble divisor, bias, angle, sigma;
+  gdouble divisor, bias, angle, sigma, amount;
   GstClConvolveBorder border;
   GstClConvolveMethod method;
   guint planes;                 /* GstClConvolvePlanes */
@@ -317,6 +320,8 @@ gst_cl_convolve_kernel_get_type (void)
     {CONV_PRESET_MOTIONBLUR, "Motion blur: anti-aliased line of length size at the angle "
           "property, normalised to 1", "motionblur"},
     {CONV_PRESET_CUSTOM, "Custom: the matrix property", "custom"},
+    {CONV_PRESET_UNSHARP, "Unsharp mask: the input plus amount times the input minus its "
+          "gaussian blur of size and sigma (one matrix, sum 1)", "unsharp"},
     {0, NULL, NULL}
   };
 
@@ -432,7 +437,10 @@ settings_matrix (const Settings * s, gdouble * k)
     memcpy (k, s->custom, sizeof (gdouble) * s->custom_size * s->custom_size);
     return s->custom_size;
   }
-  conv_preset_generate (s->kernel, s->size, s->sigma, s->angle, k);
+  if (s->kernel == CONV_PRESET_UNSHARP)
+    conv_unsharp_generate (s->size, s->sigma, s->amount, k);
+  else
+    conv_preset_generate (s->kernel, s->size, s->sigma, s->angle, k);
   return s->size;
 }
 
@@ -614,6 +622,9 @@ gst_cl_convolve_set_property (GObject * object, guint prop_id, const GValue * va
     case PROP_SIGMA:
       set_double (self, &self->set.sigma, value, "sigma");
       break;
+    case PROP_AMOUNT:
+      set_double (self, &self->set.amount, value, "amount");
+      break;
     case PROP_BORDER:
       GST_OBJECT_LOCK (self);
       self->set.border = g_value_get_enum (value);
@@ -764,6 +775,9 @@ gst_cl_convolve_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_SIGMA:
       g_value_set_double (value, self->set.sigma);
+      break;
+    case PROP_AMOUNT:
+      g_value_set_double (value, self->set.amount);
       break;
     case PROP_BORDER:
       g_value_set_enum (value, self->set.border);
@@ -2727,7 +2741,12 @@ gst_cl_convolve_class_init (GstClConvolveClass * klass)
           ctrl));
   g_object_class_install_property (gobject_class, PROP_SIGMA,
       g_param_spec_double ("sigma", "Sigma", "Standard deviation of the gaussian in pixels; "
-          "0 = OpenCV's rule 0.3*((size-1)*0.5-1)+0.8", 0.0, 1000.0, DEFAULT_SIGMA, ctrl));
+          "0 = OpenCV's rule 0.3*((size-1)*0.5-1)+0.8 (gaussian and unsharp)", 0.0, 1000.0,
+          DEFAULT_SIGMA, ctrl));
+  g_object_class_install_property (gobject_class, PROP_AMOUNT,
+      g_param_spec_double ("amount", "Amount", "Strength of kernel=unsharp: out = in + amount "
+          "x (in - gaussian blur of size and sigma); negative values blur", -2.0, 20.0,
+          DEFAULT_AMOUNT, ctrl));
   g_object_class_install_property (gobject_class, PROP_DEVICE,
       g_param_spec_string ("device", "Device", "OpenCL device: empty = the first GPU, else the "
           "first CPU, else any device; 'gpu', 'cpu', 'accelerator', 'P:D' (platform:device "
@@ -2836,6 +2855,7 @@ gst_cl_convolve_init (GstClConvolve * self)
   self->set.bias = DEFAULT_BIAS;
   self->set.angle = DEFAULT_ANGLE;
   self->set.sigma = DEFAULT_SIGMA;
+  self->set.amount = DEFAULT_AMOUNT;
   self->set.border = DEFAULT_BORDER;
   self->set.method = DEFAULT_METHOD;
   self->device = g_strdup (DEFAULT_DEVICE);

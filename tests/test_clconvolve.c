@@ -60,14 +60,14 @@ typedef struct
   const gchar *kernel;          /* preset nick, or NULL for the matrix below */
   gint size;
   const gdouble *matrix;        /* size x size custom coefficients when kernel is NULL */
-  gdouble divisor, bias, angle, sigma;
+  gdouble divisor, bias, angle, sigma, amount;
   const gchar *border, *method;
   gint pad;                     /* extra bytes per input row, through GstVideoMeta */
   gboolean tune;                /* autotune: off unless a test sets it, see apply_case */
 } Case;
 
 #define CASE_DEFAULTS .format = "RGBA", .width = 37, .height = 29, .kernel = "gaussian", \
-    .size = 5, .angle = 45.0, .border = "clamp", .method = "auto"
+    .size = 5, .angle = 45.0, .amount = 1.0, .border = "clamp", .method = "auto"
 
 static const Format *
 find_format (const gchar * name)
@@ -104,7 +104,7 @@ apply_case (GstElement * e, const Case * c)
     g_free (m);
   }
   g_object_set (e, "divisor", c->divisor, "bias", c->bias, "angle", c->angle,
-      "sigma", c->sigma, NULL);
+      "sigma", c->sigma, "amount", c->amount, NULL);
   gst_util_set_object_arg (G_OBJECT (e), "border", c->border);
   gst_util_set_object_arg (G_OBJECT (e), "method", c->method);
   /* method=auto runs the fixed rules' variant here unless a test asks for tuning, which
@@ -177,7 +177,12 @@ make_input (const Case * c, guint32 seed, GstClockTime pts, guint8 ** pixels)
 static gint
 case_coefficients (const Case * c, gdouble * k, gdouble * divisor)
 {
-  if (c->kernel)
+  if (c->kernel && !strcmp (c->kernel, "unsharp")) {
+    /* in + amount (in - gaussian): the gaussian preset's matrix, scaled, and the centre */
+    conv_preset_generate (CONV_PRESET_GAUSSIAN, c->size, c->sigma, 0.0, k);
+    for (gint i = 0; i < c->size * c->size; i++)
+      k[i] = (i == c->size * c->size / 2 ? 1.0 + c->amount : 0.0) - c->amount * k[i];
+  } else if (c->kernel)
     conv_preset_generate (preset_from_nick (c->kernel), c->size, c->sigma, c->angle, k);
   else
     memcpy (k, c->matrix, sizeof (gdouble) * c->size * c->size);
@@ -336,6 +341,31 @@ GST_START_TEST (test_presets)
   for (guint s = 0; s < G_N_ELEMENTS (preset_sizes); s++) {
     Case c = { CASE_DEFAULTS, .kernel = nick, .size = preset_sizes[s],
       .bias = signed_response ? 128.0 : 0.0, .angle = 30.0 + 20.0 * s
+    };
+    run_case (&c);
+  }
+}
+
+GST_END_TEST;
+
+/* kernel=unsharp with amounts and sigmas of its own, each border, several methods (sparse
+ * too, which runs its dense matrix as taps) */
+GST_START_TEST (test_unsharp)
+{
+  const struct
+  {
+    gint size;
+    gdouble amount, sigma;
+    const gchar *method;
+  } cases[] = {
+    {3, 0.5, 0.0, "float4"}, {7, 1.5, 2.0, "vector"}, {5, 4.0, 0.0, "sparse"},
+    {9, -1.0, 1.2, "tiled"}, {7, 20.0, 0.0, "auto"},
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
+    Case c = { CASE_DEFAULTS, .kernel = "unsharp", .size = cases[i].size,
+      .amount = cases[i].amount, .sigma = cases[i].sigma, .method = cases[i].method,
+      .border = border_names[i % 4]
     };
     run_case (&c);
   }
@@ -2237,6 +2267,7 @@ clconvolve_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_loop_test (tc, test_presets, 0, TEST_N_PRESETS);
   tcase_add_test (tc, test_gaussian_sigma);
+  tcase_add_test (tc, test_unsharp);
   tcase_add_test (tc, test_custom_random);
   tcase_add_loop_test (tc, test_borders, 0, TEST_N_BORDERS);
   tcase_add_loop_test (tc, test_formats, 0, G_N_ELEMENTS (formats));

@@ -60,6 +60,8 @@ preset_name (ConvPreset p)
       return "motionblur";
     case CONV_PRESET_CUSTOM:
       return "custom";
+    case CONV_PRESET_UNSHARP:
+      return "unsharp";
   }
   return "?";
 }
@@ -1841,6 +1843,39 @@ test_low_rank_presets_contract (void)
   g_free (k);
 }
 
+/* Unsharp masking: at size 3 with the default sigma 0.8 the gaussian's 1-D weights are
+ * (e, 1, e) / (1 + 2 e), e = exp (-1 / 1.28); the matrix is (1 + amount) at the centre minus
+ * amount times their products, sums to 1, and the preset is amount 1. Amount 0 is the
+ * identity. */
+static void
+test_unsharp (void)
+{
+  double e = exp (-1.0 / (2.0 * 0.8 * 0.8)), w[3], k[9], p[9];
+  const double amounts[] = { 0.0, 1.0, 2.5, -1.0 };
+
+  w[0] = w[2] = e / (1.0 + 2.0 * e);
+  w[1] = 1.0 / (1.0 + 2.0 * e);
+  for (guint a = 0; a < G_N_ELEMENTS (amounts); a++) {
+    double amount = amounts[a], sum = 0.0;
+
+    conv_unsharp_generate (3, 0.0, amount, k);
+    for (int i = 0; i < 9; i++) {
+      double want = (i == 4 ? 1.0 + amount : 0.0) - amount * w[i / 3] * w[i % 3];
+
+      g_assert_cmpfloat_with_epsilon (k[i], want, 1e-12);
+      sum += k[i];
+    }
+    g_assert_cmpfloat_with_epsilon (sum, 1.0, 1e-12);
+  }
+  conv_unsharp_generate (3, 0.0, 1.0, k);
+  conv_preset_generate (CONV_PRESET_UNSHARP, 3, 0.0, 0.0, p);
+  for (int i = 0; i < 9; i++)
+    g_assert_cmpfloat (k[i], ==, p[i]);
+  /* size 1: the identity whatever the amount */
+  conv_unsharp_generate (1, 0.0, 3.0, k);
+  g_assert_cmpfloat_with_epsilon (k[0], 1.0, 1e-12);
+}
+
 /* The tap list: the non-zero coefficients in row-major order with their offsets from the
  * centre and their float bits, written only when they fit; negative zero counts as zero. */
 static void
@@ -1921,6 +1956,7 @@ main (int argc, char **argv)
   g_test_add_func ("/convkernel/low-rank/constructed", test_low_rank_constructed);
   g_test_add_func ("/convkernel/low-rank/presets-contract", test_low_rank_presets_contract);
   g_test_add_func ("/convkernel/taps", test_taps);
+  g_test_add_func ("/convkernel/unsharp", test_unsharp);
 
   return g_test_run ();
 }
