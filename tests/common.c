@@ -178,7 +178,7 @@ const TestPreset preset_table[TEST_N_PRESETS] = {
   {"gaussian", CONV_PRESET_GAUSSIAN}, {"sharpen", CONV_PRESET_SHARPEN},
   {"emboss", CONV_PRESET_EMBOSS}, {"edge", CONV_PRESET_EDGE},
   {"sobel-x", CONV_PRESET_SOBEL_X}, {"sobel-y", CONV_PRESET_SOBEL_Y},
-  {"motionblur", CONV_PRESET_MOTIONBLUR}, {"unsharp", CONV_PRESET_UNSHARP},
+  {"motionblur", CONV_PRESET_MOTIONBLUR},
 };
 
 /* in the order of RefBorder and of the element's border enum */

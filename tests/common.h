@@ -62,7 +62,7 @@ typedef struct
   ConvPreset preset;
 } TestPreset;
 
-#define TEST_N_PRESETS 10
+#define TEST_N_PRESETS 9
 #define TEST_N_BORDERS 4
 extern const TestPreset preset_table[TEST_N_PRESETS];
 extern const gchar *const border_names[TEST_N_BORDERS];

@@ -348,7 +348,8 @@ GST_START_TEST (test_presets)
 
 GST_END_TEST;
 
-/* kernel=unsharp with amounts and sigmas of its own, each border, several methods (sparse
+/* kernel=unsharp (not in preset_table: these cases cover it) with amounts and sigmas of its
+ * own, each border, several methods (sparse
  * too, which runs its dense matrix as taps) */
 GST_START_TEST (test_unsharp)
 {
