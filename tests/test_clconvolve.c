@@ -349,24 +349,21 @@ GST_START_TEST (test_presets)
 GST_END_TEST;
 
 /* kernel=unsharp (not in preset_table: these cases cover it) with amounts and sigmas of its
- * own, each border, several methods (sparse
- * too, which runs its dense matrix as taps) */
+ * own. Sizes 3 and 5 through method=auto with border=clamp run the programs test_presets
+ * builds (coefficients are data), so these cases add no build to the suite. */
 GST_START_TEST (test_unsharp)
 {
   const struct
   {
     gint size;
     gdouble amount, sigma;
-    const gchar *method;
   } cases[] = {
-    {3, 0.5, 0.0, "float4"}, {7, 1.5, 2.0, "vector"}, {5, 4.0, 0.0, "sparse"},
-    {9, -1.0, 1.2, "tiled"}, {7, 20.0, 0.0, "auto"},
+    {5, 0.5, 0.0}, {5, 4.0, 1.2}, {3, -1.0, 2.0}, {5, 20.0, 0.0},
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
     Case c = { CASE_DEFAULTS, .kernel = "unsharp", .size = cases[i].size,
-      .amount = cases[i].amount, .sigma = cases[i].sigma, .method = cases[i].method,
-      .border = border_names[i % 4]
+      .amount = cases[i].amount, .sigma = cases[i].sigma
     };
     run_case (&c);
   }

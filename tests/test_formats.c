@@ -1754,13 +1754,13 @@ static const SparseCase sparse_cases[] = {
       "sparse"},
   {{"GRAY16_BE", 41, 29, "auto", &f_sparse9, "mirror", "sparse", INPUT_DEFAULT}, "clamp",
       "sparse"},
-  {{"P010_10LE", 40, 36, "y+u+v", &f_motion31, "wrap", "sparse", INPUT_PADDED}, "constant",
+  {{"P010_10LE", 40, 36, "y+u+v", &f_sparse9, "wrap", "sparse", INPUT_PADDED}, "constant",
       "sparse"},
   {{"YUY2", 37, 29, "y+u+v", &f_sparse9, "clamp", "sparse", INPUT_POOL}, "mirror", "float4"},
   {{"BGRx", 39, 33, "auto", &f_sparse9, "constant", "vector", INPUT_POOL_PADDED}, "wrap",
       "vector"},
   {{"GRAY8", 43, 31, "auto", &f_sparse9, "wrap", "tiled", INPUT_DEFAULT}, "clamp", "tiled"},
-  {{"I420", 38, 30, "y+u+v", &f_motion31, "mirror", "float4", INPUT_PADDED}, "wrap",
+  {{"I420", 38, 30, "y+u+v", &f_sparse9, "mirror", "float4", INPUT_PADDED}, "wrap",
       "float4"},
 };
 
