@@ -77,8 +77,9 @@ static const gchar *const kernel_files[CL_N_SOURCES] = {
  * (convolve_vsplit) wherever the view allows it, on any device; 0 never (the suites run both
  * ways). Unset or not an integer: on AVX-512 CPUs. */
 #define SPLIT_ENV "GST_CLCONVOLVE_SPLIT"
-/* Developer override: 1 makes method=sparse read its taps from a local tile (what a GPU runs)
- * on any device, so that the CPU suites check that form too. */
+/* Developer override: 1 makes the fixed rules' sparse variant (method=sparse, or auto without
+ * tuning) read its taps from a local tile (what a GPU runs) on any device, so that the CPU
+ * suites check that form too. */
 #define SPARSE_TILES_ENV "GST_CLCONVOLVE_SPARSE_TILES"
 /* Developer override: 1 runs the generic kernels (matrix side and border as arguments) for
  * every setting, never a specialised one, and builds them when needed (the suites check them;
