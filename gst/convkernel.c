@@ -281,12 +281,76 @@ has_tight_comma (const char *text)
   return FALSE;
 }
 
+/* Row breaks of the matrix syntax: a semicolon or a line end. */
+static gboolean
+is_row_break (char ch)
+{
+  return ch == ';' || ch == '\n' || ch == '\r';
+}
+
+/* Checks the shape of count values read in rows of lengths row_len[0..rows-1] and sets *w, *h;
+ * returns FALSE with a reason in err otherwise. */
+static gboolean
+matrix_shape (const char *src, int count, const int *row_len, int rows, gboolean semicolon,
+    int *w, int *h, char *err, size_t errlen)
+{
+  /* "1,5,2,5": the writer may have meant two decimals */
+  const char *hint = has_tight_comma (src) ?
+      "; commas separate coefficients (decimals take a point: 1.5, not 1,5)" : "";
+  int n = (int) lround (sqrt ((double) count));
+  gboolean square = n * n == count && n % 2 == 1;
+  gboolean ragged = FALSE;
+
+  for (int r = 1; r < rows; r++)
+    ragged |= row_len[r] != row_len[0];
+  if ((rows == 1 && !semicolon) || ragged) {
+    /* one list (as before rows existed), or rows of several lengths: an odd square count is
+     * the square matrix; one line of another odd count is a row */
+    if (square) {
+      *w = *h = n;
+      return TRUE;
+    }
+    if (ragged) {
+      int r = 1;
+
+      while (row_len[r] == row_len[0])
+        r++;
+      snprintf (err, errlen, "%d coefficients in rows of different lengths (row 1 has %d, row "
+          "%d has %d): give every row the same odd count, or an odd square count in all%s",
+          count, row_len[0], r + 1, row_len[r], hint);
+      return FALSE;
+    }
+    if (count % 2 == 0) {
+      snprintf (err, errlen, "%d coefficients: the count must be an odd square (1, 9, 25, "
+          "... %d) or, for one row, odd%s", count, CONV_MAX_SIZE * CONV_MAX_SIZE, hint);
+      return FALSE;
+    }
+  }
+  *w = row_len[0];
+  *h = rows;
+  if (*w % 2 == 0 || *h % 2 == 0) {
+    snprintf (err, errlen, "%d coefficients in %d rows of %d: the width and the height must "
+        "be odd (1, 3, 5, ... %d)%s", count, *h, *w, CONV_MAX_SIZE, hint);
+    return FALSE;
+  }
+  if (*w > CONV_MAX_SIZE || *h > CONV_MAX_SIZE) {
+    snprintf (err, errlen, "%d rows of %d coefficients: the width and the height are at most "
+        "%d", *h, *w, CONV_MAX_SIZE);
+    return FALSE;
+  }
+  return TRUE;
+}
+
 int
-conv_matrix_parse (const char *text, double *out, char *err, size_t errlen)
+conv_matrix_parse_shape (const char *text, double *out, int *w_out, int *h_out, char *err,
+    size_t errlen)
 {
   const char *src = text ? text : "", *p = src;
   const char *dec;
-  int count = 0, n, len;
+  int count = 0, len, rows = 0, w, h, n;
+  int row_len[CONV_MAX_SIZE * CONV_MAX_SIZE + 1];    /* a row opens after the last value */
+  gboolean semicolon = FALSE;
+  double *values;
 
   /* before reading numbers: "0,04 0,04 ..." reads as 0s and 4s, a valid matrix */
   dec = find_decimal_comma (p, &len);
@@ -307,8 +371,14 @@ conv_matrix_parse (const char *text, double *out, char *err, size_t errlen)
     char *end;
     double v;
 
-    while (*p && is_separator (*p))
+    /* a row ends at its first break after a number; empty rows do not count */
+    while (*p && is_separator (*p)) {
+      if (is_row_break (*p) && rows > 0 && row_len[rows - 1] > 0) {
+        semicolon |= *p == ';';
+        row_len[rows++] = 0;
+      }
       p++;
+    }
     if (!*p)
       break;
     start = p;
@@ -330,45 +400,69 @@ conv_matrix_parse (const char *text, double *out, char *err, size_t errlen)
           count + 1);
       return 0;
     }
+    if (rows == 0)
+      row_len[rows++] = 0;
+    row_len[rows - 1]++;
     out[count++] = v;
   }
+  /* the break after the last value opened a row that got none */
+  if (rows > 0 && row_len[rows - 1] == 0)
+    rows--;
 
   if (count == 0) {
     snprintf (err, errlen, "the matrix is empty");
     return 0;
   }
-  n = (int) lround (sqrt ((double) count));
-  if (n * n != count || n % 2 == 0) {
-    /* "1,5,2,5": the writer may have meant two decimals */
-    const char *hint = has_tight_comma (src) ?
-        "; commas separate coefficients (decimals take a point: 1.5, not 1,5)" : "";
-
-    snprintf (err, errlen, "%d coefficients: the count must be an odd square (1, 9, 25, ... %d)%s",
-        count, CONV_MAX_SIZE * CONV_MAX_SIZE, hint);
+  if (!matrix_shape (src, count, row_len, rows, semicolon, &w, &h, err, errlen))
     return 0;
-  }
+
+  /* centre the w x h values in the n x n square the kernels run */
+  n = MAX (w, h);
+  values = g_memdup2 (out, sizeof (double) * count);
+  memset (out, 0, sizeof (double) * n * n);
+  for (int j = 0; j < h; j++)
+    memcpy (out + (j + (n - h) / 2) * n + (n - w) / 2, values + j * w, sizeof (double) * w);
+  g_free (values);
+  if (w_out)
+    *w_out = w;
+  if (h_out)
+    *h_out = h;
   return n;
 }
 
+int
+conv_matrix_parse (const char *text, double *out, char *err, size_t errlen)
+{
+  return conv_matrix_parse_shape (text, out, NULL, NULL, err, errlen);
+}
+
 char *
-conv_matrix_format (const double *k, int n)
+conv_matrix_format_shape (const double *k, int n, int w, int h)
 {
   GString *s = g_string_new (NULL);
   char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  const double *top = k + (n - h) / 2 * n + (n - w) / 2;
   char *ret;
 
-  for (int j = 0; j < n; j++) {
-    for (int i = 0; i < n; i++) {
+  for (int j = 0; j < h; j++) {
+    for (int i = 0; i < w; i++) {
       if (i > 0)
         g_string_append (s, ", ");
-      g_string_append (s, g_ascii_dtostr (buf, sizeof (buf), k[j * n + i]));
+      g_string_append (s, g_ascii_dtostr (buf, sizeof (buf), top[j * n + i]));
     }
-    if (j + 1 < n)
+    /* one row ends with a semicolon, so that its text reads back as a row, not a square */
+    if (j + 1 < h || (h == 1 && w > 1))
       g_string_append (s, "; ");
   }
   ret = strdup (s->str);
   g_string_free (s, TRUE);
   return ret;
+}
+
+char *
+conv_matrix_format (const double *k, int n)
+{
+  return conv_matrix_format_shape (k, n, n, n);
 }
 
 double

@@ -53,9 +53,20 @@ void conv_preset_generate (ConvPreset preset, int size, double sigma, double ang
 void conv_unsharp_generate (int size, double sigma, double amount, double *out);
 
 /* Parses a custom matrix: numbers (C locale) separated by commas, spaces, tabs, newlines or
- * semicolons. On success returns the side n (count = n * n, n odd, n <= CONV_MAX_SIZE) and
- * fills out[n * n] (out holds CONV_MAX_SIZE^2 doubles). On failure returns 0, leaves out
+ * semicolons, row-major. On success returns the side n of the square the element runs and
+ * fills out[n * n] (out holds CONV_MAX_SIZE^2 doubles); on failure returns 0, leaves out
  * unspecified and writes a one-line reason naming the problem into err[errlen].
+ *
+ * The shape, w x h (each odd, at most CONV_MAX_SIZE; n = max (w, h)):
+ * - one list (one line, no semicolon): an odd square count is n x n, as it always was; any
+ *   other odd count is one row ("1 2 1" is 3 wide, 1 high);
+ * - rows: a semicolon or a line end closes a row (empty rows and trailing breaks do not
+ *   count); rows of one length L make an L x rows matrix ("1; 2; 1" is 1 wide, 3 high; "1 2 1
+ *   2 4 2 1 2 1;" with its semicolon is a row of 9). Rows of different lengths are read as one
+ *   list, so text that marked rows loosely still reads as the square it always did.
+ * An even count is refused in both forms, so one coefficient missing from or added to a square
+ * is still caught. A rectangular matrix comes out centred in the n x n square, zeros around
+ * it: the convolution is the same, and every kernel runs it (the sparse ones skip the zeros).
  *
  * Decimal commas are refused, never guessed ("0,04 0,04 ..." would otherwise read as 0s and
  * 4s). Cut the text into words at spaces, tabs, newlines and semicolons (not at commas) and
@@ -64,13 +75,21 @@ void conv_unsharp_generate (int size, double sigma, double amount, double *out);
  * comma, and the matrix is refused with a reason that says so. Text that uses commas as
  * separators consistently never has such a word: "0,-1,0; -1,5,-1; 0,-1,0", "1,2,1,2,4,2,1,2,1",
  * "1,2,1\n2,4,2\n1,2,1", "1, 2, 1; 2, 4, 2" and "1 2 1 2 4 2" are read as before; "1 2,1"
- * (a space, then a tight comma) is refused. A count that is not an odd square, in a text with a
- * comma between two digits ("1,5,2,5"), gets the hint that commas separate coefficients. */
+ * (a space, then a tight comma) is refused. A refused count, in a text with a comma between
+ * two digits ("1,5,2,5"), gets the hint that commas separate coefficients. */
 int conv_matrix_parse (const char *text, double *out, char *err, size_t errlen);
+
+/* conv_matrix_parse, also giving the shape as written in *w, *h (either may be NULL). */
+int conv_matrix_parse_shape (const char *text, double *out, int *w, int *h, char *err,
+    size_t errlen);
 
 /* Formats k[n * n] back into the matrix syntax (rows separated by "; "), for the property getter.
  * Returns a newly malloc'ed string. */
 char *conv_matrix_format (const double *k, int n);
+
+/* The same for the w x h matrix centred in k[n * n] (a row ends with "; ", so that it reads
+ * back as a row). */
+char *conv_matrix_format_shape (const double *k, int n, int w, int h);
 
 /* The automatic divisor: the sum of the coefficients, or 1 where |sum| < 1e-9. */
 double conv_auto_divisor (const double *k, int n);

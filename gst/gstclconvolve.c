@@ -492,7 +492,7 @@ set_matrix (GstClConvolve * self, const gchar * text)
 {
   gdouble *k = g_new (gdouble, NCOEF);
   gchar err[256];
-  gint n = conv_matrix_parse (text, k, err, sizeof (err));
+  gint w, h, n = conv_matrix_parse_shape (text, k, &w, &h, err, sizeof (err));
   gchar *formatted;
 
   if (n == 0) {
@@ -515,7 +515,7 @@ set_matrix (GstClConvolve * self, const gchar * text)
       return;
     }
   }
-  formatted = conv_matrix_format (k, n);
+  formatted = conv_matrix_format_shape (k, n, w, h);
   memcpy (self->set.custom, k, sizeof (gdouble) * n * n);
   self->set.custom_size = n;
   self->set.kernel = CONV_PRESET_CUSTOM;
@@ -2718,9 +2718,10 @@ gst_cl_convolve_class_init (GstClConvolveClass * klass)
           DEFAULT_SIZE, live));
   g_object_class_install_property (gobject_class, PROP_MATRIX,
       g_param_spec_string ("matrix", "Matrix", "Custom coefficients, row-major, separated by "
-          "commas, spaces or semicolons, an odd square count (n x n, n <= 63); setting it "
-          "switches kernel to custom and size to n; a malformed matrix is refused with a "
-          "warning", NULL, live));
+          "commas or spaces; a semicolon or a line end ends a row. Rows of one odd length make "
+          "a rectangle ('1 2 1' a row, '1; 2; 1' a column, odd sides <= 63); one list of an "
+          "odd square count is square. Setting it switches kernel to custom and size to the "
+          "longer side; a malformed matrix is refused with a warning", NULL, live));
   g_object_class_install_property (gobject_class, PROP_DIVISOR,
       g_param_spec_double ("divisor", "Divisor", "Divide the weighted sum by this; 0 = "
           "automatic: the sum of the coefficients, or 1 where that sum is 0",

@@ -205,16 +205,22 @@ border_from_nick (const gchar * nick)
 }
 
 gchar *
-matrix_string (const gdouble * k, gint n, const gchar * row_end)
+matrix_string_rect (const gdouble * k, gint w, gint h, const gchar * row_end)
 {
   GString *s = g_string_new (NULL);
   gchar buf[G_ASCII_DTOSTR_BUF_SIZE];
 
-  for (gint i = 0; i < n * n; i++) {
+  for (gint i = 0; i < w * h; i++) {
     g_string_append (s, g_ascii_dtostr (buf, sizeof (buf), k[i]));
-    g_string_append (s, (i + 1) % n ? " " : row_end);
+    g_string_append (s, (i + 1) % w ? " " : row_end);
   }
   return g_string_free (s, FALSE);
+}
+
+gchar *
+matrix_string (const gdouble * k, gint n, const gchar * row_end)
+{
+  return matrix_string_rect (k, n, n, row_end);
 }
 
 gboolean

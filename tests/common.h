@@ -73,6 +73,8 @@ RefBorder border_from_nick (const gchar * nick);
 /* k (n x n) as a matrix property value: each row's coefficients separated by spaces, rows
  * ended by row_end ("; " fits a gst-launch line, ";\n" a multi-line value). Free with g_free. */
 gchar *matrix_string (const gdouble * k, gint n, const gchar * row_end);
+/* The same for w x h coefficients (a row_end with a semicolon makes one row read as a row). */
+gchar *matrix_string_rect (const gdouble * k, gint w, gint h, const gchar * row_end);
 
 /* ---------------------------------------------------------------- comparing with the reference
  *

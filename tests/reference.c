@@ -81,7 +81,7 @@ saturate (double v, double maxval)
 static int *
 build_map (int n, int ksize, RefBorder border)
 {
-  int r = ksize / 2;
+  int r = ksize / 2;  /* the tap of index r is the centre */
   int len = n + ksize - 1;
   int *table = malloc (sizeof (int) * (size_t) len);
   int q;
@@ -113,18 +113,18 @@ put (void *samples, size_t i, int bytes, unsigned v)
 /* Both depths: strides in samples, results saturated to 0..2^(8 bytes)-1. */
 static void
 convolve (const void *src, int src_stride, void *dst, int dst_stride, int width, int height,
-    int channels, unsigned passmask, const double *k, int ksize, double divisor, double bias,
-    RefBorder border, int bytes)
+    int channels, unsigned passmask, const double *k, int kw, int kh, double divisor,
+    double bias, RefBorder border, int bytes)
 {
   double maxval = bytes == 1 ? 255.0 : 65535.0;
   int *xmap, *ymap;
   int x, y, c, i, j;
 
-  if (width < 1 || height < 1 || channels < 1 || ksize < 1)
+  if (width < 1 || height < 1 || channels < 1 || kw < 1 || kh < 1)
     return;
 
-  xmap = build_map (width, ksize, border);
-  ymap = build_map (height, ksize, border);
+  xmap = build_map (width, kw, border);
+  ymap = build_map (height, kh, border);
 
   for (y = 0; y < height; y++) {
     size_t src_row = (size_t) y * src_stride, dst_row = (size_t) y * dst_stride;
@@ -139,16 +139,16 @@ convolve (const void *src, int src_stride, void *dst, int dst_stride, int width,
           continue;
         }
 
-        for (j = 0; j < ksize; j++) {
+        for (j = 0; j < kh; j++) {
           int sy = ymap[y + j];
 
-          for (i = 0; i < ksize; i++) {
+          for (i = 0; i < kw; i++) {
             int sx = xmap[x + i];
             double value = 0.0;
 
             if (sx >= 0 && sy >= 0)
               value = get (src, (size_t) sy * src_stride + (size_t) sx * channels + c, bytes);
-            sum += k[j * ksize + i] * value;
+            sum += k[j * kw + i] * value;
           }
         }
 
@@ -167,6 +167,15 @@ ref_convolve_u8 (const unsigned char *src, int src_stride, unsigned char *dst,
     const double *k, int ksize, double divisor, double bias, RefBorder border)
 {
   convolve (src, src_stride, dst, dst_stride, width, height, channels, passmask, k, ksize,
+      ksize, divisor, bias, border, 1);
+}
+
+void
+ref_convolve_rect_u8 (const unsigned char *src, int src_stride, unsigned char *dst,
+    int dst_stride, int width, int height, int channels, unsigned passmask,
+    const double *k, int kw, int kh, double divisor, double bias, RefBorder border)
+{
+  convolve (src, src_stride, dst, dst_stride, width, height, channels, passmask, k, kw, kh,
       divisor, bias, border, 1);
 }
 
@@ -176,5 +185,5 @@ ref_convolve_u16 (const unsigned short *src, int src_stride, unsigned short *dst
     const double *k, int ksize, double divisor, double bias, RefBorder border)
 {
   convolve (src, src_stride, dst, dst_stride, width, height, channels, passmask, k, ksize,
-      divisor, bias, border, 2);
+      ksize, divisor, bias, border, 2);
 }

@@ -37,6 +37,12 @@ void ref_convolve_u8 (const unsigned char *src, int src_stride, unsigned char *d
     int dst_stride, int width, int height, int channels, unsigned passmask,
     const double *k, int ksize, double divisor, double bias, RefBorder border);
 
+/* A kw x kh matrix (each odd >= 1): S = sum_{j < kh, i < kw} k[j*kw+i] *
+ * in(x+i-kw/2, y+j-kh/2, c). */
+void ref_convolve_rect_u8 (const unsigned char *src, int src_stride, unsigned char *dst,
+    int dst_stride, int width, int height, int channels, unsigned passmask,
+    const double *k, int kw, int kh, double divisor, double bias, RefBorder border);
+
 /* The same for 16-bit samples (host byte order), saturated to 0..65535: pixel (x,y) channel c
  * at src[y*src_stride + x*channels + c], strides in samples (not bytes). bias is in sample
  * units (the element's 8-bit bias times 65535/255 is the caller's business). */

@@ -60,6 +60,7 @@ typedef struct
   const gchar *kernel;          /* preset nick, or NULL for the matrix below */
   gint size;
   const gdouble *matrix;        /* size x size custom coefficients when kernel is NULL */
+  gint mw, mh;                  /* or mw x mh of them (rows of mw), when mw is not 0 */
   gdouble divisor, bias, angle, sigma, amount;
   const gchar *border, *method;
   gint pad;                     /* extra bytes per input row, through GstVideoMeta */
@@ -86,10 +87,10 @@ find_format (const gchar * name)
 static gchar *
 describe (const Case * c)
 {
-  return g_strdup_printf ("%s %dx%d pad=%d kernel=%s size=%d divisor=%g bias=%g angle=%g "
-      "sigma=%g border=%s method=%s", c->format, c->width, c->height, c->pad,
-      c->kernel ? c->kernel : "custom", c->size, c->divisor, c->bias, c->angle, c->sigma,
-      c->border, c->method);
+  return g_strdup_printf ("%s %dx%d pad=%d kernel=%s size=%d matrix %dx%d divisor=%g bias=%g "
+      "angle=%g sigma=%g border=%s method=%s", c->format, c->width, c->height, c->pad,
+      c->kernel ? c->kernel : "custom", c->size, c->mw, c->mh, c->divisor, c->bias, c->angle,
+      c->sigma, c->border, c->method);
 }
 
 static void
@@ -99,7 +100,8 @@ apply_case (GstElement * e, const Case * c)
     gst_util_set_object_arg (G_OBJECT (e), "kernel", c->kernel);
     g_object_set (e, "size", c->size, NULL);
   } else {
-    gchar *m = matrix_string (c->matrix, c->size, ";\n");
+    gchar *m = c->mw ? matrix_string_rect (c->matrix, c->mw, c->mh, ";\n") :
+        matrix_string (c->matrix, c->size, ";\n");
     g_object_set (e, "matrix", m, NULL);
     g_free (m);
   }
@@ -173,10 +175,22 @@ make_input (const Case * c, guint32 seed, GstClockTime pts, guint8 ** pixels)
   return buf;
 }
 
-/* The coefficients and divisor the element is expected to apply. */
-static gint
-case_coefficients (const Case * c, gdouble * k, gdouble * divisor)
+/* The coefficients and divisor the element is expected to apply; *w x *h of them. */
+static void
+case_coefficients (const Case * c, gdouble * k, gdouble * divisor, gint * w, gint * h)
 {
+  *w = *h = c->size;
+  if (c->mw) {
+    gdouble sum = 0.0;
+
+    *w = c->mw;
+    *h = c->mh;
+    memcpy (k, c->matrix, sizeof (gdouble) * c->mw * c->mh);
+    for (gint i = 0; i < c->mw * c->mh; i++)
+      sum += k[i];
+    *divisor = c->divisor != 0.0 ? c->divisor : fabs (sum) < 1e-9 ? 1.0 : sum;
+    return;
+  }
   if (c->kernel && !strcmp (c->kernel, "unsharp")) {
     /* in + amount (in - gaussian): the gaussian preset's matrix, scaled, and the centre */
     conv_preset_generate (CONV_PRESET_GAUSSIAN, c->size, c->sigma, 0.0, k);
@@ -187,7 +201,6 @@ case_coefficients (const Case * c, gdouble * k, gdouble * divisor)
   else
     memcpy (k, c->matrix, sizeof (gdouble) * c->size * c->size);
   *divisor = c->divisor != 0.0 ? c->divisor : conv_auto_divisor (k, c->size);
-  return c->size;
 }
 
 /* The expected plane (tight) and, in ties (if not NULL), 1 for the samples whose exact value
@@ -197,20 +210,21 @@ reference (const Case * c, const guint8 * in, guint8 * out, guint8 * ties)
 {
   const Format *f = find_format (c->format);
   gdouble *k = g_new (gdouble, CONV_MAX_SIZE * CONV_MAX_SIZE), divisor;
-  gint n = case_coefficients (c, k, &divisor);
+  gint kw, kh;
   gint row = c->width * f->channels;
   gsize bytes = (gsize) row * c->height;
   RefBorder border = border_from_nick (c->border);
 
-  ref_convolve_u8 (in, row, out, row, c->width, c->height, f->channels, f->passmask, k, n,
-      divisor, c->bias, border);
+  case_coefficients (c, k, &divisor, &kw, &kh);
+  ref_convolve_rect_u8 (in, row, out, row, c->width, c->height, f->channels, f->passmask, k,
+      kw, kh, divisor, c->bias, border);
   if (ties) {
     guint8 *lo = g_malloc (bytes);
 
-    ref_convolve_u8 (in, row, lo, row, c->width, c->height, f->channels, f->passmask, k, n,
-        divisor, c->bias - TIE_MARGIN, border);
-    ref_convolve_u8 (in, row, ties, row, c->width, c->height, f->channels, f->passmask, k, n,
-        divisor, c->bias + TIE_MARGIN, border);
+    ref_convolve_rect_u8 (in, row, lo, row, c->width, c->height, f->channels, f->passmask, k,
+        kw, kh, divisor, c->bias - TIE_MARGIN, border);
+    ref_convolve_rect_u8 (in, row, ties, row, c->width, c->height, f->channels, f->passmask,
+        k, kw, kh, divisor, c->bias + TIE_MARGIN, border);
     for (gsize i = 0; i < bytes; i++)
       ties[i] = ties[i] != lo[i];
     g_free (lo);
@@ -366,6 +380,54 @@ GST_START_TEST (test_unsharp)
       .amount = cases[i].amount, .sigma = cases[i].sigma
     };
     run_case (&c);
+  }
+}
+
+GST_END_TEST;
+
+/* rectangular matrices (rows of one odd length): every method and border, the reference
+ * taking the w x h matrix as written; the getters give the shape back */
+GST_START_TEST (test_rectangular)
+{
+  const struct
+  {
+    gint w, h;
+    const gchar *method, *border;
+    gboolean signed_response;
+  } cases[] = {
+    {7, 1, "sparse", "mirror", FALSE}, {1, 7, "float4", "wrap", FALSE},
+    {5, 3, "vector", "constant", TRUE}, {3, 5, "tiled", "clamp", FALSE},
+    {9, 1, "separable", "mirror", FALSE}, {1, 5, "auto", "constant", TRUE},
+    {7, 3, "auto", "wrap", FALSE},
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
+    gint w = cases[i].w, h = cases[i].h, n = MAX (w, h), size;
+    gdouble *k = cases[i].signed_response ? random_matrix (n, 77 + i, -1.0, 1.0) :
+        random_matrix (n, 77 + i, 0.1, 1.0);
+    Case c = { CASE_DEFAULTS, .kernel = NULL, .matrix = k, .size = n, .mw = w, .mh = h,
+      .method = cases[i].method, .border = cases[i].border,
+      .bias = cases[i].signed_response ? 128.0 : 0.0,
+      .divisor = cases[i].signed_response ? 2.0 : 0.0
+    };
+    GstHarness *hr = harness_for (&c);
+    gchar *text = NULL;
+    gdouble *back = g_new (gdouble, CONV_MAX_SIZE * CONV_MAX_SIZE);
+    gint bw = 0, bh = 0;
+    gchar err[256];
+
+    check_frame (hr, &c, 1234 + i);
+    g_object_get (hr->element, "matrix", &text, "size", &size, NULL);
+    fail_unless_equals_int (size, n);
+    /* the getter's text parses to the same shape and values (it writes its own syntax) */
+    fail_unless (conv_matrix_parse_shape (text, back, &bw, &bh, err, sizeof err) == n,
+        "matrix getter \"%s\": %s", text, err);
+    fail_unless (bw == w && bh == h, "matrix getter \"%s\" reads as %dx%d, set %dx%d", text,
+        bw, bh, w, h);
+    gst_harness_teardown (hr);
+    g_free (back);
+    g_free (text);
+    g_free (k);
   }
 }
 
@@ -713,6 +775,7 @@ GST_START_TEST (test_refused_values)
 
   ASSERT_OUR_WARNING (g_object_set (e, "matrix", "1,2,3,4", NULL), "odd square");
   ASSERT_OUR_WARNING (g_object_set (e, "matrix", "1 2 3 4 5 6 7 8", NULL), "odd square");
+  ASSERT_OUR_WARNING (g_object_set (e, "matrix", "1 2 3; 4 5 6; 7 8", NULL), "same odd count");
   ASSERT_OUR_WARNING (g_object_set (e, "matrix", "1,2,x,4,5,6,7,8,9", NULL), "'x'");
   ASSERT_OUR_WARNING (g_object_set (e, "matrix", "1,2,nan,4,5,6,7,8,9", NULL), "nan");
   ASSERT_OUR_WARNING (g_object_set (e, "matrix", "1,2,3,4,inf,6,7,8,9", NULL), "inf");
@@ -761,7 +824,7 @@ GST_START_TEST (test_refused_matrix_midstream)
   guint handler = g_log_set_handler ("clconvolve", G_LOG_LEVEL_WARNING, count_warning, NULL);
 
   check_frame (h, &c, 1);
-  ASSERT_OUR_WARNING (g_object_set (h->element, "matrix", "1,2,3", NULL), "odd square");
+  ASSERT_OUR_WARNING (g_object_set (h->element, "matrix", "1,2,3,4", NULL), "odd square");
   check_frame (h, &c, 2);
   g_log_remove_handler ("clconvolve", handler);
   gst_harness_teardown (h);
@@ -2266,6 +2329,7 @@ clconvolve_suite (void)
   tcase_add_loop_test (tc, test_presets, 0, TEST_N_PRESETS);
   tcase_add_test (tc, test_gaussian_sigma);
   tcase_add_test (tc, test_unsharp);
+  tcase_add_test (tc, test_rectangular);
   tcase_add_test (tc, test_custom_random);
   tcase_add_loop_test (tc, test_borders, 0, TEST_N_BORDERS);
   tcase_add_loop_test (tc, test_formats, 0, G_N_ELEMENTS (formats));

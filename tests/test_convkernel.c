@@ -1081,6 +1081,109 @@ test_parse_reject_glued (void)
   expect_reject ("1e5e5 glued", "1e5e5", NULL);
 }
 
+/* --- rectangular matrices: rows of one odd length, centred in the square the element runs --- */
+
+/* Parses text, checks its shape w x h, and that the values come out centred in the square of
+ * the longer side with zeros around them (the expectation built here, by hand). */
+static void
+expect_shape (const char *label, const char *text, int want_w, int want_h, const double *want)
+{
+  double *out = g_new (double, MAX_CELLS);
+  char err[256] = "";
+  int w = -1, h = -1, n = conv_matrix_parse_shape (text, out, &w, &h, err, sizeof err);
+  int side = MAX (want_w, want_h);
+
+  if (n != side || w != want_w || h != want_h) {
+    g_test_message ("shape %s: got n=%d %dx%d, want n=%d %dx%d (err \"%s\")", label, n, w, h,
+        side, want_w, want_h, err);
+    g_test_fail ();
+  } else {
+    for (int y = 0; y < side; y++)
+      for (int x = 0; x < side; x++) {
+        int i = x - (side - want_w) / 2, j = y - (side - want_h) / 2;
+        double e = i >= 0 && i < want_w && j >= 0 && j < want_h ? want[j * want_w + i] : 0.0;
+
+        if (out[y * side + x] != e) {
+          g_test_message ("shape %s: square cell (%d,%d) = %g, want %g", label, x, y,
+              out[y * side + x], e);
+          g_test_fail ();
+          y = side;
+          break;
+        }
+      }
+  }
+  g_free (out);
+}
+
+static void
+test_parse_shape (void)
+{
+  static const double row3[3] = { 1, 2, 1 };
+  static const double row9[9] = { 1, 2, 3, 4, 5, 6, 7, 8, 9 };
+  static const double r5x3[15] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15 };
+  static const double r1x5[5] = { -1, -2, 0, 2, 1 };
+  gchar *t, *s;
+
+  expect_shape ("one line of 3: a row", "1 2 1", 3, 1, row3);
+  expect_shape ("one line of 3 with commas", "1,2,1", 3, 1, row3);
+  expect_shape ("row with a semicolon", "1, 2, 1;", 3, 1, row3);
+  expect_shape ("column by semicolons", "1; 2; 1", 1, 3, row3);
+  expect_shape ("column by lines", "1\n2\n1\n", 1, 3, row3);
+  expect_shape ("column 5", "-1;-2;0;2;1", 1, 5, r1x5);
+  expect_shape ("3 rows of 5", "1 2 3 4 5; 6 7 8 9 10; 11 12 13 14 15", 5, 3, r5x3);
+  expect_shape ("3 rows of 5, blank lines and a trailing break",
+      "\n1,2,3,4,5\n\n6,7,8,9,10\n11,12,13,14,15;\n", 5, 3, r5x3);
+  expect_shape ("5 rows of 3", "1 2 3; 4 5 6; 7 8 9; 10 11 12; 13 14 15", 3, 5, r5x3);
+  /* an odd square count on one line stays square; a semicolon makes it one row */
+  expect_shape ("9 on one line: 3x3", "1 2 3 4 5 6 7 8 9", 3, 3, row9);
+  expect_shape ("9 on one line and a newline: 3x3", "1 2 3 4 5 6 7 8 9\n", 3, 3, row9);
+  expect_shape ("9 and a semicolon: one row", "1 2 3 4 5 6 7 8 9;", 9, 1, row9);
+  /* rows of several lengths with an odd square count: the square, as before rows existed */
+  expect_shape ("loose rows of 9", "1 2 3 4\n5 6 7 8 9", 3, 3, row9);
+
+  expect_reject ("2 rows of 3", "1 2 1; 2 4 2", "odd");
+  expect_reject ("3 rows of 2", "1 2; 3 4; 5 6", "odd");
+  expect_reject ("ragged rows", "1 2 3; 4 5 6; 7 8", "different lengths");
+  expect_reject ("even row", "1 2 3 4;", NULL);
+  t = numbers (65);
+  s = g_strdup_printf ("%s;", t);
+  expect_reject ("a row of 65", s, "at most 63");
+  g_free (s);
+  g_free (t);
+  t = g_strnfill (65 * 2, ';');
+  for (int i = 0; i < 65; i++)
+    t[2 * i] = '1';
+  expect_reject ("a column of 65", t, "at most 63");
+  g_free (t);
+
+  /* the shape's text reads back as the same shape */
+  {
+    static const struct
+    {
+      int w, h;
+    } shapes[] = { {3, 1}, {1, 3}, {5, 3}, {3, 5}, {63, 1}, {1, 63}, {9, 1}, {1, 1} };
+
+    for (guint q = 0; q < G_N_ELEMENTS (shapes); q++) {
+      int w = shapes[q].w, h = shapes[q].h, n = MAX (w, h);
+      double *k = g_new0 (double, n * n), *vals = g_new (double, w * h);
+      char *f;
+      gchar *label = g_strdup_printf ("format %dx%d", w, h);
+
+      for (int i = 0; i < w * h; i++)
+        vals[i] = i + 1;
+      for (int j = 0; j < h; j++)
+        for (int i = 0; i < w; i++)
+          k[(j + (n - h) / 2) * n + i + (n - w) / 2] = vals[j * w + i];
+      f = conv_matrix_format_shape (k, n, w, h);
+      expect_shape (label, f, w, h, vals);
+      free (f);
+      g_free (label);
+      g_free (vals);
+      g_free (k);
+    }
+  }
+}
+
 /* --- decimal commas: refused with a reason that says so, never read as two numbers --- */
 
 /* The reason conv_matrix_parse gives for text, g_strdup'ed; NULL (and a failure) if accepted. */
@@ -1942,6 +2045,7 @@ main (int argc, char **argv)
   g_test_add_func ("/convkernel/parse/exact-values", test_parse_exact_values);
   g_test_add_func ("/convkernel/parse/reject", test_parse_reject);
   g_test_add_func ("/convkernel/parse/reject-glued-numbers", test_parse_reject_glued);
+  g_test_add_func ("/convkernel/parse/shape", test_parse_shape);
   g_test_add_func ("/convkernel/parse/decimal-comma", test_parse_decimal_comma);
   g_test_add_func ("/convkernel/parse/decimal-comma/count-hint", test_parse_decimal_comma_hint);
   g_test_add_func ("/convkernel/parse/err-buffer", test_parse_err_buffer);
