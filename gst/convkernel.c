@@ -81,6 +81,40 @@ sobel_factors (int n, double *smooth, double *deriv)
     deriv[i] *= 2.0 / moment;
 }
 
+/* Scharr: the smoothing [3 10 3] (sum 16), widened to n by binomial smoothing as Sobel's is;
+ * Sobel's derivative. The classic 3x3 Scharr at n = 3. */
+static void
+scharr_factors (int n, double *smooth, double *deriv)
+{
+  static const double base[3] = { 3.0, 10.0, 3.0 };
+
+  sobel_factors (n, smooth, deriv);
+  for (int i = 0; i < n; i++) {
+    smooth[i] = 0.0;
+    for (int t = 0; t < 3; t++)
+      smooth[i] += base[t] * binomial (n - 3, i - t);
+  }
+  scale (smooth, n, 16.0);
+}
+
+/* Prewitt: flat smoothing (sum 3) and a linear ramp derivative with Sobel's unit-ramp response
+ * 2: the classic [1 1 1] and [-1 0 1] at n = 3. */
+static void
+prewitt_factors (int n, double *smooth, double *deriv)
+{
+  int r = n / 2;
+  double moment = 0.0;
+
+  for (int i = 0; i < n; i++) {
+    smooth[i] = 1.0;
+    deriv[i] = i - r;
+    moment += deriv[i] * (i - r);
+  }
+  scale (smooth, n, 3.0);
+  for (int i = 0; i < n; i++)
+    deriv[i] *= 2.0 / moment;
+}
+
 static double
 tent (double v)
 {
@@ -161,10 +195,21 @@ conv_preset_generate (ConvPreset preset, int n, double sigma, double angle_deg, 
     }
     case CONV_PRESET_SOBEL_X:
     case CONV_PRESET_SOBEL_Y:
+    case CONV_PRESET_SCHARR_X:
+    case CONV_PRESET_SCHARR_Y:
+    case CONV_PRESET_PREWITT_X:
+    case CONV_PRESET_PREWITT_Y:
       if (n == 1)
         return;
-      sobel_factors (n, v1, v2);
-      if (preset == CONV_PRESET_SOBEL_X)
+      if (preset == CONV_PRESET_SOBEL_X || preset == CONV_PRESET_SOBEL_Y)
+        sobel_factors (n, v1, v2);
+      else if (preset == CONV_PRESET_SCHARR_X || preset == CONV_PRESET_SCHARR_Y)
+        scharr_factors (n, v1, v2);
+      else
+        prewitt_factors (n, v1, v2);
+      /* x: smoothing down the columns, the derivative along the row; y: the transpose */
+      if (preset == CONV_PRESET_SOBEL_X || preset == CONV_PRESET_SCHARR_X ||
+          preset == CONV_PRESET_PREWITT_X)
         outer (v1, v2, n, out);
       else
         outer (v2, v1, n, out);
@@ -665,22 +710,38 @@ conv_low_rank (const double *k, int n, double limit, double *vert, double *horiz
 }
 
 int
-conv_taps (const float *f, int n, ConvTap * taps, int max)
+conv_taps_pair (const float *f, const float *g, int n, ConvTap * taps, int max)
 {
   int r = n / 2, count = 0;
 
   for (int i = 0; i < n * n; i++)
-    count += f[i] != 0.0f;
+    count += f[i] != 0.0f || (g && g[i] != 0.0f);
   if (count > max)
     return count;
   for (int i = 0, t = 0; i < n * n; i++) {
-    if (f[i] == 0.0f)
+    float second = g ? g[i] : 0.0f;
+
+    if (f[i] == 0.0f && second == 0.0f)
       continue;
     taps[t].dx = i % n - r;
     taps[t].dy = i / n - r;
     memcpy (&taps[t].bits, &f[i], sizeof (float));
-    taps[t].zero = 0;
+    memcpy (&taps[t].bits2, &second, sizeof (float));
     t++;
   }
   return count;
+}
+
+int
+conv_taps (const float *f, int n, ConvTap * taps, int max)
+{
+  return conv_taps_pair (f, NULL, n, taps, max);
+}
+
+void
+conv_transpose (const double *k, int n, double *out)
+{
+  for (int j = 0; j < n; j++)
+    for (int i = 0; i < n; i++)
+      out[i * n + j] = k[j * n + i];
 }

@@ -32,7 +32,11 @@ typedef enum
   CONV_PRESET_SOBEL_Y,
   CONV_PRESET_MOTIONBLUR,
   CONV_PRESET_CUSTOM,
-  CONV_PRESET_UNSHARP           /* after CUSTOM: the enum's earlier values stay as they were */
+  CONV_PRESET_UNSHARP,          /* after CUSTOM: the enum's earlier values stay as they were */
+  CONV_PRESET_SCHARR_X,
+  CONV_PRESET_SCHARR_Y,
+  CONV_PRESET_PREWITT_X,
+  CONV_PRESET_PREWITT_Y
 } ConvPreset;
 
 /* sigma = 0.3 * ((size - 1) * 0.5 - 1) + 0.8, OpenCV's rule for getGaussianKernel */
@@ -40,9 +44,10 @@ double conv_gaussian_default_sigma (int size);
 
 /* Fills out[size * size] with the preset's coefficients for odd size 1..CONV_MAX_SIZE.
  * sigma <= 0 selects conv_gaussian_default_sigma(), a sigma below CONV_MIN_SIGMA is raised to
- * it; angle in degrees, counter-clockwise from +x
- * with image y pointing down. CONV_PRESET_CUSTOM gives the identity (the element never asks for it).
- * The formulas are in docs/kernels.md. */
+ * it; angle in degrees, counter-clockwise from +x with image y pointing down.
+ * CONV_PRESET_CUSTOM gives the identity (the element never asks for it). The gradients (sobel,
+ * scharr, prewitt) are smoothing across times a derivative along their direction, the classic
+ * 3x3 matrices at size 3. The formulas are in docs/kernels.md. */
 void conv_preset_generate (ConvPreset preset, int size, double sigma, double angle_deg,
     double *out);
 
@@ -120,10 +125,17 @@ typedef struct
 {
   int dx, dy;
   unsigned int bits;
-  int zero;
+  unsigned int bits2;           /* conv_taps_pair's second matrix; 0 (0.0f) otherwise */
 } ConvTap;
 
 int conv_taps (const float *f, int n, ConvTap * taps, int max);
+
+/* The same for two matrices of one side run in one pass (combine=magnitude): a tap wherever
+ * either is non-zero, g's coefficient in bits2 (g NULL: conv_taps). */
+int conv_taps_pair (const float *f, const float *g, int n, ConvTap * taps, int max);
+
+/* out[n * n] = the transpose of k[n * n] (the y-gradient of an x-gradient preset). */
+void conv_transpose (const double *k, int n, double *out);
 
 /* Splits the n x n matrix k into r pairs of a vertical and a horizontal vector,
  *   k[y*n+x] ~= sum_{i<r} vert[i*n+y] * horiz[i*n+x],

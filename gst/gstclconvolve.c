@@ -108,6 +108,7 @@ static const gchar *const kernel_files[CL_N_SOURCES] = {
 #define DEFAULT_ANGLE 45.0
 #define DEFAULT_SIGMA 0.0
 #define DEFAULT_AMOUNT 1.0
+#define DEFAULT_COMBINE GST_CL_CONVOLVE_COMBINE_NONE
 #define DEFAULT_DEVICE ""
 #define DEFAULT_PROFILING FALSE
 #define DEFAULT_BANDS 0
@@ -128,6 +129,8 @@ enum
   PROP_ANGLE,
   PROP_SIGMA,
   PROP_AMOUNT,
+  PROP_COMBINE,
+  PROP_MATRIX_Y,
   PROP_DEVICE,
   PROP_DEVICE_NAME,
   PROP_PROFILING,
@@ -196,6 +199,9 @@ typedef struct
   gint custom_size;             /* side of the custom matrix, 0 when none was set */
   gdouble custom[NCOEF];
   gdouble divisor, bias, angle, sigma, amount;
+  GstClConvolveCombine combine;
+  gint custom_y_size;           /* side of matrix-y, 0 when none was set */
+  gdouble custom_y[NCOEF];
   GstClConvolveBorder border;
   GstClConvolveMethod method;
   guint planes;                 /* GstClConvolvePlanes */
@@ -207,9 +213,10 @@ struct _GstClConvolve
   GstVideoFilter parent;
 
   /* under the object lock */
-  Settings set;
+  Settings *set;                /* on the heap, as cur: two matrices of doubles */
   guint cookie;                 /* bumped on every change of set */
   gchar *matrix_text;
+  gchar *matrix_y_text;
   gchar *device;
   gchar *device_name;
   GstClContext *offered;        /* the last context given (set_context, a query, ours) */
@@ -255,6 +262,7 @@ struct _GstClConvolve
   cl_mem coef_mem;
   cl_mem sep_mem;               /* method=separable: the vector pairs */
   gint rank;                    /* pairs of the current coefficients, -1: more than CL_MAX_RANK */
+  gint rank_a;                  /* ... of them the first matrix's (combine: the second's follow) */
   cl_mem taps_mem;              /* method=sparse: the non-zero coefficients */
   gint ntaps;                   /* how many, 0 where more than CL_MAX_TAPS */
   cl_mem tmp_mem;               /* method=separable: the row pass's output */
@@ -323,6 +331,12 @@ gst_cl_convolve_kernel_get_type (void)
     {CONV_PRESET_CUSTOM, "Custom: the matrix property", "custom"},
     {CONV_PRESET_UNSHARP, "Unsharp mask: the input plus amount times the input minus its "
           "gaussian blur of size and sigma (one matrix, sum 1)", "unsharp"},
+    {CONV_PRESET_SCHARR_X, "Scharr x: [3 10 3] smoothing (binomially widened) x sobel's "
+          "derivative", "scharr-x"},
+    {CONV_PRESET_SCHARR_Y, "Scharr y: the transpose of scharr-x", "scharr-y"},
+    {CONV_PRESET_PREWITT_X, "Prewitt x: flat smoothing x a linear ramp derivative",
+        "prewitt-x"},
+    {CONV_PRESET_PREWITT_Y, "Prewitt y: the transpose of prewitt-x", "prewitt-y"},
     {0, NULL, NULL}
   };
 
@@ -390,6 +404,29 @@ gst_cl_convolve_method_get_type (void)
   return type;
 }
 
+#define GST_TYPE_CL_CONVOLVE_COMBINE (gst_cl_convolve_combine_get_type ())
+static GType
+gst_cl_convolve_combine_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {GST_CL_CONVOLVE_COMBINE_NONE, "The matrix's weighted sum", "none"},
+    {GST_CL_CONVOLVE_COMBINE_MAGNITUDE, "Gradient magnitude: sqrt (gx^2 + gy^2), gx the "
+          "matrix's sum, gy matrix-y's (default: the matrix's transpose, e.g. sobel-y for "
+          "sobel-x), both from one read of the input", "magnitude"},
+    {GST_CL_CONVOLVE_COMBINE_ABS, "|gx|: the absolute value of the matrix's sum (both signs "
+          "of an edge)", "abs"},
+    {GST_CL_CONVOLVE_COMBINE_MAX, "max (|gx|, |gy|), gy as for magnitude", "max"},
+    {0, NULL, NULL}
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstClConvolveCombine", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
 #define GST_TYPE_CL_CONVOLVE_PLANES (gst_cl_convolve_planes_get_type ())
 static GType
 gst_cl_convolve_planes_get_type (void)
@@ -430,9 +467,9 @@ enum_nick (GType type, gint value)
  * Properties: setters change self->set under the object lock and bump the cookie; the streaming
  * thread picks the change up at its next frame. No OpenCL here. */
 
-/* The matrix s describes (before the divisor) into k; returns its side. */
+/* The first matrix s describes (before the divisor) into k; returns its side. */
 static gint
-settings_matrix (const Settings * s, gdouble * k)
+settings_first (const Settings * s, gdouble * k)
 {
   if (s->kernel == CONV_PRESET_CUSTOM && s->custom_size) {
     memcpy (k, s->custom, sizeof (gdouble) * s->custom_size * s->custom_size);
@@ -445,18 +482,92 @@ settings_matrix (const Settings * s, gdouble * k)
   return s->size;
 }
 
+/* Whether the settings run a second matrix beside the first (combine magnitude or max). */
+static gboolean
+settings_paired (const Settings * s)
+{
+  return s->combine == GST_CL_CONVOLVE_COMBINE_MAGNITUDE ||
+      s->combine == GST_CL_CONVOLVE_COMBINE_MAX;
+}
+
+/* Puts the n x n matrix k centred in an m x m one (m >= n), in place (k holds m * m). */
+static void
+centre_in (gdouble * k, gint n, gint m)
+{
+  gint o = (m - n) / 2;
+
+  if (m == n)
+    return;
+  for (gint j = n - 1; j >= 0; j--)
+    for (gint i = n - 1; i >= 0; i--)
+      k[(j + o) * m + i + o] = k[j * n + i];
+  for (gint j = 0; j < m; j++)
+    for (gint i = 0; i < m; i++)
+      if (j < o || j >= o + n || i < o || i >= o + n)
+        k[j * m + i] = 0.0;
+}
+
+/* The matrices s runs into k and (if paired, else k2 is untouched) k2, both of the returned
+ * side: the second is matrix-y, or the first's transpose; the smaller centred in the larger. */
+static gint
+settings_matrices (const Settings * s, gdouble * k, gdouble * k2)
+{
+  gint n = settings_first (s, k), m;
+
+  if (!settings_paired (s))
+    return n;
+  if (!s->custom_y_size) {
+    conv_transpose (k, n, k2);
+    return n;
+  }
+  m = s->custom_y_size;
+  memcpy (k2, s->custom_y, sizeof (gdouble) * m * m);
+  if (m > n)
+    centre_in (k, n, m);
+  else
+    centre_in (k2, m, n);
+  return MAX (n, m);
+}
+
+/* The matrix s describes (before the divisor) into k; returns its side. */
+static gint
+settings_matrix (const Settings * s, gdouble * k)
+{
+  gdouble *k2 = g_new (gdouble, NCOEF);
+  gint n = settings_matrices (s, k, k2);
+
+  g_free (k2);
+  return n;
+}
+
+/* The divisor of the settings' coefficients: the property, or the first matrix's automatic
+ * one (the second matrix is divided by the same). */
+static gdouble
+settings_divisor (const Settings * s, const gdouble * k, gint n)
+{
+  return s->divisor != 0.0 ? s->divisor : conv_auto_divisor (k, n);
+}
+
 /* Whether the device coefficients of s (divided, as floats) are usable; err gets the reason
  * when they are not. The setters call it under the object lock on the settings they are about
  * to make current (generating a matrix takes microseconds), so self->set is always usable. */
 static gboolean
 settings_usable (const Settings * s, gchar * err, gsize errlen)
 {
-  gdouble *k = g_new (gdouble, NCOEF);
+  gdouble *k = g_new (gdouble, NCOEF), *k2 = g_new (gdouble, NCOEF);
   gfloat *f = g_new (gfloat, NCOEF);
-  gint n = settings_matrix (s, k);
+  gint n = settings_matrices (s, k, k2);
   gboolean ok = conv_normalise (k, n, s->divisor, f, err, errlen);
 
+  if (ok && settings_paired (s)) {
+    gchar why[200];
+
+    ok = conv_normalise (k2, n, settings_divisor (s, k, n), f, why, sizeof (why));
+    if (!ok)
+      g_snprintf (err, errlen, "the second matrix (matrix-y or the transpose): %s", why);
+  }
   g_free (f);
+  g_free (k2);
   g_free (k);
   return ok;
 }
@@ -476,7 +587,7 @@ set_double (GstClConvolve * self, gdouble * field, const GValue * value, const g
   old = *field;
   if (old != v) {
     *field = v;
-    ok = settings_usable (&self->set, err, sizeof (err));
+    ok = settings_usable (self->set, err, sizeof (err));
     if (ok)
       self->cookie++;
     else
@@ -504,7 +615,7 @@ set_matrix (GstClConvolve * self, const gchar * text)
   GST_OBJECT_LOCK (self);
   {
     gfloat *f = g_new (gfloat, n * n);
-    gboolean ok = conv_normalise (k, n, self->set.divisor, f, err, sizeof (err));
+    gboolean ok = conv_normalise (k, n, self->set->divisor, f, err, sizeof (err));
 
     g_free (f);
     if (!ok) {
@@ -516,10 +627,10 @@ set_matrix (GstClConvolve * self, const gchar * text)
     }
   }
   formatted = conv_matrix_format_shape (k, n, w, h);
-  memcpy (self->set.custom, k, sizeof (gdouble) * n * n);
-  self->set.custom_size = n;
-  self->set.kernel = CONV_PRESET_CUSTOM;
-  self->set.size = n;
+  memcpy (self->set->custom, k, sizeof (gdouble) * n * n);
+  self->set->custom_size = n;
+  self->set->kernel = CONV_PRESET_CUSTOM;
+  self->set->size = n;
   g_free (self->matrix_text);
   self->matrix_text = g_strdup (formatted);
   self->cookie++;
@@ -530,6 +641,54 @@ set_matrix (GstClConvolve * self, const gchar * text)
   g_object_notify (G_OBJECT (self), "size");
 }
 
+/* matrix-y: the second matrix of combine=magnitude and max; NULL or empty clears it (the
+ * first matrix's transpose again). */
+static void
+set_matrix_y (GstClConvolve * self, const gchar * text)
+{
+  gdouble *k = g_new (gdouble, NCOEF);
+  gchar err[256];
+  gint w = 0, h = 0, n = 0, old_n;
+  gchar *formatted = NULL;
+  gboolean ok;
+
+  if (text && *text) {
+    n = conv_matrix_parse_shape (text, k, &w, &h, err, sizeof (err));
+    if (n == 0) {
+      g_warning ("%s: matrix-y refused: %s; keeping the previous one", GST_OBJECT_NAME (self),
+          err);
+      g_free (k);
+      return;
+    }
+    formatted = conv_matrix_format_shape (k, n, w, h);
+  }
+  GST_OBJECT_LOCK (self);
+  old_n = self->set->custom_y_size;
+  {
+    gdouble *old = g_memdup2 (self->set->custom_y, sizeof (gdouble) * NCOEF);
+
+    if (n)
+      memcpy (self->set->custom_y, k, sizeof (gdouble) * n * n);
+    self->set->custom_y_size = n;
+    ok = settings_usable (self->set, err, sizeof (err));
+    if (ok) {
+      g_free (self->matrix_y_text);
+      self->matrix_y_text = g_strdup (formatted);
+      self->cookie++;
+    } else {
+      memcpy (self->set->custom_y, old, sizeof (gdouble) * NCOEF);
+      self->set->custom_y_size = old_n;
+    }
+    g_free (old);
+  }
+  GST_OBJECT_UNLOCK (self);
+  if (!ok)
+    g_warning ("%s: matrix-y refused: %s; keeping the previous one", GST_OBJECT_NAME (self),
+        err);
+  free (formatted);
+  g_free (k);
+}
+
 static void
 set_size (GstClConvolve * self, gint v)
 {
@@ -538,16 +697,16 @@ set_size (GstClConvolve * self, gint v)
   gchar err[256];
 
   GST_OBJECT_LOCK (self);
-  old = self->set.size;
-  custom = self->set.kernel == CONV_PRESET_CUSTOM ? self->set.custom_size : 0;
+  old = self->set->size;
+  custom = self->set->kernel == CONV_PRESET_CUSTOM ? self->set->custom_size : 0;
   if (v % 2 == 1 && (custom == 0 || custom == v)) {
     if (v != old) {
-      self->set.size = v;
-      usable = settings_usable (&self->set, err, sizeof (err));
+      self->set->size = v;
+      usable = settings_usable (self->set, err, sizeof (err));
       if (usable)
         self->cookie++;
       else
-        self->set.size = old;
+        self->set->size = old;
     }
     custom = -1;
   }
@@ -580,20 +739,20 @@ gst_cl_convolve_set_property (GObject * object, guint prop_id, const GValue * va
       gchar err[256];
 
       GST_OBJECT_LOCK (self);
-      old_kernel = self->set.kernel;
-      old_size = self->set.size;
-      self->set.kernel = g_value_get_enum (value);
-      if (self->set.kernel == CONV_PRESET_CUSTOM && self->set.custom_size &&
-          self->set.size != self->set.custom_size) {
-        self->set.size = self->set.custom_size;
+      old_kernel = self->set->kernel;
+      old_size = self->set->size;
+      self->set->kernel = g_value_get_enum (value);
+      if (self->set->kernel == CONV_PRESET_CUSTOM && self->set->custom_size &&
+          self->set->size != self->set->custom_size) {
+        self->set->size = self->set->custom_size;
         size_changed = TRUE;
       }
-      usable = settings_usable (&self->set, err, sizeof (err));
+      usable = settings_usable (self->set, err, sizeof (err));
       if (usable) {
         self->cookie++;
       } else {
-        self->set.kernel = old_kernel;
-        self->set.size = old_size;
+        self->set->kernel = old_kernel;
+        self->set->size = old_size;
         size_changed = FALSE;
       }
       GST_OBJECT_UNLOCK (self);
@@ -612,29 +771,52 @@ gst_cl_convolve_set_property (GObject * object, guint prop_id, const GValue * va
       set_matrix (self, g_value_get_string (value));
       break;
     case PROP_DIVISOR:
-      set_double (self, &self->set.divisor, value, "divisor");
+      set_double (self, &self->set->divisor, value, "divisor");
       break;
     case PROP_BIAS:
-      set_double (self, &self->set.bias, value, "bias");
+      set_double (self, &self->set->bias, value, "bias");
       break;
     case PROP_ANGLE:
-      set_double (self, &self->set.angle, value, "angle");
+      set_double (self, &self->set->angle, value, "angle");
       break;
     case PROP_SIGMA:
-      set_double (self, &self->set.sigma, value, "sigma");
+      set_double (self, &self->set->sigma, value, "sigma");
       break;
     case PROP_AMOUNT:
-      set_double (self, &self->set.amount, value, "amount");
+      set_double (self, &self->set->amount, value, "amount");
+      break;
+    case PROP_COMBINE:{
+      GstClConvolveCombine old;
+      gboolean usable;
+      gchar err[256];
+
+      GST_OBJECT_LOCK (self);
+      old = self->set->combine;
+      self->set->combine = g_value_get_enum (value);
+      usable = settings_usable (self->set, err, sizeof (err));
+      if (usable)
+        self->cookie++;
+      else
+        self->set->combine = old;
+      GST_OBJECT_UNLOCK (self);
+      if (!usable)
+        g_warning ("%s: combine=%s refused: %s; keeping combine=%s", GST_OBJECT_NAME (self),
+            enum_nick (GST_TYPE_CL_CONVOLVE_COMBINE, g_value_get_enum (value)), err,
+            enum_nick (GST_TYPE_CL_CONVOLVE_COMBINE, old));
+      break;
+    }
+    case PROP_MATRIX_Y:
+      set_matrix_y (self, g_value_get_string (value));
       break;
     case PROP_BORDER:
       GST_OBJECT_LOCK (self);
-      self->set.border = g_value_get_enum (value);
+      self->set->border = g_value_get_enum (value);
       self->cookie++;
       GST_OBJECT_UNLOCK (self);
       break;
     case PROP_METHOD:
       GST_OBJECT_LOCK (self);
-      self->set.method = g_value_get_enum (value);
+      self->set->method = g_value_get_enum (value);
       self->cookie++;
       GST_OBJECT_UNLOCK (self);
       break;
@@ -663,13 +845,13 @@ gst_cl_convolve_set_property (GObject * object, guint prop_id, const GValue * va
     }
     case PROP_AUTOTUNE:
       GST_OBJECT_LOCK (self);
-      self->set.autotune = g_value_get_boolean (value);
+      self->set->autotune = g_value_get_boolean (value);
       self->cookie++;
       GST_OBJECT_UNLOCK (self);
       break;
     case PROP_PLANES:
       GST_OBJECT_LOCK (self);
-      self->set.planes = g_value_get_flags (value);
+      self->set->planes = g_value_get_flags (value);
       self->cookie++;
       GST_OBJECT_UNLOCK (self);
       break;
@@ -757,34 +939,40 @@ gst_cl_convolve_get_property (GObject * object, guint prop_id, GValue * value,
   GST_OBJECT_LOCK (self);
   switch (prop_id) {
     case PROP_KERNEL:
-      g_value_set_enum (value, self->set.kernel);
+      g_value_set_enum (value, self->set->kernel);
       break;
     case PROP_SIZE:
-      g_value_set_int (value, self->set.size);
+      g_value_set_int (value, self->set->size);
       break;
     case PROP_MATRIX:
       g_value_set_string (value, self->matrix_text);
       break;
     case PROP_DIVISOR:
-      g_value_set_double (value, self->set.divisor);
+      g_value_set_double (value, self->set->divisor);
       break;
     case PROP_BIAS:
-      g_value_set_double (value, self->set.bias);
+      g_value_set_double (value, self->set->bias);
       break;
     case PROP_ANGLE:
-      g_value_set_double (value, self->set.angle);
+      g_value_set_double (value, self->set->angle);
       break;
     case PROP_SIGMA:
-      g_value_set_double (value, self->set.sigma);
+      g_value_set_double (value, self->set->sigma);
       break;
     case PROP_AMOUNT:
-      g_value_set_double (value, self->set.amount);
+      g_value_set_double (value, self->set->amount);
+      break;
+    case PROP_COMBINE:
+      g_value_set_enum (value, self->set->combine);
+      break;
+    case PROP_MATRIX_Y:
+      g_value_set_string (value, self->matrix_y_text);
       break;
     case PROP_BORDER:
-      g_value_set_enum (value, self->set.border);
+      g_value_set_enum (value, self->set->border);
       break;
     case PROP_METHOD:
-      g_value_set_enum (value, self->set.method);
+      g_value_set_enum (value, self->set->method);
       break;
     case PROP_DEVICE:
       g_value_set_string (value, self->device);
@@ -802,13 +990,13 @@ gst_cl_convolve_get_property (GObject * object, guint prop_id, GValue * value,
       g_value_set_uint (value, self->max_inflight);
       break;
     case PROP_AUTOTUNE:
-      g_value_set_boolean (value, self->set.autotune);
+      g_value_set_boolean (value, self->set->autotune);
       break;
     case PROP_CONTEXT:
       g_value_set_object (value, self->ctx);
       break;
     case PROP_PLANES:
-      g_value_set_flags (value, self->set.planes);
+      g_value_set_flags (value, self->set->planes);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -820,36 +1008,53 @@ gst_cl_convolve_get_property (GObject * object, guint prop_id, GValue * value,
 /* ---------------------------------------------------------------------------------------------
  * Streaming */
 
-/* The device's float coefficients: the matrix already divided by the divisor; with sep not
- * NULL also its split into vector pairs (sep: [pair][vertical n, horizontal n]), returning the
- * number of pairs or -1 when it needs more than CL_MAX_RANK. */
+/* The split of the n x n matrix k (already divided) into vector pairs, appended to sep
+ * ([pair][vertical n, horizontal n]) from pair `first` on; returns the number of pairs, or -1
+ * when they would pass CL_MAX_RANK in all. */
 static gint
-compute_coefficients (const Settings * s, gfloat * out, gfloat * sep)
+split_pairs (const gdouble * k, gint n, gfloat * sep, gint first)
 {
-  gdouble k[NCOEF];
-  gint n = settings_matrix (s, k);
-  gdouble divisor = s->divisor != 0.0 ? s->divisor : conv_auto_divisor (k, n);
+  gdouble *vert = g_new (gdouble, n * n), *horiz = g_new (gdouble, n * n);
+  gint r = conv_low_rank (k, n, SEP_LIMIT / 65535.0, vert, horiz);
+
+  for (gint i = 0; i < r && first + i < CL_MAX_RANK; i++)
+    for (gint t = 0; t < n; t++) {
+      sep[(2 * (first + i)) * n + t] = (gfloat) vert[i * n + t];
+      sep[(2 * (first + i) + 1) * n + t] = (gfloat) horiz[i * n + t];
+    }
+  g_free (vert);
+  g_free (horiz);
+  return first + r <= CL_MAX_RANK ? r : -1;
+}
+
+/* The device's float coefficients: the matrix already divided by the divisor into out[n * n]
+ * (paired: the second matrix after it, out[n * n .. 2 n * n)); its split into vector pairs
+ * into sep (paired: the second's pairs after the first's, *rank_a of them the first's).
+ * Returns the number of pairs in all, or -1 when they need more than CL_MAX_RANK. */
+static gint
+compute_coefficients (const Settings * s, gfloat * out, gfloat * sep, gint * rank_a)
+{
+  gdouble *k = g_new (gdouble, NCOEF), *k2 = g_new (gdouble, NCOEF);
+  gint n = settings_matrices (s, k, k2), ra, rb = 0;
+  gdouble divisor = settings_divisor (s, k, n);
+  gboolean paired = settings_paired (s);
   gchar err[256];
 
   /* the setters only let usable settings through */
-  if (!conv_normalise (k, n, s->divisor, out, err, sizeof (err)))
+  if (!conv_normalise (k, n, divisor, out, err, sizeof (err)) ||
+      (paired && !conv_normalise (k2, n, divisor, out + n * n, err, sizeof (err))))
     g_critical ("unusable coefficients passed the setters: %s", err);
-  for (gint i = 0; i < n * n; i++)
+  for (gint i = 0; i < n * n; i++) {
     k[i] /= divisor;
-  if (sep) {
-    gdouble *vert = g_new (gdouble, n * n), *horiz = g_new (gdouble, n * n);
-    gint r = conv_low_rank (k, n, SEP_LIMIT / 65535.0, vert, horiz);
-
-    for (gint i = 0; i < MIN (r, CL_MAX_RANK); i++)
-      for (gint t = 0; t < n; t++) {
-        sep[(2 * i) * n + t] = (gfloat) vert[i * n + t];
-        sep[(2 * i + 1) * n + t] = (gfloat) horiz[i * n + t];
-      }
-    g_free (vert);
-    g_free (horiz);
-    return r <= CL_MAX_RANK ? r : -1;
+    k2[i] /= divisor;
   }
-  return -1;
+  ra = split_pairs (k, n, sep, 0);
+  if (paired && ra >= 0)
+    rb = split_pairs (k2, n, sep, ra);
+  g_free (k);
+  g_free (k2);
+  *rank_a = MAX (ra, 0);
+  return ra < 0 || rb < 0 ? -1 : ra + rb;
 }
 
 #define FLOW_FAILED(what, err) G_STMT_START { \
@@ -900,7 +1105,9 @@ built_clear (GstClConvolve * self, ClBuilt * b, gboolean discard)
 static gint
 matrix_size (const Settings * s)
 {
-  return s->kernel == CONV_PRESET_CUSTOM && s->custom_size ? s->custom_size : s->size;
+  gint n = s->kernel == CONV_PRESET_CUSTOM && s->custom_size ? s->custom_size : s->size;
+
+  return settings_paired (s) ? MAX (n, s->custom_y_size) : n;
 }
 
 /* The coefficients' kernel arguments, the bias scaled from 8-bit units to samples of bits
@@ -908,10 +1115,13 @@ matrix_size (const Settings * s)
 static ClCoefArgs
 coef_args (GstClConvolve * self, gint bits)
 {
-  return (ClCoefArgs) { self->coef_mem, self->sep_mem, self->rank,
+  /* the separable kernels' rank: the first matrix's pairs + 16 x the second's; the generic
+   * kernels' border: the border + 16 x combine (kernels/common.cl) */
+  return (ClCoefArgs) { self->coef_mem, self->sep_mem,
+    self->rank < 0 ? self->rank : self->rank_a + 16 * (self->rank - self->rank_a),
     (gfloat) (self->cur->bias * (bits > 8 ? ((1 << bits) - 1) / 255.0 : 1.0)),
     matrix_size (self->cur),
-    self->cur->border, self->taps_mem, self->ntaps
+    self->cur->border + 16 * self->cur->combine, self->taps_mem, self->ntaps
   };
 }
 
@@ -1290,7 +1500,7 @@ ensure_kernel (GstClConvolve * self, gint slot, const ClShape * shape, const ClL
     shape->channels, shape->depth, shape->skipmask, shape->only, s->border,
     self->block_override, self->rank, 0, 0, shape->passmask, s->autotune, self->split_override,
     self->discrete, shape->bits, shape->shift, shape->swap,
-    cl_variant_taps (self->ntaps, matrix_size (s))
+    cl_variant_taps (self->ntaps, matrix_size (s)), s->combine
   };
   ClTuner t;
   ClTuneOutcome how = CL_TUNE_KNOWN;
@@ -1595,7 +1805,7 @@ prepare (GstClConvolve * self, const GstVideoInfo * info, gboolean fields, ClLay
 
   GST_OBJECT_LOCK (self);
   if (!self->cur_valid || self->cur_cookie != self->cookie) {
-    *self->cur = self->set;
+    *self->cur = *self->set;
     self->cur_cookie = self->cookie;
     self->cur_valid = changed = TRUE;
   }
@@ -1604,13 +1814,15 @@ prepare (GstClConvolve * self, const GstVideoInfo * info, gboolean fields, ClLay
   GST_OBJECT_UNLOCK (self);
 
   if (changed) {
-    gfloat coef[NCOEF], sep[2 * CL_MAX_RANK * CONV_MAX_SIZE] = { 0 };
+    gfloat coef[2 * NCOEF] = { 0 }, sep[2 * CL_MAX_RANK * CONV_MAX_SIZE] = { 0 };
     ConvTap taps[CL_MAX_TAPS];
+    gint n = matrix_size (self->cur);
     cl_int err;
 
     /* the SVD of the split runs here, once per coefficient set, not per frame */
-    self->rank = compute_coefficients (self->cur, coef, sep);
-    self->ntaps = conv_taps (coef, matrix_size (self->cur), taps, CL_MAX_TAPS);
+    self->rank = compute_coefficients (self->cur, coef, sep, &self->rank_a);
+    self->ntaps = conv_taps_pair (coef, settings_paired (self->cur) ? coef + n * n : NULL, n,
+        taps, CL_MAX_TAPS);
     if (self->ntaps > CL_MAX_TAPS)
       self->ntaps = 0;
     err = clEnqueueWriteBuffer (self->queue, self->coef_mem, CL_TRUE, 0, sizeof (coef), coef,
@@ -2075,7 +2287,7 @@ settings_identity (const Settings * s)
   gint n = settings_matrix (s, k);
   gdouble divisor = s->divisor != 0.0 ? s->divisor : conv_auto_divisor (k, n);
 
-  if (s->bias != 0.0 || divisor == 0.0)
+  if (s->bias != 0.0 || divisor == 0.0 || s->combine != GST_CL_CONVOLVE_COMBINE_NONE)
     return FALSE;
   for (gint i = 0; i < n * n; i++)
     if (k[i] / divisor != (i == n * n / 2 ? 1.0 : 0.0))
@@ -2091,7 +2303,7 @@ is_identity (GstClConvolve * self)
 
   GST_OBJECT_LOCK (self);
   if (self->identity_cookie != self->cookie) {
-    self->identity = settings_identity (&self->set);
+    self->identity = settings_identity (self->set);
     self->identity_cookie = self->cookie;
   }
   identity = self->identity;
@@ -2596,7 +2808,7 @@ gst_cl_convolve_start (GstBaseTransform * bt)
     goto fail;
   }
   self->coef_mem = clCreateBuffer (self->ctx->context, CL_MEM_READ_ONLY,
-      sizeof (gfloat) * NCOEF, NULL, &err);
+      sizeof (gfloat) * 2 * NCOEF, NULL, &err);
   if (self->coef_mem)
     self->sep_mem = clCreateBuffer (self->ctx->context, CL_MEM_READ_ONLY,
         sizeof (gfloat) * 2 * CL_MAX_RANK * CONV_MAX_SIZE, NULL, &err);
@@ -2674,6 +2886,7 @@ gst_cl_convolve_finalize (GObject * object)
   release_cl (self);
   g_free (self->tune_dir);
   g_free (self->matrix_text);
+  g_free (self->matrix_y_text);
   g_free (self->device);
   g_free (self->device_name);
   gst_clear_object (&self->offered);
@@ -2686,6 +2899,7 @@ gst_cl_convolve_finalize (GObject * object)
   g_free (self->spent);
   g_free (self->slots);
   g_free (self->cur);
+  g_free (self->set);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
@@ -2749,6 +2963,17 @@ gst_cl_convolve_class_init (GstClConvolveClass * klass)
       g_param_spec_double ("amount", "Amount", "Strength of kernel=unsharp: out = in + amount "
           "x (in - gaussian blur of size and sigma); negative values blur", -2.0, 20.0,
           DEFAULT_AMOUNT, ctrl));
+  g_object_class_install_property (gobject_class, PROP_COMBINE,
+      g_param_spec_enum ("combine", "Combine", "What is output from the sums: the matrix's "
+          "sum (none), or the gradient magnitude, |sum| or the larger magnitude of two "
+          "matrices taken in one pass (the second: matrix-y, else the matrix's transpose), "
+          "divided by |divisor|, plus bias. Runs on float4, sparse and separable (other "
+          "methods fall back with a warning)", GST_TYPE_CL_CONVOLVE_COMBINE, DEFAULT_COMBINE,
+          live));
+  g_object_class_install_property (gobject_class, PROP_MATRIX_Y,
+      g_param_spec_string ("matrix-y", "Matrix y", "The second matrix of combine=magnitude "
+          "and max, in the matrix syntax (e.g. '-1; 0; 1' beside matrix='-1 0 1'); "
+          "empty = the transpose of the kernel's matrix", NULL, live));
   g_object_class_install_property (gobject_class, PROP_DEVICE,
       g_param_spec_string ("device", "Device", "OpenCL device: empty = the first GPU, else the "
           "first CPU, else any device; 'gpu', 'cpu', 'accelerator', 'P:D' (platform:device "
@@ -2850,21 +3075,23 @@ static void
 gst_cl_convolve_init (GstClConvolve * self)
 {
   self->cur = g_new0 (Settings, 1);
+  self->set = g_new0 (Settings, 1);
   self->identity_cookie = G_MAXUINT;
-  self->set.kernel = DEFAULT_KERNEL;
-  self->set.size = DEFAULT_SIZE;
-  self->set.divisor = DEFAULT_DIVISOR;
-  self->set.bias = DEFAULT_BIAS;
-  self->set.angle = DEFAULT_ANGLE;
-  self->set.sigma = DEFAULT_SIGMA;
-  self->set.amount = DEFAULT_AMOUNT;
-  self->set.border = DEFAULT_BORDER;
-  self->set.method = DEFAULT_METHOD;
+  self->set->kernel = DEFAULT_KERNEL;
+  self->set->size = DEFAULT_SIZE;
+  self->set->divisor = DEFAULT_DIVISOR;
+  self->set->bias = DEFAULT_BIAS;
+  self->set->angle = DEFAULT_ANGLE;
+  self->set->sigma = DEFAULT_SIGMA;
+  self->set->amount = DEFAULT_AMOUNT;
+  self->set->combine = DEFAULT_COMBINE;
+  self->set->border = DEFAULT_BORDER;
+  self->set->method = DEFAULT_METHOD;
   self->device = g_strdup (DEFAULT_DEVICE);
   self->profiling = DEFAULT_PROFILING;
   self->bands = DEFAULT_BANDS;
-  self->set.planes = DEFAULT_PLANES;
-  self->set.autotune = DEFAULT_AUTOTUNE;
+  self->set->planes = DEFAULT_PLANES;
+  self->set->autotune = DEFAULT_AUTOTUNE;
   self->slots = g_new0 (FrameSlot, MAX_INFLIGHT);
   self->max_inflight = DEFAULT_MAX_INFLIGHT;
   g_mutex_init (&self->stats_lock);

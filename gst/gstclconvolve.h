@@ -37,6 +37,17 @@ typedef enum
   GST_CL_CONVOLVE_METHOD_SPARSE
 } GstClConvolveMethod;
 
+/* What is stored from the sums (property "combine"): the first matrix's sum as it is, or a
+ * combination of it and the second matrix's (matrix-y, or the first's transpose), both taken
+ * in one pass. */
+typedef enum
+{
+  GST_CL_CONVOLVE_COMBINE_NONE,
+  GST_CL_CONVOLVE_COMBINE_MAGNITUDE,
+  GST_CL_CONVOLVE_COMBINE_ABS,
+  GST_CL_CONVOLVE_COMBINE_MAX
+} GstClConvolveCombine;
+
 /* Which planes or components are convolved (property "planes"). The colour bits follow the
  * component order of GstVideoFormatInfo for RGB formats (R, G, B, A). */
 typedef enum

@@ -43,11 +43,14 @@ gst_cl_tuner_init (void)
 static gchar *
 tune_key (const ClTuner * t, const ClKernelRequest * r)
 {
+  /* one matrix keeps the keys it had */
+  static const gchar *const combine_key[] = { "", " combine 1", " combine 2", " combine 3" };
   gchar *what = g_strdup_printf ("tune 5: size %d channels %d depth %d skipmask %u only %d "
-      "border %d rank %d block %d view %dx%d passmask %u split %d discrete %d taps %d%s",
+      "border %d rank %d block %d view %dx%d passmask %u split %d discrete %d taps %d%s%s",
       r->size, r->channels, r->depth, r->skipmask, r->only, r->border, r->rank,
       cl_variant_direct_block (t->facts, r), r->width, r->height, r->passmask,
-      cl_variant_split_offered (t->facts, r), r->discrete, r->taps, r->swap ? " swap" : "");
+      cl_variant_split_offered (t->facts, r), r->discrete, r->taps, r->swap ? " swap" : "",
+      combine_key[CLAMP (r->combine, 0, 3)]);
   gchar *key = gst_cl_program_cache_key (t->ctx->identity, what, t->digest);
 
   g_free (what);

@@ -230,6 +230,43 @@ vector_default (const ClDeviceFacts * d, const ClKernelRequest * r)
   return (ClVariant) { GST_CL_CONVOLVE_METHOD_VECTOR, 3, 2, 0 };
 }
 
+/* separable where the split is much cheaper than the dense sum (2 r size against size^2
+ * multiply-adds per sample) and large enough to pay for the second pass: from 7 on a CPU,
+ * from 9 with on-chip local memory */
+static gboolean
+separable_wins (const ClDeviceFacts * d, const ClKernelRequest * r)
+{
+  return r->rank >= 0 && r->size >= (d->local_mem_dedicated ? 9 : 7) && 4 * r->rank <= r->size;
+}
+
+/* combine (two matrices in one pass, or |sum|): only float4, sparse and separable compute it.
+ * auto: separable where it wins as for one matrix (rank counts both matrices' pairs), else
+ * sparse (one read of each input per tap for both sums), else float4. */
+static ClVariant
+combined_fixed (const ClDeviceFacts * d, const ClKernelRequest * r, gchar ** why)
+{
+  ClVariant dense = { GST_CL_CONVOLVE_METHOD_FLOAT4, cl_variant_direct_block (d, r), 1, 0 };
+  gint asked = r->method;
+
+  if (asked == GST_CL_CONVOLVE_METHOD_FLOAT4)
+    return dense;
+  if (asked == GST_CL_CONVOLVE_METHOD_SEPARABLE && r->rank >= 0)
+    return one_pass_fits (d, r) && r->block != 1 ? one_pass_for (r, 64) : two_pass;
+  if (asked == GST_CL_CONVOLVE_METHOD_SPARSE && sparse_fits (r))
+    return sparse_variant (d, r);
+  if (asked != GST_CL_CONVOLVE_METHOD_AUTO && why)
+    *why = g_strdup_printf ("method=%s cannot combine two sums (combine runs on float4, "
+        "sparse and separable) or does not fit this matrix; using what method=auto picks",
+        asked == GST_CL_CONVOLVE_METHOD_TILED ? "tiled" :
+        asked == GST_CL_CONVOLVE_METHOD_VECTOR ? "vector" :
+        asked == GST_CL_CONVOLVE_METHOD_SPARSE ? "sparse" : "separable");
+  if (separable_wins (d, r))
+    return one_pass_fits (d, r) && r->block != 1 ? one_pass_for (r, 64) : two_pass;
+  if (sparse_fits (r))
+    return sparse_variant (d, r);
+  return dense;
+}
+
 ClVariant
 cl_variant_fixed (const ClDeviceFacts * d, const ClKernelRequest * r, gchar ** why)
 {
@@ -240,6 +277,8 @@ cl_variant_fixed (const ClDeviceFacts * d, const ClKernelRequest * r, gchar ** w
 
   if (why)
     *why = NULL;
+  if (r->combine)
+    return combined_fixed (d, r, why);
   if (asked == GST_CL_CONVOLVE_METHOD_SPARSE ||
       (asked == GST_CL_CONVOLVE_METHOD_AUTO && sparse_wins (r))) {
     if (sparse_fits (r))
@@ -251,12 +290,9 @@ cl_variant_fixed (const ClDeviceFacts * d, const ClKernelRequest * r, gchar ** w
           "coefficients (or none); using float4", r->size, r->size, CL_MAX_TAPS);
     return dense;
   }
-  /* auto: separable where the split is much cheaper than the dense sum (2 r size against
-   * size^2 multiply-adds per sample) and large enough to pay for the second pass: from 7 on a
-   * CPU, from 9 with on-chip local memory */
+  /* auto: separable where it wins (separable_wins) */
   if (asked == GST_CL_CONVOLVE_METHOD_SEPARABLE ||
-      (asked == GST_CL_CONVOLVE_METHOD_AUTO && r->rank >= 0 && r->size >= (dedicated ? 9 : 7)
-          && 4 * r->rank <= r->size)) {
+      (asked == GST_CL_CONVOLVE_METHOD_AUTO && separable_wins (d, r))) {
     if (r->rank >= 0)
       return one_pass_fits (d, r) && r->block != 1 ? one_pass_for (r, 64) : two_pass;
     if (why)
@@ -312,6 +348,22 @@ cl_variant_candidates (const ClDeviceFacts * d, const ClKernelRequest * r, ClVar
   G_STATIC_ASSERT (G_N_ELEMENTS (tiled_blocks) + 1 + G_N_ELEMENTS (cpu_vector) + 1 + 3 + 1 <=
       CL_MAX_CANDIDATES);
 
+  if (r->combine) {
+    /* what computes the combined sums: float4, separable, sparse */
+    out[n++] = (ClVariant) { GST_CL_CONVOLVE_METHOD_FLOAT4, cl_variant_direct_block (d, r), 1,
+      0
+    };
+    if (r->rank >= 0) {
+      out[n++] = two_pass;
+      if (one_pass_fits (d, r)) {
+        out[n++] = one_pass_for (r, 64);
+        out[n++] = one_pass_for (r, 128);
+      }
+    }
+    if (sparse_fits (r))
+      out[n++] = sparse_variant (d, r);
+    return n;
+  }
   for (guint i = 0; i < G_N_ELEMENTS (tiled_blocks) && dedicated; i++)
     if (cl_variant_tile_geometry (d, r, tiled_blocks[i][0], tiled_blocks[i][1]).fits)
       out[n++] = (ClVariant) { GST_CL_CONVOLVE_METHOD_TILED, tiled_blocks[i][0],
@@ -353,6 +405,9 @@ cl_variant_options (const ClDeviceFacts * d, const ClKernelRequest * r, const Cl
     g_string_append_printf (sample, " -DBITS=%d -DSHIFT=%d", r->bits, r->shift);
   if (r->swap)
     g_string_append (sample, " -DSWAP");
+  /* the generic programs take it as an argument */
+  if (r->combine && !v->generic)
+    g_string_append_printf (sample, " -DCOMBINE=%d", r->combine);
   only = g_string_free (sample, FALSE);
 
   /* the pixel shape alone: neither the matrix side nor the border */

@@ -59,6 +59,8 @@ typedef struct
   gint taps;                    /* non-zero coefficients rounded up to a multiple of size (what
                                  * method=sparse costs, steady while a matrix changes a little);
                                  * 0: more than CL_MAX_TAPS, or none */
+  gint combine;                 /* GstClConvolveCombine: 0, or the two matrices' combination
+                                 * (taps and rank then count both matrices) */
 } ClKernelRequest;
 
 /* One compiled variant of the convolution: which kernel and its blocking. */

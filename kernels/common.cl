@@ -58,7 +58,8 @@
  * and BORDER are constants). */
 #ifdef GENERIC
 #define KSIZE ksize
-#define BORDER border
+#define BORDER (border & 15)
+#define COMBINE (border >> 4)
 #define SHAPE_PARAMS , int ksize, int border
 #define SHAPE_ARGS , ksize, border
 #else
@@ -69,6 +70,32 @@
 #define SHAPE_ARGS
 #endif
 #define RADIUS (KSIZE / 2)
+
+/* -DCOMBINE=m: what is stored is a combination of two sums over the same input, taken in one
+ * read of it (combine=magnitude etc.): out = saturate (round (combine (a, b) + bias)), where
+ *   1 magnitude  sqrt (a^2 + b^2)
+ *   2 abs        |a| (b is not computed)
+ *   3 max        max (|a|, |b|)
+ * a is the first matrix's sum, b the second's. The second matrix follows the first in coef
+ * (KSIZE * KSIZE floats further), in a tap's fourth field (sparse), or as the pairs after the
+ * first's (separable: rank = the first's pairs + 16 * the second's). In the generic programs
+ * COMBINE is the border argument's bits 4 and up. Default 0: one sum, stored as it is. Only
+ * float4 (direct.cl), sparse (both forms) and separable (both forms) take it. */
+#ifndef COMBINE
+#define COMBINE 0
+#endif
+#define COMBINE_MAGNITUDE 1
+#define COMBINE_ABS 2
+#define COMBINE_MAX 3
+/* whether the second sum is taken: a constant in the specialised programs */
+#define PAIRED (COMBINE == COMBINE_MAGNITUDE || COMBINE == COMBINE_MAX)
+/* the separable pairs of each matrix, from the rank argument */
+#define RANK_A(rank) ((rank) & 15)
+#define RANK_ALL(rank) (((rank) & 15) + ((rank) >> 4))
+
+/* the combination of the sums a and b (any float vector type) */
+#define COMBINED(a, b) (COMBINE == COMBINE_MAGNITUDE ? sqrt ((a) * (a) + (b) * (b)) : \
+    COMBINE == COMBINE_ABS ? fabs (a) : COMBINE == COMBINE_MAX ? fmax (fabs (a), fabs (b)) : (a))
 
 #define BORDER_CLAMP 0
 #define BORDER_MIRROR 1
@@ -295,7 +322,8 @@ direct_pixel (__global const uchar * src, int src_pitch, __global uchar * drow, 
     int width, int height, __constant float *coef, float bias, uint passmask SHAPE_PARAMS)
 {
   __global uchar *out = drow + x * PIX_BYTES;
-  sum_t sum = (sum_t) (0.0f);
+  __constant float *coef2 = coef + KSIZE * KSIZE;       /* the second matrix (COMBINE) */
+  sum_t sum = (sum_t) (0.0f), sum2 = (sum_t) (0.0f);
 
   if (x >= width) {
     write_pix (READ (src + y * src_pitch + x * PIX_BYTES), out);
@@ -305,15 +333,24 @@ direct_pixel (__global const uchar * src, int src_pitch, __global uchar * drow, 
     __global const uchar *row = src + (y - RADIUS) * src_pitch + (x - RADIUS) * PIX_BYTES;
 
     for (int j = 0; j < KSIZE; j++, row += src_pitch)
-      for (int i = 0; i < KSIZE; i++)
-        sum += coef[j * KSIZE + i] * LOAD_SUM (row + i * PIX_BYTES);
+      for (int i = 0; i < KSIZE; i++) {
+        sum_t p = LOAD_SUM (row + i * PIX_BYTES);
+
+        sum += coef[j * KSIZE + i] * p;
+        if (PAIRED)
+          sum2 += coef2[j * KSIZE + i] * p;
+      }
   } else {
     for (int j = 0; j < KSIZE; j++)
-      for (int i = 0; i < KSIZE; i++)
-        sum += coef[j * KSIZE + i] *
-            SUM_OF (fetch (src, src_pitch, width, height, x + i - RADIUS, y + j - RADIUS));
+      for (int i = 0; i < KSIZE; i++) {
+        sum_t p = SUM_OF (fetch (src, src_pitch, width, height, x + i - RADIUS, y + j - RADIUS));
+
+        sum += coef[j * KSIZE + i] * p;
+        if (PAIRED)
+          sum2 += coef2[j * KSIZE + i] * p;
+      }
   }
-  store (out, sum, bias, READ (src + y * src_pitch + x * PIX_BYTES), passmask);
+  store (out, COMBINED (sum, sum2), bias, READ (src + y * src_pitch + x * PIX_BYTES), passmask);
 }
 
 /* The per-pixel path of a work-item's block of n pixels from x on each of rows rows from y (the

@@ -6,6 +6,7 @@
  *   -DBLOCK=n        adjacent pixels per work-item (register blocking); default 1
  * With -DGENERIC (common.cl) instead of -DKSIZE and -DBORDER, the kernel takes the matrix side
  * and the border as two more arguments, ksize and border, and computes one pixel per work-item.
+ * Takes -DCOMBINE (common.cl): coef then holds both matrices.
  */
 
 #ifndef BLOCK
@@ -32,24 +33,27 @@ convolve_direct (int row0, __global const uchar * src, int src_offset, int src_p
   if (xb >= RADIUS && y >= RADIUS && xb + BLOCK - 1 + RADIUS < width &&
       y + RADIUS < height) {
     __global const uchar *row = src + (y - RADIUS) * src_pitch + (xb - RADIUS) * PIX_BYTES;
-    sum_t sum[BLOCK];
+    sum_t sum[BLOCK], sum2[BLOCK];
 
     for (int b = 0; b < BLOCK; b++)
-      sum[b] = (sum_t) (0.0f);
+      sum[b] = sum2[b] = (sum_t) (0.0f);
     for (int j = 0; j < KSIZE; j++, row += src_pitch) {
       sum_t in[KSIZE + BLOCK - 1];
 
       for (int i = 0; i < KSIZE + BLOCK - 1; i++)
         in[i] = LOAD_SUM (row + i * PIX_BYTES);
       for (int i = 0; i < KSIZE; i++) {
-        float c = coef[j * KSIZE + i];
+        float c = coef[j * KSIZE + i], c2 = PAIRED ? coef[(KSIZE + j) * KSIZE + i] : 0.0f;
 
-        for (int b = 0; b < BLOCK; b++)
+        for (int b = 0; b < BLOCK; b++) {
           sum[b] += c * in[i + b];
+          if (PAIRED)
+            sum2[b] += c2 * in[i + b];
+        }
       }
     }
     for (int b = 0; b < BLOCK; b++)
-      store (drow + (xb + b) * PIX_BYTES, sum[b], bias,
+      store (drow + (xb + b) * PIX_BYTES, COMBINED (sum[b], sum2[b]), bias,
           READ (src + y * src_pitch + (xb + b) * PIX_BYTES), passmask);
     return;
   }

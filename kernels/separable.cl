@@ -9,7 +9,8 @@
 /* method=separable: the matrix as `rank` pairs of a vertical and a horizontal vector
  * (coef: [pair][vertical KSIZE, horizontal KSIZE]), run as a row pass into a float buffer and a
  * column pass out of it. tmp holds one width x height plane of sum_t per pair, from element
- * tmp_offset on. */
+ * tmp_offset on. With -DCOMBINE (common.cl) rank is RANK_A + 16 * the second matrix's pairs,
+ * which follow the first's. */
 
 /* Pass 1: tmp_i(x, y) = sum_t horizontal_i[t] * in(x + t - RADIUS, y). */
 __kernel void
@@ -24,7 +25,7 @@ convolve_rows (int row0, __global const uchar * src, int src_offset, int src_pit
   src += src_offset;
   row = src + y * src_pitch;
   tmp += tmp_offset;
-  for (int i = 0; i < rank; i++) {
+  for (int i = 0; i < RANK_ALL (rank); i++) {
     __constant float *h = coef + (2 * i + 1) * KSIZE;
     sum_t sum = (sum_t) (0.0f);
 
@@ -49,7 +50,7 @@ convolve_cols (int row0, __global const uchar * src, int src_offset, int src_pit
 {
   int x = get_global_id (0), y = row0 + (int) get_global_id (1);
   __global uchar *out;
-  sum_t sum = (sum_t) (0.0f);
+  sum_t sum = (sum_t) (0.0f), sum2 = (sum_t) (0.0f);
 
   if (x >= span || y >= height)
     return;
@@ -60,8 +61,9 @@ convolve_cols (int row0, __global const uchar * src, int src_offset, int src_pit
     return;
   }
   tmp += tmp_offset;
-  for (int i = 0; i < rank; i++) {
+  for (int i = 0; i < RANK_ALL (rank); i++) {
     __constant float *v = coef + 2 * i * KSIZE;
+    sum_t part = (sum_t) (0.0f);
 
     for (int t = 0; t < KSIZE; t++) {
       int yy = y + t - RADIUS;
@@ -72,8 +74,13 @@ convolve_cols (int row0, __global const uchar * src, int src_offset, int src_pit
       } else {
         yy = border_coord (yy, height SHAPE_ARGS);
       }
-      sum += v[t] * tmp[((size_t) i * height + yy) * width + x];
+      part += v[t] * tmp[((size_t) i * height + yy) * width + x];
     }
+    /* the first matrix's pairs, then the second's */
+    if (i < RANK_A (rank))
+      sum += part;
+    else
+      sum2 += part;
   }
-  store (out, sum, bias, READ (src + y * src_pitch + x * PIX_BYTES), passmask);
+  store (out, COMBINED (sum, sum2), bias, READ (src + y * src_pitch + x * PIX_BYTES), passmask);
 }

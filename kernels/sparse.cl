@@ -8,7 +8,9 @@
  *
  * Arguments: the dense kernels' (common.cl; coef is unused), then
  *   taps     the matrix's non-zero coefficients, one int4 each: (dx, dy, the coefficient's
- *            float bits, 0), dx and dy in -RADIUS..RADIUS, the coefficient already divided
+ *            float bits, 0), dx and dy in -RADIUS..RADIUS, the coefficient already divided;
+ *            with -DCOMBINE (common.cl) the places where either matrix is non-zero, the
+ *            second matrix's coefficient in the fourth field
  *   ntaps    how many
  * The list is data: a new matrix of the same side needs no new program.
  */
@@ -20,7 +22,7 @@ sparse_pixel (__global const uchar * src, int src_pitch, __global uchar * drow, 
     int width, int height, __constant int4 * taps, int ntaps, float bias, uint passmask)
 {
   __global uchar *out = drow + x * PIX_BYTES;
-  sum_t sum = (sum_t) (0.0f);
+  sum_t sum = (sum_t) (0.0f), sum2 = (sum_t) (0.0f);
 
   if (x >= width) {
     write_pix (READ (src + y * src_pitch + x * PIX_BYTES), out);
@@ -28,11 +30,14 @@ sparse_pixel (__global const uchar * src, int src_pitch, __global uchar * drow, 
   }
   for (int t = 0; t < ntaps; t++) {
     int4 tap = taps[t];
+    sum_t p = SUM_OF (fetch (src, src_pitch, width, height, x + tap.x, y + tap.y));
 
-    sum += as_float (tap.z) * SUM_OF (fetch (src, src_pitch, width, height, x + tap.x,
-            y + tap.y));
+    sum += as_float (tap.z) * p;
+    if (PAIRED)
+      sum2 += as_float (tap.w) * p;
   }
-  store (out, sum, bias, READ (src + y * src_pitch + x * PIX_BYTES), passmask);
+  store (out, COMBINED (sum, sum2), bias, READ (src + y * src_pitch + x * PIX_BYTES),
+      passmask);
 }
 
 /* method=sparse: each work-item computes VEC_PIXELS adjacent pixels on each of MY rows, looping
@@ -55,24 +60,28 @@ convolve_sparse (int row0, __global const uchar * src, int src_offset, int src_p
   if (xb >= RADIUS && y >= RADIUS && xb + VEC_PIXELS + RADIUS <= width &&
       y + MY - 1 + RADIUS < height) {
     __global const uchar *centre = src + y * src_pitch + xb * PIX_BYTES;
-    float8 acc[MY][NV];
+    float8 acc[MY][NV], acc2[MY][NV];
 
 #pragma unroll
     for (int m = 0; m < MY; m++)
 #pragma unroll
       for (int v = 0; v < NV; v++)
-        acc[m][v] = (float8) (0.0f);
+        acc[m][v] = acc2[m][v] = (float8) (0.0f);
     for (int t = 0; t < ntaps; t++) {
       int4 tap = taps[t];
       __global const uchar *in = centre + tap.y * src_pitch + tap.x * PIX_BYTES;
-      float8 c = (float8) (as_float (tap.z));
+      float8 c = (float8) (as_float (tap.z)), c2 = (float8) (as_float (tap.w));
 
 #pragma unroll
       for (int m = 0; m < MY; m++)
 #pragma unroll
-        for (int v = 0; v < NV; v++)
-          acc[m][v] = fma (c, convert_float8 (STORED8 (vload8 (v, CSAMPLES (in + m *
-                          src_pitch)))), acc[m][v]);
+        for (int v = 0; v < NV; v++) {
+          float8 p = convert_float8 (STORED8 (vload8 (v, CSAMPLES (in + m * src_pitch))));
+
+          acc[m][v] = fma (c, p, acc[m][v]);
+          if (PAIRED)
+            acc2[m][v] = fma (c2, p, acc2[m][v]);
+        }
     }
 #pragma unroll
     for (int m = 0; m < MY; m++) {
@@ -80,7 +89,8 @@ convolve_sparse (int row0, __global const uchar * src, int src_offset, int src_p
 
 #pragma unroll
       for (int v = 0; v < NV; v++)
-        put8 (acc[m][v], bias, passmask, CSAMPLES (centre + m * src_pitch), out, v);
+        put8 (COMBINED (acc[m][v], acc2[m][v]), bias, passmask,
+            CSAMPLES (centre + m * src_pitch), out, v);
     }
     return;
   }

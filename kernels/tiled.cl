@@ -11,7 +11,8 @@
  *                          CHANNELS 4, float for ONLY) (1, default) or the raw samples (0,
  *                          converted at every use; 4x smaller for 8-bit RGBA)
  *   -DSPARSE               method=sparse on a GPU: the sums loop over the non-zero taps only
- *                          (sparse.cl's two last arguments, taps and ntaps, follow passmask)
+ *                          (sparse.cl's two last arguments, taps and ntaps, follow passmask);
+ *                          only this form takes -DCOMBINE (common.cl)
  * A work-group covers (TILE_W*TILE_MX) x (TILE_H*TILE_MY) output pixels and stages that plus a
  * RADIUS halo in local memory:
  *   (TILE_W*TILE_MX + KSIZE-1 rounded up to a multiple of TILE_MX) * (TILE_H*TILE_MY + KSIZE-1)
@@ -60,6 +61,10 @@ typedef pix_t tile_t;
 #define TILE_SUM(t) SUM_OF (t)
 #endif
 
+#if COMBINE && !defined (SPARSE)
+#error "-DCOMBINE needs -DSPARSE in tiled.cl"
+#endif
+
 #ifdef SPARSE
 #define TAPS_PARAMS , __constant int4 * taps, int ntaps
 #define TAPS_ARGS , taps, ntaps
@@ -104,10 +109,17 @@ tiled_outputs (__local const tile_t * tile, __global const uchar * src, int src_
       sum[m][b] = (sum_t) (0.0f);
 
 #ifdef SPARSE
-  /* each tap: one tile element per output of the work-item */
+  sum_t sum2[TILE_MY][TILE_MX];
+
+#pragma unroll
+  for (int m = 0; m < TILE_MY; m++)
+#pragma unroll
+    for (int b = 0; b < TILE_MX; b++)
+      sum2[m][b] = (sum_t) (0.0f);
+  /* each tap: one tile element per output of the work-item (for both sums with COMBINE) */
   for (int t = 0; t < ntaps; t++) {
     int4 tap = taps[t];
-    float c = as_float (tap.z);
+    float c = as_float (tap.z), c2 = as_float (tap.w);
 
 #pragma unroll
     for (int m = 0; m < TILE_MY; m++)
@@ -117,13 +129,24 @@ tiled_outputs (__local const tile_t * tile, __global const uchar * src, int src_
         sum_t p = TILE_SUM (tile[TILE_AT (ly * TILE_MY + m + RADIUS + tap.y, col)]);
 
 #if CHANNELS == 4 && !defined (ONLY) && TILE_FLOAT
-        if (skip_w)
+        if (skip_w) {
           sum[m][b].xyz += c * p.xyz;
-        else
+          if (PAIRED)
+            sum2[m][b].xyz += c2 * p.xyz;
+        } else
 #endif
+        {
           sum[m][b] += c * p;
+          if (PAIRED)
+            sum2[m][b] += c2 * p;
+        }
       }
   }
+#pragma unroll
+  for (int m = 0; m < TILE_MY; m++)
+#pragma unroll
+    for (int b = 0; b < TILE_MX; b++)
+      sum[m][b] = COMBINED (sum[m][b], sum2[m][b]);
 #else
   /* input row r of this work-item's window block feeds output row m with coefficient row
    * r - m; input column i feeds output column b with coefficient column i - b */

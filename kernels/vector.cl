@@ -8,6 +8,7 @@
  *                    and 1 (common.cl)
  */
 
+
 /* method=vector: each work-item computes VEC_PIXELS adjacent pixels (NV float8 vectors of
  * samples, every channel at once) on each of MY adjacent rows. Each input row the block needs
  * is loaded and converted to float once and feeds every output row it reaches; the KSIZE

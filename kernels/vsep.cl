@@ -20,7 +20,8 @@
  * horizontal sums sample by sample with the border rule; rows above and below the plane map
  * through it (zeros for constant). The ring's slots are compile-time constants once the row
  * loop is unrolled by KSIZE (the host uses it up to KSIZE 31). Needs SKIPMASK 0.
- * coef as for convolve_rows/cols: [pair][vertical KSIZE, horizontal KSIZE]. */
+ * coef as for convolve_rows/cols: [pair][vertical KSIZE, horizontal KSIZE]; rank as theirs
+ * (-DCOMBINE: the second matrix's pairs after the first's, rank RANK_A + 16 * theirs). */
 __kernel void
 convolve_vsep (int row0, __global const uchar * src, int src_offset, int src_pitch,
     __global uchar * dst, int dst_offset, int dst_pitch, int width, int height, int span,
@@ -46,7 +47,7 @@ convolve_vsep (int row0, __global const uchar * src, int src_offset, int src_pit
       /* input row yy: its horizontal sums into ring slot k (= i % KSIZE) */
 #if BORDER == BORDER_CONSTANT
       if (yy < 0 || yy >= height) {
-        for (int p = 0; p < rank; p++)
+        for (int p = 0; p < RANK_ALL (rank); p++)
 #pragma unroll
           for (int v = 0; v < NV; v++)
             ring[p][k][v] = (float8) (0.0f);
@@ -61,7 +62,7 @@ convolve_vsep (int row0, __global const uchar * src, int src_offset, int src_pit
 #pragma unroll
         for (int q = 0; q < VEC_SEG; q++)
           seg[q] = convert_float8 (vload8 (q, CSAMPLES (row)));
-        for (int p = 0; p < rank; p++) {
+        for (int p = 0; p < RANK_ALL (rank); p++) {
           __constant float *h = coef + (2 * p + 1) * KSIZE;
 
           /* two chains per vector (even and odd taps): the FMA latency, not their number,
@@ -88,7 +89,7 @@ convolve_vsep (int row0, __global const uchar * src, int src_offset, int src_pit
       } else {
         __global const uchar *row = src + yy * src_pitch;
 
-        for (int p = 0; p < rank; p++) {
+        for (int p = 0; p < RANK_ALL (rank); p++) {
           __constant float *h = coef + (2 * p + 1) * KSIZE;
           float lanes[8 * NV];
 
@@ -119,13 +120,22 @@ convolve_vsep (int row0, __global const uchar * src, int src_offset, int src_pit
         __global const samp_t *centre = CSAMPLES (src + o * src_pitch + xb * PIX_BYTES);
         __global uchar *out = dst + o * dst_pitch + xb * PIX_BYTES;
 
-        float8 a0[NV], a1[NV];
+        float8 a0[NV], a1[NV], first[NV];
 
 #pragma unroll
         for (int v = 0; v < NV; v++)
-          a0[v] = a1[v] = (float8) (0.0f);
-        for (int p = 0; p < rank; p++) {
+          a0[v] = a1[v] = first[v] = (float8) (0.0f);
+        for (int p = 0; p < RANK_ALL (rank); p++) {
           __constant float *vc = coef + 2 * p * KSIZE;
+
+          /* -DCOMBINE: the first matrix's sums are complete, start the second's */
+          if (PAIRED && p == RANK_A (rank)) {
+#pragma unroll
+            for (int v = 0; v < NV; v++) {
+              first[v] = a0[v] + a1[v];
+              a0[v] = a1[v] = (float8) (0.0f);
+            }
+          }
 
 #pragma unroll
           for (int t = 0; t + 1 < KSIZE; t += 2)
@@ -140,7 +150,10 @@ convolve_vsep (int row0, __global const uchar * src, int src_offset, int src_pit
         }
 #pragma unroll
         for (int v = 0; v < NV; v++) {
-          float8 acc = a0[v] + a1[v], res;
+          /* (a second matrix of zeros has no pairs) */
+          float8 acc = !PAIRED ? COMBINED (a0[v] + a1[v], a0[v]) :
+              RANK_A (rank) < RANK_ALL (rank) ? COMBINED (first[v], a0[v] + a1[v]) :
+              COMBINED (a0[v] + a1[v], (float8) (0.0f)), res;
 
           if (inside) {
             put8 (acc, bias, passmask, centre, SAMPLES (out), v);

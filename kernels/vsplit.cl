@@ -10,6 +10,10 @@
  */
 
 #ifdef SPLIT
+#if COMBINE
+#error "-DCOMBINE: float4, sparse and separable only"
+#endif
+
 /* method=vector with the colour planes split (-DSPLIT=m, 8-bit 4-sample pixels): m holds the
  * samples computed (1 to 3 of the 4; the others, alpha or padding, are copied from the centre
  * pixel, so passmask must be their complement). Each work-item computes 16 NX adjacent pixels

@@ -187,9 +187,18 @@ const gchar *const border_names[TEST_N_BORDERS] = { "clamp", "mirror", "wrap", "
 ConvPreset
 preset_from_nick (const gchar * nick)
 {
+  /* presets the element tests cover in cases of their own, not through preset_table */
+  static const TestPreset others[] = {
+    {"scharr-x", CONV_PRESET_SCHARR_X}, {"scharr-y", CONV_PRESET_SCHARR_Y},
+    {"prewitt-x", CONV_PRESET_PREWITT_X}, {"prewitt-y", CONV_PRESET_PREWITT_Y},
+  };
+
   for (guint i = 0; i < TEST_N_PRESETS; i++)
     if (!strcmp (preset_table[i].nick, nick))
       return preset_table[i].preset;
+  for (guint i = 0; i < G_N_ELEMENTS (others); i++)
+    if (!strcmp (others[i].nick, nick))
+      return others[i].preset;
   g_assert_not_reached ();
   return CONV_PRESET_IDENTITY;
 }

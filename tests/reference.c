@@ -113,8 +113,8 @@ put (void *samples, size_t i, int bytes, unsigned v)
 /* Both depths: strides in samples, results saturated to 0..2^(8 bytes)-1. */
 static void
 convolve (const void *src, int src_stride, void *dst, int dst_stride, int width, int height,
-    int channels, unsigned passmask, const double *k, int kw, int kh, double divisor,
-    double bias, RefBorder border, int bytes)
+    int channels, unsigned passmask, const double *k, const double *k2, int kw, int kh,
+    double divisor, double bias, RefBorder border, RefCombine combine, int bytes)
 {
   double maxval = bytes == 1 ? 255.0 : 65535.0;
   int *xmap, *ymap;
@@ -132,7 +132,7 @@ convolve (const void *src, int src_stride, void *dst, int dst_stride, int width,
     for (x = 0; x < width; x++) {
       for (c = 0; c < channels; c++) {
         size_t at = (size_t) x * channels + c;
-        double sum = 0.0;
+        double sum = 0.0, sum2 = 0.0, v;
 
         if (c < 32 && (passmask & (1u << c)) != 0) {
           put (dst, dst_row + at, bytes, get (src, src_row + at, bytes));
@@ -149,10 +149,27 @@ convolve (const void *src, int src_stride, void *dst, int dst_stride, int width,
             if (sx >= 0 && sy >= 0)
               value = get (src, (size_t) sy * src_stride + (size_t) sx * channels + c, bytes);
             sum += k[j * kw + i] * value;
+            if (k2)
+              sum2 += k2[j * kw + i] * value;
           }
         }
 
-        put (dst, dst_row + at, bytes, saturate (sum / divisor + bias, maxval));
+        switch (combine) {
+          case REF_COMBINE_MAGNITUDE:
+            v = sqrt (sum * sum + sum2 * sum2) / fabs (divisor);
+            break;
+          case REF_COMBINE_ABS:
+            v = fabs (sum) / fabs (divisor);
+            break;
+          case REF_COMBINE_MAX:
+            v = fmax (fabs (sum), fabs (sum2)) / fabs (divisor);
+            break;
+          case REF_COMBINE_NONE:
+          default:
+            v = sum / divisor;
+            break;
+        }
+        put (dst, dst_row + at, bytes, saturate (v + bias, maxval));
       }
     }
   }
@@ -166,8 +183,8 @@ ref_convolve_u8 (const unsigned char *src, int src_stride, unsigned char *dst,
     int dst_stride, int width, int height, int channels, unsigned passmask,
     const double *k, int ksize, double divisor, double bias, RefBorder border)
 {
-  convolve (src, src_stride, dst, dst_stride, width, height, channels, passmask, k, ksize,
-      ksize, divisor, bias, border, 1);
+  convolve (src, src_stride, dst, dst_stride, width, height, channels, passmask, k, NULL,
+      ksize, ksize, divisor, bias, border, REF_COMBINE_NONE, 1);
 }
 
 void
@@ -175,8 +192,8 @@ ref_convolve_rect_u8 (const unsigned char *src, int src_stride, unsigned char *d
     int dst_stride, int width, int height, int channels, unsigned passmask,
     const double *k, int kw, int kh, double divisor, double bias, RefBorder border)
 {
-  convolve (src, src_stride, dst, dst_stride, width, height, channels, passmask, k, kw, kh,
-      divisor, bias, border, 1);
+  convolve (src, src_stride, dst, dst_stride, width, height, channels, passmask, k, NULL, kw,
+      kh, divisor, bias, border, REF_COMBINE_NONE, 1);
 }
 
 void
@@ -184,6 +201,15 @@ ref_convolve_u16 (const unsigned short *src, int src_stride, unsigned short *dst
     int dst_stride, int width, int height, int channels, unsigned passmask,
     const double *k, int ksize, double divisor, double bias, RefBorder border)
 {
-  convolve (src, src_stride, dst, dst_stride, width, height, channels, passmask, k, ksize,
-      ksize, divisor, bias, border, 2);
+  convolve (src, src_stride, dst, dst_stride, width, height, channels, passmask, k, NULL,
+      ksize, ksize, divisor, bias, border, REF_COMBINE_NONE, 2);
+}
+
+void
+ref_combine (const void *src, int src_stride, void *dst, int dst_stride, int width,
+    int height, int bytes, const double *k, const double *k2, int ksize, double divisor,
+    double bias, RefBorder border, RefCombine combine)
+{
+  convolve (src, src_stride, dst, dst_stride, width, height, 1, 0, k, k2, ksize, ksize,
+      divisor, bias, border, combine, bytes);
 }

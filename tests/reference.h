@@ -31,6 +31,16 @@ typedef enum
   REF_BORDER_CONSTANT           /* the value 0 outside the image */
 } RefBorder;
 
+/* Two sums S (of k) and S2 (of k2) combined: magnitude sqrt (S^2 + S2^2), abs |S|, max
+ * max (|S|, |S2|), each divided by |divisor| (none: S / divisor). */
+typedef enum
+{
+  REF_COMBINE_NONE,
+  REF_COMBINE_MAGNITUDE,
+  REF_COMBINE_ABS,
+  REF_COMBINE_MAX
+} RefCombine;
+
 /* 8-bit interleaved plane: pixel (x,y) channel c at src[y*src_stride + x*channels + c].
  * src and dst must not overlap. width, height >= 1, ksize odd >= 1, channels 1..32. */
 void ref_convolve_u8 (const unsigned char *src, int src_stride, unsigned char *dst,
@@ -49,5 +59,12 @@ void ref_convolve_rect_u8 (const unsigned char *src, int src_stride, unsigned ch
 void ref_convolve_u16 (const unsigned short *src, int src_stride, unsigned short *dst,
     int dst_stride, int width, int height, int channels, unsigned passmask,
     const double *k, int ksize, double divisor, double bias, RefBorder border);
+
+/* One-sample pixels of bytes 1 (unsigned char) or 2 (unsigned short, strides in samples): out
+ * = saturate (round (combine (S, S2) + bias)) with two ksize x ksize matrices (k2 may be NULL
+ * for none and abs). */
+void ref_combine (const void *src, int src_stride, void *dst, int dst_stride, int width,
+    int height, int bytes, const double *k, const double *k2, int ksize, double divisor,
+    double bias, RefBorder border, RefCombine combine);
 
 #endif /* __CLCONVOLVE_TEST_REFERENCE_H__ */

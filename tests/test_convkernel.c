@@ -62,6 +62,14 @@ preset_name (ConvPreset p)
       return "custom";
     case CONV_PRESET_UNSHARP:
       return "unsharp";
+    case CONV_PRESET_SCHARR_X:
+      return "scharr-x";
+    case CONV_PRESET_SCHARR_Y:
+      return "scharr-y";
+    case CONV_PRESET_PREWITT_X:
+      return "prewitt-x";
+    case CONV_PRESET_PREWITT_Y:
+      return "prewitt-y";
   }
   return "?";
 }
@@ -1999,7 +2007,7 @@ test_taps (void)
     g_assert_cmpint (taps[t].dy, ==, expect[t][1]);
     memcpy (&c, &taps[t].bits, sizeof (c));
     g_assert_cmpfloat (c, ==, f[(expect[t][1] + 1) * 3 + expect[t][0] + 1]);
-    g_assert_cmpint (taps[t].zero, ==, 0);
+    g_assert_cmpint (taps[t].bits2, ==, 0);
   }
   g_assert_cmpint (taps[3].dx, ==, 7);
   /* more than max: counted, nothing written */
@@ -2015,6 +2023,81 @@ test_taps (void)
   g_assert_cmpint (taps[0].dy, ==, -31);
   g_assert_cmpint (taps[1].dx, ==, 31);
   g_assert_cmpint (taps[1].dy, ==, 31);
+}
+
+/* scharr and prewitt: the classic 3x3 matrices, 5x5 worked by hand, y the transpose of x */
+static void
+test_gradients (void)
+{
+  static const double scharr3[9] = { -3, 0, 3, -10, 0, 10, -3, 0, 3 };
+  static const double prewitt3[9] = { -1, 0, 1, -1, 0, 1, -1, 0, 1 };
+  /* scharr 5: smoothing [3 10 3] * [1 2 1] = [3 16 26 16 3] (sum 64) * 16/64 = [0.75 4 6.5 4
+   * 0.75]; sobel 5's derivative [-0.25 -0.5 0 0.5 0.25] */
+  static const double ss[5] = { 0.75, 4, 6.5, 4, 0.75 }, sd[5] = { -0.25, -0.5, 0, 0.5, 0.25 };
+  /* prewitt 5: 3/5 each; ramp [-2 -1 0 1 2], moment 10, * 2/10 */
+  static const double pd[5] = { -0.4, -0.2, 0, 0.2, 0.4 };
+  double scharr5[25], prewitt5[25], t[25];
+  const ConvPreset xs[] = { CONV_PRESET_SCHARR_X, CONV_PRESET_PREWITT_X, CONV_PRESET_SOBEL_X };
+
+  for (int j = 0; j < 5; j++)
+    for (int i = 0; i < 5; i++) {
+      scharr5[j * 5 + i] = ss[j] * sd[i];
+      prewitt5[j * 5 + i] = 0.6 * pd[i];
+    }
+  check_literal (CONV_PRESET_SCHARR_X, 3, 0, 0, scharr3, 1e-14);
+  check_literal (CONV_PRESET_SCHARR_X, 5, 0, 0, scharr5, 1e-14);
+  check_literal (CONV_PRESET_PREWITT_X, 3, 0, 0, prewitt3, 1e-14);
+  check_literal (CONV_PRESET_PREWITT_X, 5, 0, 0, prewitt5, 1e-14);
+  for (int j = 0; j < 5; j++)
+    for (int i = 0; i < 5; i++)
+      t[i * 5 + j] = scharr5[j * 5 + i];
+  check_literal (CONV_PRESET_SCHARR_Y, 5, 0, 0, t, 1e-14);
+  for (int j = 0; j < 5; j++)
+    for (int i = 0; i < 5; i++)
+      t[i * 5 + j] = prewitt5[j * 5 + i];
+  check_literal (CONV_PRESET_PREWITT_Y, 5, 0, 0, t, 1e-14);
+  /* every size: zero sum, and the y preset is the transpose of the x one */
+  for (guint p = 0; p < G_N_ELEMENTS (xs); p++)
+    for (int n = 3; n <= 31; n += 2) {
+      /* each y preset follows its x one in the enum */
+      double *x = generate (xs[p], n, 0, 0), *y = generate (xs[p] + 1, n, 0, 0);
+      double *xt = g_new (double, n * n), sum = 0;
+
+      conv_transpose (x, n, xt);
+      for (int i = 0; i < n * n; i++) {
+        sum += x[i];
+        g_assert_cmpfloat (xt[i], ==, y[i]);
+      }
+      g_assert_cmpfloat (fabs (sum), <, 1e-9);
+      g_free (x);
+      g_free (y);
+      g_free (xt);
+    }
+}
+
+/* two matrices' taps: every place where either is non-zero, the second's coefficient in
+ * bits2 */
+static void
+test_taps_pair (void)
+{
+  const float f[9] = { 0.0f, 1.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, -1.0f, 0.0f };
+  const float g[9] = { 0.0f, 0.0f, 0.0f, 2.0f, 0.0f, -2.0f, 0.0f, 0.5f, 0.0f };
+  const int expect[4][2] = { {0, -1}, {-1, 0}, {1, 0}, {0, 1} };
+  const float want_f[4] = { 1.0f, 0.0f, 0.0f, -1.0f }, want_g[4] = { 0.0f, 2.0f, -2.0f, 0.5f };
+  ConvTap taps[4];
+
+  g_assert_cmpint (conv_taps_pair (f, g, 3, taps, 4), ==, 4);
+  for (int t = 0; t < 4; t++) {
+    float a, b;
+
+    memcpy (&a, &taps[t].bits, sizeof (a));
+    memcpy (&b, &taps[t].bits2, sizeof (b));
+    g_assert_cmpint (taps[t].dx, ==, expect[t][0]);
+    g_assert_cmpint (taps[t].dy, ==, expect[t][1]);
+    g_assert_cmpfloat (a, ==, want_f[t]);
+    g_assert_cmpfloat (b, ==, want_g[t]);
+  }
+  g_assert_cmpint (conv_taps_pair (f, g, 3, taps, 3), ==, 4);
 }
 
 int
@@ -2033,6 +2116,7 @@ main (int argc, char **argv)
   g_test_add_func ("/convkernel/preset/emboss", test_emboss);
   g_test_add_func ("/convkernel/preset/sobel-x", test_sobel_x);
   g_test_add_func ("/convkernel/preset/sobel-y", test_sobel_y);
+  g_test_add_func ("/convkernel/preset/scharr-prewitt", test_gradients);
   g_test_add_func ("/convkernel/preset/motionblur/reference", test_motionblur_reference);
   g_test_add_func ("/convkernel/preset/motionblur/angle0", test_motionblur_angle0);
   g_test_add_func ("/convkernel/preset/motionblur/angle90", test_motionblur_angle90);
@@ -2060,6 +2144,7 @@ main (int argc, char **argv)
   g_test_add_func ("/convkernel/low-rank/constructed", test_low_rank_constructed);
   g_test_add_func ("/convkernel/low-rank/presets-contract", test_low_rank_presets_contract);
   g_test_add_func ("/convkernel/taps", test_taps);
+  g_test_add_func ("/convkernel/taps-pair", test_taps_pair);
   g_test_add_func ("/convkernel/unsharp", test_unsharp);
 
   return g_test_run ();

@@ -367,6 +367,8 @@ typedef struct
   gint size;
   gdouble divisor, bias;        /* divisor 0: automatic */
   const gdouble *matrix;        /* size x size, kernel NULL; NULL: custom5 */
+  gint combine;                 /* the combine property (RefCombine's order) */
+  const gdouble *matrix_y;      /* its second matrix, size x size; NULL: the transpose */
 } Filter;
 
 static const Filter f_custom = { NULL, 5, 50.0, 100.0 };
@@ -438,7 +440,14 @@ apply_filter (GstElement * e, const Filter * f)
     g_object_set (e, "matrix", m, NULL);
     g_free (m);
   }
-  g_object_set (e, "divisor", f->divisor, "bias", f->bias, "sigma", 0.0, "angle", 45.0, NULL);
+  g_object_set (e, "divisor", f->divisor, "bias", f->bias, "sigma", 0.0, "angle", 45.0,
+      "combine", f->combine, NULL);
+  if (f->matrix_y) {
+    gchar *m = matrix_string (f->matrix_y, f->size, "; ");
+
+    g_object_set (e, "matrix-y", m, NULL);
+    g_free (m);
+  }
 }
 
 static void
@@ -516,15 +525,21 @@ expect_clear (Expect * e)
     g_clear_pointer (&e->covered[p], g_free);
 }
 
-/* The filter's coefficients and divisor as the reference applies them. */
+/* The filter's coefficients and divisor as the reference applies them; k2 gets the second
+ * matrix of magnitude and max (matrix_y, else k's transpose, transposed here). */
 static void
-filter_coefficients (const Filter * f, gdouble * k, gdouble * divisor)
+filter_coefficients (const Filter * f, gdouble * k, gdouble * k2, gdouble * divisor)
 {
+  gint n = f->size;
+
   if (f->kernel)
-    conv_preset_generate (preset_from_nick (f->kernel), f->size, 0.0, 45.0, k);
+    conv_preset_generate (preset_from_nick (f->kernel), n, 0.0, 45.0, k);
   else
-    memcpy (k, f->matrix ? f->matrix : custom5, sizeof (gdouble) * f->size * f->size);
-  *divisor = f->divisor != 0.0 ? f->divisor : conv_auto_divisor (k, f->size);
+    memcpy (k, f->matrix ? f->matrix : custom5, sizeof (gdouble) * n * n);
+  for (gint j = 0; j < n; j++)
+    for (gint i = 0; i < n; i++)
+      k2[j * n + i] = f->matrix_y ? f->matrix_y[j * n + i] : k[i * n + j];
+  *divisor = f->divisor != 0.0 ? f->divisor : conv_auto_divisor (k, n);
 }
 
 /* Component c of in, convolved in double precision with bias shifted by delta LSB, into out
@@ -537,11 +552,12 @@ convolve_comp (const Geom * g, const Frame * in, gint c, const Filter * f, RefBo
   gint w = g->cw[c], parts = g->fields ? 2 : 1;
   gsize n = comp_samples (g, c);
   gdouble *k = g_new (gdouble, CONV_MAX_SIZE * CONV_MAX_SIZE), divisor;
+  gdouble *k2 = g_new (gdouble, CONV_MAX_SIZE * CONV_MAX_SIZE);
   gint max = (1 << fmt_bits (g->f)) - 1;
   guint16 *src16 = g_new (guint16, n), *dst16 = g_new (guint16, n);
   guint8 *src8 = g_new (guint8, n), *dst8 = g_new (guint8, n);
 
-  filter_coefficients (f, k, &divisor);
+  filter_coefficients (f, k, k2, &divisor);
   for (gint part = 0; part < parts; part++) {
     /* the rows part, part + parts, ... of the component */
     gint h = (g->ch[c] - part + parts - 1) / parts;
@@ -553,7 +569,12 @@ convolve_comp (const Geom * g, const Frame * in, gint c, const Filter * f, RefBo
       }
     if (h == 0)
       continue;
-    if (g->f->bps == 2)
+    if (f->combine)
+      ref_combine (g->f->bps == 2 ? (void *) src16 : (void *) src8, w, g->f->bps == 2 ?
+          (void *) dst16 : (void *) dst8, w, w, h, g->f->bps, k, k2, f->size, divisor,
+          (g->f->bps == 2 ? f->bias * (max / 255.0) : f->bias) + delta, border,
+          (RefCombine) f->combine);
+    else if (g->f->bps == 2)
       /* the element's bias is in 8-bit units: max / 255 per unit (257 on 16-bit samples);
        * the 16-bit reference saturates to 65535, a sample of fewer bits to its own maximum */
       ref_convolve_u16 (src16, w, dst16, w, w, h, 1, 0, k, f->size, divisor,
@@ -574,6 +595,7 @@ convolve_comp (const Geom * g, const Frame * in, gint c, const Filter * f, RefBo
   g_free (src8);
   g_free (dst8);
   g_free (k);
+  g_free (k2);
 }
 
 static void
@@ -1776,6 +1798,56 @@ GST_START_TEST (test_sparse)
 
 GST_END_TEST;
 
+/* combine: the gradient operators' magnitude (the second matrix the transpose), |sum| and the
+ * larger magnitude, a custom pair through matrix-y; the methods that compute them (float4,
+ * sparse, separable in one and two passes, and sparse over a tile on the discrete path), a
+ * method that cannot (vector) falling back, and the shared views of YUY2 on float4; the
+ * four borders by turns. Loop index: case * 2 + discrete. */
+static const gdouble pair_x[25] = {
+  -1, -2, 0, 2, 1, -3, -1, 0, 1, 3, -4, -2, 0, 2, 4, -1, -1, 0, 1, 1, 0, -1, 0, 1, 0
+};
+static const gdouble pair_y[25] = {
+  2, 1, 3, 0, 1, 1, 0, 2, 1, 0, 0, 0, 0, 0, 0, -1, -2, -1, 0, -1, -2, -1, -3, -1, -1
+};
+
+static const Filter f_sobel3_mag = { "sobel-x", 3, 0.0, 0.0, NULL, REF_COMBINE_MAGNITUDE };
+static const Filter f_scharr5_mag = { "scharr-x", 5, 4.0, 0.0, NULL, REF_COMBINE_MAGNITUDE };
+static const Filter f_prewitt15_mag = { "prewitt-x", 15, 0.0, 10.0, NULL,
+  REF_COMBINE_MAGNITUDE
+};
+static const Filter f_sobel31_max = { "sobel-x", 31, 0.0, 0.0, NULL, REF_COMBINE_MAX };
+static const Filter f_pair5 = { NULL, 5, 3.0, 0.0, pair_x, REF_COMBINE_MAGNITUDE, pair_y };
+static const Filter f_sobel3_abs = { "sobel-y", 3, 0.0, 0.0, NULL, REF_COMBINE_ABS };
+static const Filter f_scharr3_max = { "scharr-x", 3, 0.0, 0.0, NULL, REF_COMBINE_MAX };
+
+static const SparseCase combine_cases[] = {
+  {{"RGBA", 67, 41, "auto", &f_sobel3_mag, "clamp", "auto", INPUT_DEFAULT}, "sparse"},
+  {{"GRAY8", 70, 40, "auto", &f_scharr5_mag, "mirror", "sparse", INPUT_PADDED}, "sparse"},
+  {{"NV12", 66, 38, "y+u+v", &f_prewitt15_mag, "wrap", "auto", INPUT_POOL}, "separable"},
+  {{"GRAY16_BE", 41, 29, "auto", &f_sobel31_max, "constant", "separable", INPUT_DEFAULT},
+      "separable"},
+  {{"RGB", 45, 37, "r+b", &f_pair5, "clamp", "float4", INPUT_POOL_PADDED}, "float4"},
+  {{"P010_10LE", 40, 36, "y+u+v", &f_sobel3_abs, "mirror", "auto", INPUT_PADDED}, "sparse"},
+  {{"YUY2", 37, 29, "y+u+v", &f_sobel3_mag, "wrap", "auto", INPUT_POOL}, "float4"},
+  {{"I420", 38, 30, "y+u+v", &f_scharr3_max, "constant", "vector", INPUT_DEFAULT}, "sparse"},
+};
+
+GST_START_TEST (test_combine)
+{
+  const SparseCase *sc = &combine_cases[__i__ >> 1];
+  gboolean discrete = __i__ & 1;
+  gchar *ran = discrete && !strcmp (sc->ran, "sparse") ? g_strdup ("sparse tiled ") :
+      g_strdup (sc->ran);
+
+  if (discrete)
+    g_setenv (SPARSE_TILES_ENV, "1", TRUE);
+  run_case_then (&sc->c, discrete, 2, 5100 + 10 * __i__, NULL, ran);
+  g_unsetenv (SPARSE_TILES_ENV);
+  g_free (ran);
+}
+
+GST_END_TEST;
+
 /* Four cases that meson runs as four processes (CK_RUN_CASE), so that on a few cores their
  * cold program builds run side by side: YUV layouts, the vector variants on every format, RGB
  * planes, 16-bit gray and float4 blocking, and the deep formats. */
@@ -1820,6 +1892,11 @@ formats_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_checked_fixture (tc, reset_split_env, stop_leftover_pipelines);
   tcase_add_loop_test (tc, test_sparse, 0, 2 * G_N_ELEMENTS (sparse_cases));
+
+  tc = tcase_create ("combine");
+  suite_add_tcase (s, tc);
+  tcase_add_checked_fixture (tc, reset_split_env, stop_leftover_pipelines);
+  tcase_add_loop_test (tc, test_combine, 0, 2 * G_N_ELEMENTS (combine_cases));
   return s;
 }
 

@@ -500,6 +500,41 @@ test_sparse (void)
   assert_fallback (&gpu, &r, "float4 block=1", "more than 1024");
 }
 
+/* combine: float4, sparse and separable only. Sobel 3 magnitude: 8 taps of both matrices
+ * (rounded to 9), 2 pairs; sobel 31: 2 pairs, separable from 9 on a GPU and 7 on a CPU. */
+static void
+test_combine (void)
+{
+  ClKernelRequest r = req (AUTO, 3, 4, 8), big = req (AUTO, 31, 1, 8);
+  ClKernelRequest t = req (TILED, 3, 4, 8), dense = req (AUTO, 5, 4, 8);
+
+  r.combine = big.combine = t.combine = 1;
+  r.rank = big.rank = t.rank = 2;
+  r.taps = t.taps = 9;
+  big.taps = CL_MAX_TAPS;
+  assert_fixed (&gpu, &r, "sparse tiled 2x4");
+  assert_fixed (&avx512, &r, "sparse nv=4 my=2");
+  assert_options (&avx512, &r, "-DKSIZE=3 -DCHANNELS=4 -DDEPTH=8 -DSKIPMASK=0 -DBORDER=0 "
+      "-DCOMBINE=1 -DNV=4 -DMY=2 -DPACKED_IO");
+  assert_fixed (&gpu, &big, "separable");
+  assert_fixed (&avx2, &big, "separable nv=4 strip=64");
+  /* a method that cannot combine: what auto picks, with a warning */
+  assert_fallback (&gpu, &t, "sparse tiled 2x4", "cannot combine");
+  t.method = VECTOR;
+  assert_fallback (&avx2, &t, "sparse nv=4 my=2", "cannot combine");
+  /* no split and too many taps (a dense 5x5 pair, taps 0): float4 */
+  dense.combine = 3;
+  assert_fixed (&avx2, &dense, "float4 block=8");
+  /* abs: one matrix, the same rule */
+  dense.combine = 2;
+  dense.taps = 25;
+  assert_fixed (&gpu, &dense, "sparse tiled 2x4");
+  /* the tuner: what computes the combination, nothing else */
+  assert_candidates (&gpu, &r, "float4 block=1, separable, sparse tiled 2x4");
+  assert_candidates (&avx512, &r, "float4 block=8, separable, separable nv=4 strip=64, "
+      "separable nv=4 strip=128, sparse nv=4 my=2");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -513,5 +548,6 @@ main (int argc, char **argv)
   g_test_add_func ("/variants/generic-separable", test_generic_separable);
   g_test_add_func ("/variants/rgb24-swap", test_rgb24_swap);
   g_test_add_func ("/variants/sparse", test_sparse);
+  g_test_add_func ("/variants/combine", test_combine);
   return g_test_run ();
 }
