@@ -31,7 +31,7 @@ add_shape (ClLayout * L, const ClShape * shape)
  * passmask. */
 static void
 add_view (ClLayout * L, gint plane, gint width, gint height, gint span, gint channels,
-    guint skipmask, guint passmask)
+    guint skipmask, guint passmask, gint xsub, gint ysub)
 {
   ClView *v = &L->views[L->n_views++];
   guint computed = ((1u << channels) - 1) & ~skipmask & ~passmask;
@@ -47,6 +47,8 @@ add_view (ClLayout * L, gint plane, gint width, gint height, gint span, gint cha
   v->span = span;
   v->shape = add_shape (L, &shape);
   v->passmask = passmask;
+  v->xsub = xsub;
+  v->ysub = ysub;
   L->convolved[plane] = TRUE;
 }
 
@@ -111,9 +113,10 @@ cl_layout_plan (const GstVideoInfo * info, guint planes, gboolean fields, ClLayo
       L->row[0] = 4 * cw;
       L->height[0] = h;
       if (sel_u || sel_v)
-        add_view (L, 0, cw, h, cw, 4, sel_y ? luma4 : 0, sel_y ? cpass : cpass | luma4);
+        add_view (L, 0, cw, h, cw, 4, sel_y ? luma4 : 0, sel_y ? cpass : cpass | luma4, 1,
+            0);
       if (sel_y)
-        add_view (L, 0, w, h, 2 * cw, 2, sel_u || sel_v ? cbyte : 0, cbyte);
+        add_view (L, 0, w, h, 2 * cw, 2, sel_u || sel_v ? cbyte : 0, cbyte, 0, 0);
       break;
     }
     case GST_VIDEO_FORMAT_NV12:
@@ -132,9 +135,10 @@ cl_layout_plan (const GstVideoInfo * info, guint planes, gboolean fields, ClLayo
       L->row[1] = 2 * cw * bps;
       L->height[1] = ch;
       if (sel_y)
-        add_view (L, 0, w, h, w, 1, 0, 0);
+        add_view (L, 0, w, h, w, 1, 0, 0, 0, 0);
       if (sel_u || sel_v)
-        add_view (L, 1, cw, ch, cw, 2, 0, pass);
+        add_view (L, 1, cw, ch, cw, 2, 0, pass, GST_VIDEO_FORMAT_INFO_W_SUB (f, 1),
+            GST_VIDEO_FORMAT_INFO_H_SUB (f, 1));
       break;
     }
     case GST_VIDEO_FORMAT_I420:
@@ -155,7 +159,8 @@ cl_layout_plan (const GstVideoInfo * info, guint planes, gboolean fields, ClLayo
         L->row[p] = pw * bps;
         L->height[p] = ph;
         if (c == 0 ? sel_y : c == 1 ? sel_u : sel_v)
-          add_view (L, p, pw, ph, pw, 1, 0, 0);
+          add_view (L, p, pw, ph, pw, 1, 0, 0, GST_VIDEO_FORMAT_INFO_W_SUB (f, c),
+              GST_VIDEO_FORMAT_INFO_H_SUB (f, c));
       }
       break;
     case GST_VIDEO_FORMAT_GBR:
@@ -167,7 +172,7 @@ cl_layout_plan (const GstVideoInfo * info, guint planes, gboolean fields, ClLayo
         L->row[p] = w;
         L->height[p] = h;
         if (planes & (c == 3 ? GST_CL_CONVOLVE_PLANES_A : GST_CL_CONVOLVE_PLANES_R << c))
-          add_view (L, p, w, h, w, 1, 0, 0);
+          add_view (L, p, w, h, w, 1, 0, 0, 0, 0);
       }
       break;
     case GST_VIDEO_FORMAT_RGB:
@@ -181,7 +186,7 @@ cl_layout_plan (const GstVideoInfo * info, guint planes, gboolean fields, ClLayo
         if (planes & (GST_CL_CONVOLVE_PLANES_R << c))
           conv |= 1u << GST_VIDEO_FORMAT_INFO_POFFSET (f, c);
       if (conv)
-        add_view (L, 0, w, h, w, 3, 0, 0x7u & ~conv);
+        add_view (L, 0, w, h, w, 3, 0, 0x7u & ~conv, 0, 0);
       break;
     }
     case GST_VIDEO_FORMAT_GRAY8:
@@ -190,7 +195,7 @@ cl_layout_plan (const GstVideoInfo * info, guint planes, gboolean fields, ClLayo
       L->row[0] = w * bps;
       L->height[0] = h;
       if (sel_y)
-        add_view (L, 0, w, h, w, 1, 0, 0);
+        add_view (L, 0, w, h, w, 1, 0, 0, 0, 0);
       break;
     default:{
       /* 4-sample pixels (the RGB formats, RGBA64_LE, AYUV, VUYA): every sample that is not a
@@ -208,7 +213,7 @@ cl_layout_plan (const GstVideoInfo * info, guint planes, gboolean fields, ClLayo
           conv |= 1u << (GST_VIDEO_FORMAT_INFO_POFFSET (f, c) / bps);
       }
       if (conv)
-        add_view (L, 0, w, h, w, 4, 0, 0xfu & ~conv);
+        add_view (L, 0, w, h, w, 4, 0, 0xfu & ~conv, 0, 0);
       break;
     }
   }

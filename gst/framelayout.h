@@ -54,6 +54,8 @@ typedef struct
   gint tmp_offset;              /* method=separable: its rows in tmp_mem, in row-pass values */
   gint field;                   /* 0: every row of the plane; 1: the top field (rows 0, 2, ...),
                                  * 2: the bottom one (rows 1, 3, ...), height its rows */
+  gint xsub, ysub;              /* log2 of the frame pixels per view pixel across and down
+                                 * (chroma of 4:2:0: 1 and 1; a field's rows are not counted) */
 } ClView;
 
 /* A frame of the negotiated format with the selected planes: each plane's image bytes per row

@@ -38,6 +38,7 @@
 
 #include "gstclconvolve.h"
 #include "framelayout.h"
+#include "regions.h"
 #include "variants.h"
 #include "gstcltuner.h"
 #include "gstclworker.h"
@@ -139,7 +140,13 @@ enum
   PROP_MAX_INFLIGHT,
   PROP_PLANES,
   PROP_AUTOTUNE,
-  PROP_CONTEXT
+  PROP_CONTEXT,
+  PROP_ROI_X,
+  PROP_ROI_Y,
+  PROP_ROI_WIDTH,
+  PROP_ROI_HEIGHT,
+  PROP_ROI_META,
+  PROP_ROI_TYPES
 };
 
 /* How a frame's plane reaches the kernel and its result the output buffer. */
@@ -223,6 +230,10 @@ struct _GstClConvolve
   gboolean profiling;
   gint bands;
   guint max_inflight;
+  ClRect roi;                   /* roi-x, -y, -width, -height (width, height 0: to the edge) */
+  gboolean roi_meta;
+  gchar *roi_types;             /* the property's text */
+  gchar **roi_type_list;        /* its names, NULL for every type */
 
   /* under stats_lock: written by the streaming thread, read by the stats getter */
   GMutex stats_lock;
@@ -287,6 +298,11 @@ struct _GstClConvolve
                                  * under 64 KiB, and Settings is half of that) */
   guint cur_cookie;
   gboolean cur_valid;
+  /* regions: the parts of the frame's regions and the buffers of their windows (in: host
+   * frames uploaded; out: what the kernels write) */
+  ClRegionPart *parts;          /* CL_MAX_REGIONS x CL_MAX_VIEWS */
+  cl_mem region_in, region_out;
+  gsize region_in_bytes, region_out_bytes;
   /* passthrough: the settings make the identity (as of identity_cookie; cookie never starts
    * there), and the negotiated caps are the same on both sides */
   gboolean identity, same_caps;
@@ -855,6 +871,46 @@ gst_cl_convolve_set_property (GObject * object, guint prop_id, const GValue * va
       self->cookie++;
       GST_OBJECT_UNLOCK (self);
       break;
+    case PROP_ROI_X:
+    case PROP_ROI_Y:
+    case PROP_ROI_WIDTH:
+    case PROP_ROI_HEIGHT:{
+      gint v = g_value_get_int (value);
+
+      GST_OBJECT_LOCK (self);
+      if (prop_id == PROP_ROI_X)
+        self->roi.x = v;
+      else if (prop_id == PROP_ROI_Y)
+        self->roi.y = v;
+      else if (prop_id == PROP_ROI_WIDTH)
+        self->roi.width = v;
+      else
+        self->roi.height = v;
+      GST_OBJECT_UNLOCK (self);
+      break;
+    }
+    case PROP_ROI_META:
+      GST_OBJECT_LOCK (self);
+      self->roi_meta = g_value_get_boolean (value);
+      GST_OBJECT_UNLOCK (self);
+      break;
+    case PROP_ROI_TYPES:{
+      const gchar *text = g_value_get_string (value);
+      gchar **names = NULL;
+
+      if (text && *text) {
+        names = g_strsplit (text, ",", -1);
+        for (gchar ** n = names; *n; n++)
+          g_strstrip (*n);
+      }
+      GST_OBJECT_LOCK (self);
+      g_free (self->roi_types);
+      self->roi_types = g_strdup (text);
+      g_strfreev (self->roi_type_list);
+      self->roi_type_list = names;
+      GST_OBJECT_UNLOCK (self);
+      break;
+    }
     case PROP_DEVICE:{
       const gchar *spec = g_value_get_string (value);
       gchar *why = NULL;
@@ -997,6 +1053,24 @@ gst_cl_convolve_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_PLANES:
       g_value_set_flags (value, self->set->planes);
+      break;
+    case PROP_ROI_X:
+      g_value_set_int (value, self->roi.x);
+      break;
+    case PROP_ROI_Y:
+      g_value_set_int (value, self->roi.y);
+      break;
+    case PROP_ROI_WIDTH:
+      g_value_set_int (value, self->roi.width);
+      break;
+    case PROP_ROI_HEIGHT:
+      g_value_set_int (value, self->roi.height);
+      break;
+    case PROP_ROI_META:
+      g_value_set_boolean (value, self->roi_meta);
+      break;
+    case PROP_ROI_TYPES:
+      g_value_set_string (value, self->roi_types);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -2138,6 +2212,236 @@ run_frame (GstClConvolve * self, FrameSlot * slot)
   return ret == GST_FLOW_OK ? frame_complete (self, slot) : ret;
 }
 
+/* ---------------------------------------------------------------------------------------------
+ * Regions of interest (roi-* properties, roi-meta): in place where both sides have the same
+ * caps (GstBaseTransform's transform_ip, on the buffer itself): only the regions' windows are
+ * read and only the regions written; the rest of the frame is not touched. Between different
+ * memories (system and memory:CLBuffer) the frame is copied first, then filtered in place. */
+
+/* Whether frames are filtered in regions. */
+static gboolean
+regions_on (GstClConvolve * self)
+{
+  gboolean on;
+
+  GST_OBJECT_LOCK (self);
+  on = self->roi_meta || self->roi.x || self->roi.y || self->roi.width || self->roi.height;
+  GST_OBJECT_UNLOCK (self);
+  return on;
+}
+
+/* The regions to filter on buf (a frame of width x height) into rects: the properties'
+ * rectangle, or buf's GstVideoRegionOfInterestMeta of the roi-types. Returns how many. */
+static gint
+collect_regions (GstClConvolve * self, GstBuffer * buf, gint width, gint height,
+    ClRect * rects)
+{
+  gboolean dropped = FALSE;
+  gint n = 0;
+
+  GST_OBJECT_LOCK (self);
+  if (!self->roi_meta) {
+    ClRect r = self->roi;
+
+    /* 0: to the frame's edge */
+    if (r.width == 0)
+      r.width = CLAMP ((gint64) width - r.x, 0, G_MAXINT);
+    if (r.height == 0)
+      r.height = CLAMP ((gint64) height - r.y, 0, G_MAXINT);
+    rects[n++] = r;
+  } else {
+    gpointer state = NULL;
+    GstMeta *m;
+
+    while ((m = gst_buffer_iterate_meta_filtered (buf, &state,
+                GST_VIDEO_REGION_OF_INTEREST_META_API_TYPE))) {
+      GstVideoRegionOfInterestMeta *roi = (GstVideoRegionOfInterestMeta *) m;
+
+      if (self->roi_type_list && !g_strv_contains ((const gchar * const *)
+              self->roi_type_list, g_quark_to_string (roi->roi_type)))
+        continue;
+      if (n == CL_MAX_REGIONS) {
+        dropped = TRUE;
+        break;
+      }
+      rects[n++] = (ClRect) { MIN (roi->x, G_MAXINT), MIN (roi->y, G_MAXINT),
+        MIN (roi->w, G_MAXINT), MIN (roi->h, G_MAXINT)
+      };
+    }
+  }
+  GST_OBJECT_UNLOCK (self);
+  if (dropped)
+    GST_WARNING_OBJECT (self, "more than %d regions on a frame: the first %d filtered",
+        CL_MAX_REGIONS, CL_MAX_REGIONS);
+  return n;
+}
+
+/* Filters the regions of buf in place (meta: the buffer whose regions are taken: buf, or the
+ * input buf was copied from). */
+static GstFlowReturn
+regions_frame (GstClConvolve * self, GstBuffer * buf, GstBuffer * meta)
+{
+  GstVideoFilter *vf = GST_VIDEO_FILTER (self);
+  FrameSlot *slot = free_slot (self);
+  GstVideoFrame *frame = &slot->out;
+  gint w = GST_VIDEO_INFO_WIDTH (&vf->in_info), h = GST_VIDEO_INFO_HEIGHT (&vf->in_info);
+  ClRect rects[CL_MAX_REGIONS];
+  gint n_rects = collect_regions (self, meta, w, h, rects), n = 0;
+  ClPlane planes[CL_MAX_PLANES];
+  ClLayout L;
+  FrameMem mem;
+  MemPath path;
+  gboolean in_place;
+  gsize bytes = 0;
+  cl_event done = NULL;
+  const gchar *what = "";
+  gchar *why;
+  GstMapFlags cl = 0;
+  GstClMemory *m;
+  GstFlowReturn ret = GST_FLOW_OK;
+  cl_int err;
+
+  if ((m = buffer_cl_memory (self, buf)) && m->device)
+    cl = GST_MAP_CL;
+  why = frame_map_problem (&vf->in_info, buf);
+  if (why || !gst_video_frame_map (frame, &vf->in_info, buf, GST_MAP_READWRITE | cl |
+          GST_VIDEO_FRAME_MAP_FLAG_NO_REF)) {
+    GST_ELEMENT_WARNING (self, STREAM, FORMAT, ("Dropped an invalid input frame: %s.",
+            why ? why : "it could not be mapped"), ("%" GST_PTR_FORMAT, buf));
+    g_free (why);
+    return GST_BASE_TRANSFORM_FLOW_DROPPED;
+  }
+  if (!prepare (self, &vf->in_info, GST_VIDEO_FRAME_IS_INTERLACED (frame) &&
+          GST_VIDEO_INFO_INTERLACE_MODE (&vf->in_info) != GST_VIDEO_INTERLACE_MODE_ALTERNATE,
+          &L, NULL)) {
+    ret = GST_FLOW_ERROR;
+    goto out;
+  }
+  if (!frame_in_bounds (frame, &L, &why)) {
+    GST_ELEMENT_WARNING (self, STREAM, FORMAT, ("Dropped an invalid input frame: %s.", why),
+        ("%" GST_PTR_FORMAT, buf));
+    g_free (why);
+    ret = GST_BASE_TRANSFORM_FLOW_DROPPED;
+    goto out;
+  }
+  if (!self->parts)
+    self->parts = g_new (ClRegionPart, CL_MAX_REGIONS * CL_MAX_VIEWS);
+  for (gint i = 0; i < n_rects; i++)
+    n += cl_region_plan (&L, w, h, &rects[i], matrix_size (self->cur) / 2,
+        self->cur->border == GST_CL_CONVOLVE_BORDER_WRAP, self->parts + n, &bytes);
+  mem = frame_planes (self, frame, &L, planes);
+  /* the kernels read the frame where it is when the device may: device-resident memory, or
+   * pinned memory on a host-unified device; else the windows go up and the regions down */
+  in_place = mem == FRAME_DEVICE || (mem == FRAME_PINNED && !self->discrete);
+  path = mem == FRAME_DEVICE ? PATH_DEVICE : in_place ? PATH_IN_PLACE :
+      mem == FRAME_PINNED ? PATH_PINNED_DMA : PATH_PAGEABLE_DMA;
+  if (n == 0) {
+    record_frame (self, slot->e, 0, path, path);
+    goto out;
+  }
+  for (gint p = 0; p < L.n_planes && !in_place; p++) {
+    planes[p].mem = NULL;
+    if (!planes[p].host) {
+      GST_ELEMENT_ERROR (self, STREAM, FAILED, ("A frame in device memory has a plane layout "
+              "the kernels cannot use (odd 16-bit offsets or strides, or beyond 2 GiB)."),
+          ("%" GST_PTR_FORMAT, buf));
+      ret = GST_FLOW_ERROR;
+      goto out;
+    }
+  }
+  /* the buffers grow in whole MiB: regions that move from frame to frame rarely need more */
+  bytes = GST_ROUND_UP_N (bytes, 1 << 20);
+  if (!ensure_buffer (self, &self->region_out, &self->region_out_bytes, bytes,
+          CL_MEM_READ_WRITE) || (!in_place && !ensure_buffer (self, &self->region_in,
+              &self->region_in_bytes, bytes, CL_MEM_READ_ONLY))) {
+    ret = GST_FLOW_ERROR;
+    goto out;
+  }
+  slot->f = (ClFrameRun) { self->queue, self->up_queue, self->down_queue, self->run,
+    self->tmp_mem, coef_args (self, L.bits), matrix_size (self->cur) / 2,
+    self->cur->border == GST_CL_CONVOLVE_BORDER_WRAP, self->copy_parts
+  };
+  err = gst_cl_run_regions (&slot->f, &L, self->parts, n, planes, self->region_in,
+      self->region_out, slot->e, &done, &what);
+  if (err == CL_SUCCESS) {
+    cl_int status = CL_COMPLETE;
+
+    what = "frame";
+    err = clWaitForEvents (1, &done);
+    if (err == CL_SUCCESS)
+      clGetEventInfo (done, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof (status), &status, NULL);
+    if (status < 0)
+      err = status;
+  }
+  g_clear_pointer (&done, clReleaseEvent);
+  if (err != CL_SUCCESS) {
+    gst_cl_run_finish (&slot->f);
+    gst_cl_events_release (slot->e);
+    FLOW_FAILED (what, err);
+    ret = GST_FLOW_ERROR;
+    goto out;
+  }
+  record_frame (self, slot->e, 0, path, path);
+  gst_cl_events_release (slot->e);
+out:
+  gst_video_frame_unmap (frame);
+  return ret;
+}
+
+static GstFlowReturn
+gst_cl_convolve_transform_ip (GstBaseTransform * bt, GstBuffer * buf)
+{
+  return regions_frame (GST_CL_CONVOLVE (bt), buf, buf);
+}
+
+/* In place (regions): the input itself when it is writable, else a copy sharing its memory
+ * (copied when mapped for writing). GstBaseTransform's own would take a buffer of the
+ * output pool negotiated before regions were switched on. */
+static GstFlowReturn
+gst_cl_convolve_prepare_output_buffer (GstBaseTransform * bt, GstBuffer * inbuf,
+    GstBuffer ** outbuf)
+{
+  if (gst_base_transform_is_in_place (bt) && !gst_base_transform_is_passthrough (bt)) {
+    *outbuf = gst_buffer_is_writable (inbuf) ? inbuf : gst_buffer_copy (inbuf);
+    return GST_FLOW_OK;
+  }
+  return GST_BASE_TRANSFORM_CLASS (parent_class)->prepare_output_buffer (bt, inbuf, outbuf);
+}
+
+/* Regions between different memories: outbuf gets the whole input, then its regions. */
+static GstFlowReturn
+regions_copy (GstClConvolve * self, GstBuffer * inbuf, GstBuffer * outbuf)
+{
+  GstVideoFilter *vf = GST_VIDEO_FILTER (self);
+  GstVideoFrame in, out;
+  gchar *why = frame_map_problem (&vf->in_info, inbuf);
+  gboolean copied;
+
+  if (why || !gst_video_frame_map (&in, &vf->in_info, inbuf, GST_MAP_READ)) {
+    GST_ELEMENT_WARNING (self, STREAM, FORMAT, ("Dropped an invalid input frame: %s.",
+            why ? why : "it could not be mapped"), ("%" GST_PTR_FORMAT, inbuf));
+    g_free (why);
+    return GST_BASE_TRANSFORM_FLOW_DROPPED;
+  }
+  why = frame_map_problem (&vf->out_info, outbuf);
+  if (why || !gst_video_frame_map (&out, &vf->out_info, outbuf, GST_MAP_WRITE)) {
+    GST_ELEMENT_ERROR (self, STREAM, FAILED, ("The output buffer is not a valid frame: %s.",
+            why ? why : "it could not be mapped"), ("%" GST_PTR_FORMAT, outbuf));
+    g_free (why);
+    gst_video_frame_unmap (&in);
+    return GST_FLOW_ERROR;
+  }
+  copied = gst_video_frame_copy (&out, &in);
+  gst_video_frame_unmap (&out);
+  gst_video_frame_unmap (&in);
+  if (!copied) {
+    GST_ELEMENT_ERROR (self, STREAM, FAILED, ("Could not copy the frame around its regions."),
+        ("%" GST_PTR_FORMAT, inbuf));
+    return GST_FLOW_ERROR;
+  }
+  return regions_frame (self, outbuf, inbuf);
+}
+
 /* GstVideoFilter needs it set (without it the element would work in place); transform below
  * replaces the path that calls it. */
 static GstFlowReturn
@@ -2157,7 +2461,11 @@ gst_cl_convolve_transform (GstBaseTransform * bt, GstBuffer * inbuf, GstBuffer *
 {
   GstClConvolve *self = GST_CL_CONVOLVE (bt);
   FrameSlot *slot = free_slot (self);
-  GstFlowReturn ret = map_frames (self, slot, inbuf, outbuf);
+  GstFlowReturn ret;
+
+  if (regions_on (self))
+    return regions_copy (self, inbuf, outbuf);
+  ret = map_frames (self, slot, inbuf, outbuf);
 
   if (ret != GST_FLOW_OK)
     return ret;
@@ -2351,6 +2659,7 @@ gst_cl_convolve_generate_output (GstBaseTransform * bt, GstBuffer ** outbuf)
   GstBuffer *inbuf = bt->queued_buf;
   guint max = max_inflight (self);
   GstFlowReturn ret = GST_FLOW_OK;
+  gboolean regions = regions_on (self);
 
   if (inbuf) {
     ret = update_passthrough (self);
@@ -2358,9 +2667,16 @@ gst_cl_convolve_generate_output (GstBaseTransform * bt, GstBuffer ** outbuf)
       return ret;
     if (gst_base_transform_is_passthrough (bt))
       return GST_BASE_TRANSFORM_CLASS (parent_class)->generate_output (bt, outbuf);
+    /* regions go one frame at a time, in place where the caps are the same on both sides */
+    if (regions && self->n_pending > 0 && (ret = drain_inflight (self)) != GST_FLOW_OK)
+      return ret;
+    GST_OBJECT_LOCK (self);
+    regions = regions && self->same_caps;
+    GST_OBJECT_UNLOCK (self);
+    gst_base_transform_set_in_place (bt, regions);
   }
   /* one at a time: GstBaseTransform's own path (QoS, transform) */
-  if (max <= 1 && self->n_pending == 0)
+  if ((max <= 1 || regions_on (self)) && self->n_pending == 0)
     return GST_BASE_TRANSFORM_CLASS (parent_class)->generate_output (bt, outbuf);
   *outbuf = NULL;
   if (inbuf) {
@@ -2618,6 +2934,9 @@ release_cl (GstClConvolve * self)
   g_clear_pointer (&self->taps_mem, clReleaseMemObject);
   g_clear_pointer (&self->tmp_mem, clReleaseMemObject);
   self->tmp_bytes = 0;
+  g_clear_pointer (&self->region_in, clReleaseMemObject);
+  g_clear_pointer (&self->region_out, clReleaseMemObject);
+  self->region_in_bytes = self->region_out_bytes = 0;
   g_clear_pointer (&self->coef_mem, clReleaseMemObject);
   gst_clear_object (&self->allocator);
   gst_clear_object (&self->dev_allocator);
@@ -2887,6 +3206,9 @@ gst_cl_convolve_finalize (GObject * object)
   g_free (self->tune_dir);
   g_free (self->matrix_text);
   g_free (self->matrix_y_text);
+  g_free (self->roi_types);
+  g_strfreev (self->roi_type_list);
+  g_free (self->parts);
   g_free (self->device);
   g_free (self->device_name);
   gst_clear_object (&self->offered);
@@ -3032,6 +3354,30 @@ gst_cl_convolve_class_init (GstClConvolveClass * klass)
           "'" GST_CL_CONTEXT_TYPE "'; an application may give its own cl_context and "
           "cl_device_id in one (fields cl-context and cl-device, pointers)",
           GST_TYPE_CL_CONTEXT, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (gobject_class, PROP_ROI_X,
+      g_param_spec_int ("roi-x", "Region x", "Left column of the region convolved (frame "
+          "pixels; with roi-y, roi-width and roi-height): only its pixels are filtered, the "
+          "rest of the frame passes unchanged, and its edges read the real neighbouring pixels. "
+          "The region is clipped to the frame. All four 0: the whole frame (no region)",
+          G_MININT, G_MAXINT, 0, ctrl));
+  g_object_class_install_property (gobject_class, PROP_ROI_Y,
+      g_param_spec_int ("roi-y", "Region y", "Top row of the region convolved (see roi-x)",
+          G_MININT, G_MAXINT, 0, ctrl));
+  g_object_class_install_property (gobject_class, PROP_ROI_WIDTH,
+      g_param_spec_int ("roi-width", "Region width", "Width of the region convolved (see "
+          "roi-x); 0: to the frame's right edge", 0, G_MAXINT, 0, ctrl));
+  g_object_class_install_property (gobject_class, PROP_ROI_HEIGHT,
+      g_param_spec_int ("roi-height", "Region height", "Height of the region convolved (see "
+          "roi-x); 0: to the frame's bottom edge", 0, G_MAXINT, 0, ctrl));
+  g_object_class_install_property (gobject_class, PROP_ROI_META,
+      g_param_spec_boolean ("roi-meta", "Regions from meta", "Convolve the rectangles of each "
+          "buffer's GstVideoRegionOfInterestMeta (those of roi-types) instead of roi-x/y/"
+          "width/height; a buffer without one passes unchanged. Regions may overlap; each "
+          "reads the input as it came", FALSE, live));
+  g_object_class_install_property (gobject_class, PROP_ROI_TYPES,
+      g_param_spec_string ("roi-types", "Region types", "roi-meta: the roi-type names "
+          "whose rectangles are convolved, separated by commas (\"face,license-plate\"); "
+          "empty: every type", NULL, live));
   g_object_class_install_property (gobject_class, PROP_AUTOTUNE,
       g_param_spec_boolean ("autotune", "Auto-tune", "method=auto: time the kernel variants "
           "(tiled, float4, vector blockings, separable) on the device the first time a device, "
@@ -3059,6 +3405,9 @@ gst_cl_convolve_class_init (GstClConvolveClass * klass)
   vf_class->set_info = GST_DEBUG_FUNCPTR (gst_cl_convolve_set_info);
   /* set although transform below calls it: GstVideoFilter works in place without it */
   vf_class->transform_frame = GST_DEBUG_FUNCPTR (gst_cl_convolve_transform_frame);
+  bt_class->transform_ip = GST_DEBUG_FUNCPTR (gst_cl_convolve_transform_ip);
+  bt_class->prepare_output_buffer =
+      GST_DEBUG_FUNCPTR (gst_cl_convolve_prepare_output_buffer);
   bt_class->transform = GST_DEBUG_FUNCPTR (gst_cl_convolve_transform);
   bt_class->generate_output = GST_DEBUG_FUNCPTR (gst_cl_convolve_generate_output);
   /* passthrough (the identity) leaves the buffer alone: no in-place pass */

@@ -631,6 +631,110 @@ gst_cl_run_discrete (const ClFrameRun * f, const ClLayout * L, const ClPlane * s
   return clFlush (f->queue);
 }
 
+/* The next event of a stage while the list has room (a frame of many regions may queue more
+ * commands than it holds: those go unprofiled). */
+static cl_event *
+room_event (ClEvents * e, gint stage)
+{
+  return e->n[stage] < CL_MAX_EVENTS ? next_event (e, stage) : NULL;
+}
+
+/* The rows of a part's plane or field: its first row at y, its pitch between them. */
+static ClPlane
+part_plane (const ClPlane * plane, const ClRegionPart * part)
+{
+  ClPlane q = *plane;
+
+  if (part->field) {
+    q.offset += part->field == 2 ? plane->pitch : 0;
+    if (q.host)
+      q.host += part->field == 2 ? plane->pitch : 0;
+    q.pitch *= 2;
+  }
+  return q;
+}
+
+cl_int
+gst_cl_run_regions (const ClFrameRun * f, const ClLayout * L, const ClRegionPart * parts,
+    gint n, const ClPlane * frame, cl_mem win, cl_mem out, ClEvents * e, cl_event * done,
+    const gchar ** what)
+{
+  const size_t zero[3] = { 0, 0, 0 };
+  cl_int err;
+
+  for (gint i = 0; i < n; i++) {
+    const ClRegionPart *p = &parts[i];
+    ClPlane rows = part_plane (&frame[p->plane], p);
+    ClPlane src = { rows.mem, rows.offset + p->y * rows.pitch + p->x, rows.pitch, NULL };
+    const ClPlane dst = { out, p->offset, p->bytes, NULL };
+
+    if (!rows.mem) {
+      /* the window from the host frame into win, at the part's place */
+      const size_t origin[3] = { p->offset, 0, 0 }, region[3] = { p->bytes, p->rows, 1 };
+
+      *what = "window upload";
+      err = clEnqueueWriteBufferRect (f->queue, win, CL_FALSE, origin, zero, region, p->bytes,
+          0, rows.pitch, 0, rows.host + (gsize) p->y * rows.pitch + p->x, 0, NULL,
+          room_event (e, GST_CL_STAGE_UPLOAD));
+      if (err != CL_SUCCESS)
+        return err;
+      src = (ClPlane) { win, p->offset, p->bytes, NULL };
+    }
+    for (gint j = 0; j < p->n_launches; j++) {
+      const ClRegionLaunch *l = &p->launch[j];
+      const ClBuilt *b = &f->built[L->views[l->view].shape];
+      ClView v = L->views[l->view];
+
+      /* the window as a view of its own: the field's rows are src's already */
+      v.field = 0;
+      v.width = l->width;
+      v.span = l->span;
+      v.height = p->rows;
+      err = gst_cl_built_set_args (b, &v, &src, &dst, f->tmp, &f->coefs, what);
+      if (err != CL_SUCCESS)
+        return err;
+      *what = "kernel launch";
+      if (b->rows) {
+        err = gst_cl_built_enqueue_rows (f->queue, b, &v, 0, v.height, 0, NULL,
+            room_event (e, GST_CL_STAGE_KERNEL));
+        if (err != CL_SUCCESS)
+          return err;
+      }
+      err = gst_cl_built_enqueue (f->queue, b, &v, 0, v.height, 0, NULL,
+          room_event (e, GST_CL_STAGE_KERNEL));
+      if (err != CL_SUCCESS)
+        return err;
+    }
+  }
+  /* every window is read (the queue is in order): the regions may now be written */
+  for (gint i = 0; i < n; i++) {
+    const ClRegionPart *p = &parts[i];
+    ClPlane rows = part_plane (&frame[p->plane], p);
+    const size_t from[3] = { p->offset + p->rx, p->ry, 0 };
+    const size_t region[3] = { p->rbytes, p->rrows, 1 };
+    gsize at = (gsize) (p->y + p->ry) * rows.pitch + p->x + p->rx;
+
+    *what = "region copy";
+    if (rows.mem) {
+      const size_t to[3] = { rows.offset + at, 0, 0 };
+
+      err = clEnqueueCopyBufferRect (f->queue, out, rows.mem, from, to, region, p->bytes, 0,
+          rows.pitch, 0, 0, NULL, room_event (e, GST_CL_STAGE_DOWNLOAD));
+    } else {
+      err = clEnqueueReadBufferRect (f->queue, out, CL_FALSE, from, zero, region, p->bytes, 0,
+          rows.pitch, 0, rows.host + at, 0, NULL, room_event (e, GST_CL_STAGE_DOWNLOAD));
+    }
+    if (err != CL_SUCCESS)
+      return err;
+  }
+  *what = "clEnqueueMarkerWithWaitList";
+  err = clEnqueueMarkerWithWaitList (f->queue, 0, NULL, done);
+  if (err != CL_SUCCESS)
+    return err;
+  *what = "clFlush";
+  return clFlush (f->queue);
+}
+
 void
 gst_cl_run_finish (const ClFrameRun * f)
 {

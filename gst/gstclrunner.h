@@ -11,6 +11,7 @@
 #define __GST_CL_RUNNER_H__
 
 #include "framelayout.h"
+#include "regions.h"
 #include "gstclcontext.h"
 #include "gstclstats.h"
 #include "variants.h"
@@ -140,6 +141,17 @@ cl_int gst_cl_run_unified (const ClFrameRun * f, const ClLayout * L, const ClPla
 cl_int gst_cl_run_discrete (const ClFrameRun * f, const ClLayout * L, const ClPlane * src,
     const ClPlane * dev_in, const ClPlane * dev_out, const ClPlane * dst,
     const GstVideoFrame * in, gint bands, ClEvents * e, cl_event * done, const gchar ** what);
+
+/* Regions of interest, in place: the n parts' windows convolved into out (the parts' offsets
+ * and pitches) and their regions copied back into the frame's planes, all on f's kernel queue,
+ * every window read before any region is written (regions may overlap). frame: each plane's
+ * OpenCL memory (mem set: the kernels read it and the regions are copied into it by the device)
+ * or its host address (mem NULL: the windows go up into win first and the regions come down).
+ * Returns once all is queued, with *done (release it) completing when the frame is written; on a
+ * failure *what names the step. */
+cl_int gst_cl_run_regions (const ClFrameRun * f, const ClLayout * L, const ClRegionPart * parts,
+    gint n, const ClPlane * frame, cl_mem win, cl_mem out, ClEvents * e, cl_event * done,
+    const gchar ** what);
 
 /* Waits for everything queued on f's queues (after a failure, before the frames go). */
 void gst_cl_run_finish (const ClFrameRun * f);

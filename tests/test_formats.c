@@ -1848,6 +1848,200 @@ GST_START_TEST (test_combine)
 
 GST_END_TEST;
 
+/* ------------------------------------------------------------------------------- regions */
+
+/* A rectangle of frame pixels as the test gives it (the roi properties, or a meta of type) */
+typedef struct
+{
+  gint x, y, w, h;
+  const gchar *type;
+} TestRoi;
+
+/* Whether sample (x, y) of component c stands for a frame pixel in r: a subsampled chroma
+ * sample for its xsub x ysub pixels, the luma of packed 4:2:2 for its macropixel's two. */
+static gboolean
+sample_in_rect (const Geom * g, gint c, gint x, gint y, const TestRoi * r)
+{
+  gboolean chroma = !is_rgb (g->f) && c != COMP_Y && c != 3;
+  gint sx = chroma ? g->f->xsub : 1, sy = chroma ? g->f->ysub : 1;
+  gint x0 = x * sx, x1 = x0 + sx, y0 = y * sy, y1 = y0 + sy;
+
+  if (g->f->layout == LAYOUT_PACKED && c == COMP_Y) {
+    x0 = x & ~1;
+    x1 = x0 + 2;
+  }
+  return r->w > 0 && r->h > 0 && x0 < r->x + r->w && x1 > r->x && y0 < r->y + r->h &&
+      y1 > r->y;
+}
+
+/* e for a frame filtered in the n rectangles alone: every sample outside them must be the
+ * input's. Returns how many samples inside them the filter changes. */
+static gsize
+expect_regions (const Geom * g, const Frame * in, Expect * e, const TestRoi * r, gint n)
+{
+  gsize changed = 0;
+
+  for (gint c = 0; c < g->n_comps; c++) {
+    if (!(e->sel & (1u << c)))
+      continue;
+    for (gint y = 0; y < g->ch[c]; y++)
+      for (gint x = 0; x < g->cw[c]; x++) {
+        gsize i = (gsize) y * g->cw[c] + x;
+        gint v = get_value (g, in, c, x, y);
+        gboolean inside = FALSE;
+
+        for (gint k = 0; k < n && !inside; k++)
+          inside = sample_in_rect (g, c, x, y, &r[k]);
+        if (inside) {
+          changed += e->value[c][i] != v;
+        } else {
+          e->value[c][i] = v;
+          e->tie[c][i] = 0;
+        }
+      }
+  }
+  return changed;
+}
+
+/* One frame of c, filtered in the regions of rois: with meta, each as a
+ * GstVideoRegionOfInterestMeta on the buffer and the element taking those of types (NULL:
+ * all); else the first as the roi properties (width, height 0: to the frame's edge). */
+static void
+push_regions (GstHarness * h, const Case * c, gboolean discrete, GstBufferPool * pool,
+    guint32 seed, const TestRoi * rois, gint n, gboolean meta, const gchar * types)
+{
+  Geom g;
+  Frame in, out;
+  Expect e;
+  GstBuffer *buf;
+  TestRoi r[8];
+  gint nr = 0;
+  gsize changed;
+  gchar *what = describe (c, discrete), *full;
+
+  geom_init (&g, c->format, c->width, c->height);
+  random_frame (&g, seed, &in);
+  buf = make_buffer (&g, c->input, pool, &in);
+  g_object_set (h->element, "roi-meta", meta, "roi-types", types, NULL);
+  if (meta) {
+    for (gint k = 0; k < n; k++) {
+      gst_buffer_add_video_region_of_interest_meta (buf, rois[k].type, rois[k].x, rois[k].y,
+          rois[k].w, rois[k].h);
+      if (!types || strstr (types, rois[k].type))
+        r[nr++] = rois[k];
+    }
+  } else {
+    g_object_set (h->element, "roi-x", rois[0].x, "roi-y", rois[0].y, "roi-width", rois[0].w,
+        "roi-height", rois[0].h, NULL);
+    r[0] = rois[0];
+    if (r[0].w == 0)
+      r[0].w = c->width - r[0].x;
+    if (r[0].h == 0)
+      r[0].h = c->height - r[0].y;
+    nr = 1;
+  }
+  buf = gst_harness_push_and_pull (h, buf);
+  fail_unless (buf != NULL, "%s: no output", what);
+  read_buffer (buf, &g, &out);
+  gst_buffer_unref (buf);
+
+  expect_frame (&g, &in, selected_comps (&g, c->planes), c->filter, c->border, &e);
+  changed = expect_regions (&g, &in, &e, r, nr);
+  full = g_strdup_printf ("%s seed=%u regions=%d%s (first %d,%d %dx%d)", what, seed, n,
+      meta ? " meta" : "", rois[0].x, rois[0].y, rois[0].w, rois[0].h);
+  /* a region inside the frame must change something, or the check could not fail */
+  fail_unless (changed > 0 || nr == 0 || rois[0].x >= c->width || rois[0].w == 0 ||
+      rois[0].h == 0, "%s: the filter changes nothing in the regions", full);
+  check_frame (&g, &in, &out, &e, full);
+
+  expect_clear (&e);
+  frame_clear (&in);
+  frame_clear (&out);
+  g_free (full);
+  g_free (what);
+}
+
+static const Case region_cases[] = {
+  {"GRAY8", 37, 29, "y", &f_gauss7, "clamp", "auto", INPUT_DEFAULT},
+  {"RGBA", 40, 30, "auto", &f_custom, "mirror", "tiled", INPUT_POOL},
+  {"I420", 41, 31, "y+u+v", &f_sobel, "wrap", "float4", INPUT_DEFAULT},
+  {"NV12", 38, 30, "y+u+v", &f_box15, "constant", "separable", INPUT_POOL},
+  {"YUY2", 41, 29, "y+u+v", &f_gauss7, "mirror", "vector", INPUT_DEFAULT},
+  {"GRAY16_LE", 33, 27, "y", &f_motion31, "wrap", "sparse", INPUT_PADDED},
+  {"RGB", 35, 21, "auto", &f_sharpen, "clamp", "auto", INPUT_POOL},
+};
+
+/* Regions against the reference, the element's frames in place (same caps on both sides):
+ * per frame a different rectangle from the properties (inside, across the top-left corner,
+ * to the bottom-right edges, outside the frame), then rectangles from meta (several
+ * overlapping and across the edges, one type of them, an empty one, none). Formats, borders
+ * and methods by turns; both paths. */
+GST_START_TEST (test_regions)
+{
+  const Case *c = &region_cases[__i__ >> 1];
+  gboolean discrete = __i__ & 1;
+  gint w = c->width, h = c->height;
+  const TestRoi props[][1] = {
+    {{5, 4, 12, 9}}, {{-3, -2, 10, 8}}, {{w - 6, h - 5, 0, 0}}, {{w + 5, 2, 10, 10}},
+    {{1, h / 2, 0, 3}},
+  };
+  const TestRoi several[] = {
+    {2, 2, 10, 8, "face"}, {8, 5, 10, 10, "face"}, {w - 4, h - 3, 10, 10, "plate"},
+    {0, 0, 1, 1, "plate"},
+  };
+  const TestRoi empty[] = { {3, 3, 0, 5, "face"} };
+  GstHarness *hr = start_harness (c, discrete);
+  GstBufferPool *pool = NULL;
+  guint32 seed = 500 + 10 * __i__;
+
+  if (c->input == INPUT_POOL) {
+    Geom g;
+
+    geom_init (&g, c->format, w, h);
+    pool = proposed_pool (hr, &g, FALSE);
+  }
+  for (guint k = 0; k < G_N_ELEMENTS (props); k++)
+    push_regions (hr, c, discrete, pool, seed++, props[k], 1, FALSE, NULL);
+  push_regions (hr, c, discrete, pool, seed++, several, G_N_ELEMENTS (several), TRUE, NULL);
+  push_regions (hr, c, discrete, pool, seed++, several, G_N_ELEMENTS (several), TRUE, "plate");
+  push_regions (hr, c, discrete, pool, seed++, empty, 1, TRUE, NULL);
+  push_regions (hr, c, discrete, pool, seed++, several, 0, TRUE, NULL);
+  if (pool) {
+    gst_buffer_pool_set_active (pool, FALSE);
+    gst_object_unref (pool);
+  }
+  gst_harness_teardown (hr);
+}
+
+GST_END_TEST;
+
+/* Regions between different memories (system memory in, memory:CLBuffer out): the frame is
+ * copied around them. */
+GST_START_TEST (test_regions_copy)
+{
+  Case c = region_cases[__i__ >> 1];
+  gboolean discrete = __i__ & 1;
+  GstElement *e = gst_element_factory_make ("clconvolve", NULL);
+  gchar *caps = caps_string (c.format, c.width, c.height);
+  gchar *cl_caps = g_strdup_printf ("video/x-raw(memory:CLBuffer), %s", strchr (caps, ',') + 1);
+  const TestRoi roi = { 3, 5, 11, 7, "face" };
+  GstHarness *h;
+
+  c.input = INPUT_DEFAULT;
+  apply_case (e, &c);
+  h = harness_on_path (e, discrete);
+  gst_object_unref (e);
+  gst_harness_set_src_caps_str (h, caps);
+  gst_harness_set_sink_caps_str (h, cl_caps);
+  push_regions (h, &c, discrete, NULL, 900 + __i__, &roi, 1, FALSE, NULL);
+  push_regions (h, &c, discrete, NULL, 901 + __i__, &roi, 1, TRUE, NULL);
+  gst_harness_teardown (h);
+  g_free (caps);
+  g_free (cl_caps);
+}
+
+GST_END_TEST;
+
 /* Four cases that meson runs as four processes (CK_RUN_CASE), so that on a few cores their
  * cold program builds run side by side: YUV layouts, the vector variants on every format, RGB
  * planes, 16-bit gray and float4 blocking, and the deep formats. */
@@ -1897,6 +2091,12 @@ formats_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_checked_fixture (tc, reset_split_env, stop_leftover_pipelines);
   tcase_add_loop_test (tc, test_combine, 0, 2 * G_N_ELEMENTS (combine_cases));
+
+  tc = tcase_create ("regions");
+  suite_add_tcase (s, tc);
+  tcase_add_checked_fixture (tc, reset_split_env, stop_leftover_pipelines);
+  tcase_add_loop_test (tc, test_regions, 0, 2 * G_N_ELEMENTS (region_cases));
+  tcase_add_loop_test (tc, test_regions_copy, 0, 4);
   return s;
 }
 

@@ -13,6 +13,7 @@
  * rounded-up chroma size show. */
 
 #include "framelayout.h"
+#include "regions.h"
 #include "gstclconvolve.h"
 
 #include <string.h>
@@ -276,6 +277,102 @@ test_sample_bits (void)
   }
 }
 
+/* Regions: each part's window is the region's pixels plus the radius, clipped to the plane
+ * (or the whole row with wrap where the radius crosses an edge); a subsampled plane takes the
+ * samples its pixels meet, packed 4:2:2 whole macropixels, a field its own rows. Positions
+ * below in bytes and rows of the plane (or field) from the formats' layouts. */
+typedef struct
+{
+  gint plane, field;
+  gsize rx, rbytes;             /* region: first byte of a row, bytes */
+  gint ry, rrows;
+  gsize x, bytes;               /* window */
+  gint y, rows;
+} ExpectPart;
+
+static void
+check_parts (const ClLayout * L, gint w, gint h, ClRect r, gint radius, gboolean wrap,
+    const ExpectPart * e, gint n)
+{
+  ClRegionPart parts[CL_MAX_VIEWS];
+  gsize bytes = 10, end = 10;
+  gint got = cl_region_plan (L, w, h, &r, radius, wrap, parts, &bytes);
+
+  g_assert_cmpint (got, ==, n);
+  for (gint i = 0; i < n; i++) {
+    const ClRegionPart *p = &parts[i];
+
+    g_test_message ("part %d: plane %d field %d", i, p->plane, p->field);
+    g_assert_cmpint (p->plane, ==, e[i].plane);
+    g_assert_cmpint (p->field, ==, e[i].field);
+    g_assert_cmpuint (p->x + p->rx, ==, e[i].rx);
+    g_assert_cmpuint (p->rbytes, ==, e[i].rbytes);
+    g_assert_cmpint (p->y + p->ry, ==, e[i].ry);
+    g_assert_cmpint (p->rrows, ==, e[i].rrows);
+    g_assert_cmpuint (p->x, ==, e[i].x);
+    g_assert_cmpuint (p->bytes, ==, e[i].bytes);
+    g_assert_cmpint (p->y, ==, e[i].y);
+    g_assert_cmpint (p->rows, ==, e[i].rows);
+    /* one after the other, 64-byte aligned */
+    g_assert_cmpuint (p->offset % 64, ==, 0);
+    g_assert_cmpuint (p->offset, >=, end);
+    end = p->offset + p->bytes * p->rows;
+    for (gint j = 0; j < p->n_launches; j++) {
+      const ClRegionLaunch *l = &p->launch[j];
+      const ClShape *sh = &L->shapes[L->views[l->view].shape];
+      gsize pb = (gsize) sh->channels * sh->depth / 8;
+
+      g_assert_cmpint (L->views[l->view].plane, ==, p->plane);
+      g_assert_cmpuint (l->x * pb, ==, p->x);
+      g_assert_cmpuint (l->span * pb, ==, p->bytes);
+      g_assert_cmpint (l->width, <=, l->span);
+    }
+  }
+  g_assert_cmpuint (bytes, ==, end);
+}
+
+static void
+test_regions (void)
+{
+  ClLayout L;
+  GstVideoInfo info;
+
+  /* YUY2 41 wide (21 macropixels, 84 bytes a row): pixels 5..7 are macropixels 2 and 3; the
+   * chroma view's radius of 2 macropixels reaches byte 0; both views launch */
+  plan ("YUY2", 41, 29, Y | U | V, &L);
+  check_parts (&L, 41, 29, (ClRect) { 5, 4, 3, 2 }, 2, FALSE,
+      (ExpectPart[]) { {0, 0, 8, 8, 4, 2, 0, 24, 2, 6} }, 1);
+  /* to the right edge: the window takes the padding pixel's macropixel */
+  check_parts (&L, 41, 29, (ClRect) { 39, 27, 50, 50 }, 1, FALSE,
+      (ExpectPart[]) { {0, 0, 76, 8, 27, 2, 72, 12, 26, 3} }, 1);
+  /* GRAY8 with wrap: the radius crosses no edge down (rows 0..8), the left edge across */
+  plan ("GRAY8", 20, 10, Y, &L);
+  check_parts (&L, 20, 10, (ClRect) { 1, 3, 4, 2 }, 3, TRUE,
+      (ExpectPart[]) { {0, 0, 1, 4, 3, 2, 0, 20, 0, 8} }, 1);
+  check_parts (&L, 20, 10, (ClRect) { 8, 3, 4, 2 }, 3, TRUE,
+      (ExpectPart[]) { {0, 0, 8, 4, 3, 2, 5, 10, 0, 8} }, 1);
+  /* clipped, and nothing left */
+  check_parts (&L, 20, 10, (ClRect) { -5, -5, 7, 6 }, 1, FALSE,
+      (ExpectPart[]) { {0, 0, 0, 2, 0, 1, 0, 3, 0, 2} }, 1);
+  check_parts (&L, 20, 10, (ClRect) { 20, 0, 5, 5 }, 1, FALSE, NULL, 0);
+  check_parts (&L, 20, 10, (ClRect) { 2, 2, 0, 5 }, 1, FALSE, NULL, 0);
+  /* RGBA 16-bit: 8-byte pixels */
+  plan ("RGBA64_LE", 20, 10, AUTO, &L);
+  check_parts (&L, 20, 10, (ClRect) { 3, 0, 2, 1 }, 2, FALSE,
+      (ExpectPart[]) { {0, 0, 24, 16, 0, 1, 8, 48, 0, 3} }, 1);
+  /* interlaced I420 16x16, rows 5..10 of the frame: the top field's rows 6, 8, 10 are its
+   * rows 3..5, the bottom field's 5, 7, 9 its rows 2..4; chroma rows 2..5 of the plane
+   * (pixels 0..3: chroma 0..1) are rows 1, 2 of each field */
+  g_assert_true (gst_video_info_set_interlaced_format (&info, GST_VIDEO_FORMAT_I420,
+          GST_VIDEO_INTERLACE_MODE_INTERLEAVED, 16, 16));
+  cl_layout_plan (&info, Y | U | V, TRUE, &L);
+  check_parts (&L, 16, 16, (ClRect) { 0, 5, 4, 6 }, 1, FALSE,
+      (ExpectPart[]) {
+        {0, 1, 0, 4, 3, 3, 0, 5, 2, 5}, {0, 2, 0, 4, 2, 3, 0, 5, 1, 5},
+        {1, 1, 0, 2, 1, 2, 0, 3, 0, 4}, {1, 2, 0, 2, 1, 2, 0, 3, 0, 4},
+        {2, 1, 0, 2, 1, 2, 0, 3, 0, 4}, {2, 2, 0, 2, 1, 2, 0, 3, 0, 4} }, 6);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -283,5 +380,6 @@ main (int argc, char **argv)
   g_test_add_func ("/layout/formats", test_formats);
   g_test_add_func ("/layout/bits", test_sample_bits);
   g_test_add_func ("/layout/sizes", test_sizes);
+  g_test_add_func ("/layout/regions", test_regions);
   return g_test_run ();
 }

@@ -52,6 +52,7 @@ typedef struct
   gint min_frames, runs;
   gboolean transfer, naive, quick;
   gboolean system_memory;       /* upstream ignores the proposed pool */
+  gboolean hand_over;           /* each frame a pool buffer of its own, no reference kept */
   gchar **streams;              /* pipelines run at once in this process, one count per entry */
   gint max_inflight;            /* clconvolve's max-inflight; 0: the element's default */
   gboolean interlaced;          /* caps interlace-mode=interleaved (each field filtered alone) */
@@ -320,9 +321,18 @@ stream_push (gpointer data)
   s->c.worst_gap_us = 0;
   s->c.last_us = s->t0;
   g_mutex_unlock (&s->c.lock);
+  /* handed over: the filled frames go back to the pool, which hands them out again */
+  for (gint i = 0; opt.hand_over && s->pool && i < N_POOL_BUFFERS; i++)
+    gst_clear_buffer (&s->bufs[i]);
   for (guint n = 0;; n++) {
-    gst_app_src_push_buffer (GST_APP_SRC (s->src), gst_buffer_ref (s->bufs[n %
-                N_POOL_BUFFERS]));
+    GstBuffer *b = NULL;
+
+    if (opt.hand_over && s->pool && gst_buffer_pool_acquire_buffer (s->pool, &b, NULL) ==
+        GST_FLOW_OK)
+      gst_app_src_push_buffer (GST_APP_SRC (s->src), b);
+    else
+      gst_app_src_push_buffer (GST_APP_SRC (s->src), gst_buffer_ref (s->bufs[n %
+                  N_POOL_BUFFERS]));
     s->pushed++;
     s->frames++;
     if (s->frames >= (guint) opt.min_frames &&
@@ -897,6 +907,10 @@ main (int argc, char **argv)
         "Interlaced frames (interlace-mode=interleaved: each field filtered alone)", NULL},
     {"system-memory", 0, 0, G_OPTION_ARG_NONE, &opt.system_memory,
         "Push frames in plain system memory instead of the element's proposed pool", NULL},
+    {"hand-over", 0, 0, G_OPTION_ARG_NONE, &opt.hand_over,
+        "Hand each frame over as a decoder or camera does (a pool buffer acquired for each "
+          "push, no reference kept): an element working in place (regions) then copies "
+          "nothing", NULL},
     {"print-kernel", 0, 0, G_OPTION_ARG_STRING, &print_kernel,
         "Print the preset's coefficients at --sizes (45 degrees, default sigma) as JSON and "
         "exit; the peers use the same matrices", "KERNEL"},

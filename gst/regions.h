@@ -1,0 +1,73 @@
+/* clconvolve: the parts of a frame that regions of interest convolve
+ * Copyright (C) 2026 clconvolve developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/* Plain C over a ClLayout, no OpenCL. A region is a rectangle of frame pixels; what lies
+ * outside every region passes unchanged. Each region becomes, per plane (and field), a window:
+ * the region and the matrix's radius around it, clipped to the plane. The kernels convolve the
+ * window as if it were the whole view, into a buffer of its own, and the region's part of that
+ * is copied back: a region's pixels read their real neighbours (the window holds them), and
+ * at the frame's edges the window's edges are the view's, so the border rule is the frame's
+ * (border=wrap, which reaches across the plane, takes the whole width or height where the
+ * radius crosses an edge). Subsampled planes take every sample whose pixels meet the region;
+ * packed 4:2:2 whole macropixels (two pixels). tests/test_layout.c checks the plans. */
+
+#ifndef __CL_REGIONS_H__
+#define __CL_REGIONS_H__
+
+#include "framelayout.h"
+
+G_BEGIN_DECLS
+
+/* A rectangle of frame pixels. */
+typedef struct
+{
+  gint x, y, width, height;
+} ClRect;
+
+/* The most regions one frame filters (more are left out, with a warning). */
+#define CL_MAX_REGIONS 256
+
+/* One kernel launch of a part: view index in the layout, the window's first pixel and width in
+ * the view's pixels, and the pixels its rows write (>= width: the view's copied padding
+ * pixel where the window ends at the row's end). */
+typedef struct
+{
+  gint view;
+  gint x, width, span;
+} ClRegionLaunch;
+
+/* A region's window on one plane (one field of it: field as ClView's, rows then counting the
+ * field's rows): its rows and its bytes of each row, where in them the region lies (rows and
+ * bytes from the window's first), and its place in the region buffers, rows of `bytes` bytes
+ * one after the other. The views of the plane (two for packed 4:2:2) each launch over it. */
+typedef struct
+{
+  gint plane, field;
+  gint y, rows;
+  gsize x, bytes;
+  gint ry, rrows;
+  gsize rx, rbytes;
+  gsize offset;
+  gint n_launches;
+  ClRegionLaunch launch[2];
+} ClRegionPart;
+
+/* The part of r (frame pixels, clipped to width x height) in each group of L's views, into
+ * parts (room for CL_MAX_VIEWS): radius is the matrix's, wrap whether border=wrap. The parts'
+ * offsets continue from *bytes, which grows by their size (64-byte aligned). Returns how many
+ * parts (0 for a region outside the frame or empty). */
+gint cl_region_plan (const ClLayout * L, gint width, gint height, const ClRect * r,
+    gint radius, gboolean wrap, ClRegionPart * parts, gsize * bytes);
+
+/* r clipped to width x height; FALSE when nothing of it is left. */
+gboolean cl_rect_clip (ClRect * r, gint width, gint height);
+
+G_END_DECLS
+
+#endif /* __CL_REGIONS_H__ */
