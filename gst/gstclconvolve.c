@@ -301,6 +301,8 @@ struct _GstClConvolve
   /* regions: the parts of the frame's regions and the buffers of their windows (in: host
    * frames uploaded; out: what the kernels write) */
   ClRegionPart *parts;          /* CL_MAX_REGIONS x CL_MAX_VIEWS */
+  GstBuffer *ip_source;         /* in place, a held input: what transform_ip copies first */
+  GstBufferPool *held_pool;     /* ... and the frames it is copied into (of the src caps) */
   cl_mem region_in, region_out;
   gsize region_in_bytes, region_out_bytes;
   /* passthrough: the settings make the identity (as of identity_cookie; cookie never starts
@@ -2218,6 +2220,18 @@ run_frame (GstClConvolve * self, FrameSlot * slot)
  * read and only the regions written; the rest of the frame is not touched. Between different
  * memories (system and memory:CLBuffer) the frame is copied first, then filtered in place. */
 
+static GstAllocator *caps_allocator (GstClConvolve * self, GstCaps * caps);
+
+/* The frames held inputs are copied into go (new caps, stop). */
+static void
+drop_held_pool (GstClConvolve * self)
+{
+  if (self->held_pool) {
+    gst_buffer_pool_set_active (self->held_pool, FALSE);
+    gst_clear_object (&self->held_pool);
+  }
+}
+
 /* Whether frames are filtered in regions. */
 static gboolean
 regions_on (GstClConvolve * self)
@@ -2388,58 +2402,116 @@ out:
   return ret;
 }
 
+/* The whole of frame src into dst (both of the negotiated format, mapped on the host here),
+ * each plane in parallel pieces. FALSE after posting why. */
+static gboolean
+copy_frame (GstClConvolve * self, GstBuffer * dst, GstBuffer * src)
+{
+  GstVideoFilter *vf = GST_VIDEO_FILTER (self);
+  GstVideoFrame in, out;
+  gchar *why = frame_map_problem (&vf->in_info, src);
+  ClLayout L;
+
+  if (why || !gst_video_frame_map (&in, &vf->in_info, src, GST_MAP_READ)) {
+    GST_ELEMENT_WARNING (self, STREAM, FORMAT, ("Dropped an invalid input frame: %s.",
+            why ? why : "it could not be mapped"), ("%" GST_PTR_FORMAT, src));
+    g_free (why);
+    return FALSE;
+  }
+  why = frame_map_problem (&vf->out_info, dst);
+  if (why || !gst_video_frame_map (&out, &vf->out_info, dst, GST_MAP_WRITE)) {
+    GST_ELEMENT_ERROR (self, STREAM, FAILED, ("The output buffer is not a valid frame: %s.",
+            why ? why : "it could not be mapped"), ("%" GST_PTR_FORMAT, dst));
+    g_free (why);
+    gst_video_frame_unmap (&in);
+    return FALSE;
+  }
+  cl_layout_plan (&vf->in_info, GST_CL_CONVOLVE_PLANES_AUTO, FALSE, &L);
+  if (!frame_in_bounds (&in, &L, &why) || !frame_in_bounds (&out, &L, &why)) {
+    GST_ELEMENT_WARNING (self, STREAM, FORMAT, ("Dropped an invalid frame: %s.", why),
+        ("%" GST_PTR_FORMAT, src));
+    g_free (why);
+    gst_video_frame_unmap (&out);
+    gst_video_frame_unmap (&in);
+    return FALSE;
+  }
+  for (gint p = 0; p < L.n_planes; p++)
+    gst_cl_copy_rows_parallel (GST_VIDEO_FRAME_PLANE_DATA (&out, p),
+        GST_VIDEO_FRAME_PLANE_STRIDE (&out, p), GST_VIDEO_FRAME_PLANE_DATA (&in, p),
+        GST_VIDEO_FRAME_PLANE_STRIDE (&in, p), L.row[p], L.height[p], self->copy_parts);
+  gst_video_frame_unmap (&out);
+  gst_video_frame_unmap (&in);
+  return TRUE;
+}
+
 static GstFlowReturn
 gst_cl_convolve_transform_ip (GstBaseTransform * bt, GstBuffer * buf)
 {
-  return regions_frame (GST_CL_CONVOLVE (bt), buf, buf);
+  GstClConvolve *self = GST_CL_CONVOLVE (bt);
+  GstBuffer *src = self->ip_source;
+  GstFlowReturn ret;
+
+  /* a held input: buf is a new frame of ours that gets its pixels first */
+  self->ip_source = NULL;
+  if (src && !copy_frame (self, buf, src)) {
+    gst_buffer_unref (src);
+    return GST_BASE_TRANSFORM_FLOW_DROPPED;
+  }
+  ret = regions_frame (self, buf, src ? src : buf);
+  gst_clear_buffer (&src);
+  return ret;
 }
 
-/* In place (regions): the input itself when it is writable, else a copy sharing its memory
- * (copied when mapped for writing). GstBaseTransform's own would take a buffer of the
- * output pool negotiated before regions were switched on. */
+/* In place (regions): the input itself when it is writable. Else (upstream holds it: a tee,
+ * an application) a frame of our device's memory, which transform_ip fills from the input with
+ * a parallel copy: GStreamer's copy-on-write would copy it in one thread through system
+ * memory. GstBaseTransform's own would take a buffer of the output pool negotiated before
+ * regions were switched on. */
 static GstFlowReturn
 gst_cl_convolve_prepare_output_buffer (GstBaseTransform * bt, GstBuffer * inbuf,
     GstBuffer ** outbuf)
 {
-  if (gst_base_transform_is_in_place (bt) && !gst_base_transform_is_passthrough (bt)) {
-    *outbuf = gst_buffer_is_writable (inbuf) ? inbuf : gst_buffer_copy (inbuf);
+  GstClConvolve *self = GST_CL_CONVOLVE (bt);
+  GstCaps *caps;
+
+  if (!gst_base_transform_is_in_place (bt) || gst_base_transform_is_passthrough (bt))
+    return GST_BASE_TRANSFORM_CLASS (parent_class)->prepare_output_buffer (bt, inbuf, outbuf);
+  if (gst_buffer_is_writable (inbuf)) {
+    *outbuf = inbuf;
     return GST_FLOW_OK;
   }
-  return GST_BASE_TRANSFORM_CLASS (parent_class)->prepare_output_buffer (bt, inbuf, outbuf);
+  if (!self->held_pool && (caps = gst_pad_get_current_caps (GST_BASE_TRANSFORM_SRC_PAD (bt)))) {
+    GstBufferPool *pool = gst_cl_buffer_pool_new (caps_allocator (self, caps));
+    GstStructure *config = gst_buffer_pool_get_config (pool);
+
+    gst_buffer_pool_config_set_params (config, caps,
+        GST_VIDEO_INFO_SIZE (&GST_VIDEO_FILTER (self)->out_info), 0, 0);
+    gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_META);
+    if (gst_buffer_pool_set_config (pool, config) && gst_buffer_pool_set_active (pool, TRUE))
+      self->held_pool = pool;
+    else
+      gst_object_unref (pool);
+    gst_caps_unref (caps);
+  }
+  *outbuf = NULL;
+  if (self->held_pool)
+    gst_buffer_pool_acquire_buffer (self->held_pool, outbuf, NULL);
+  if (!*outbuf) {
+    GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT, ("Could not allocate a frame on %s.",
+            self->ctx->device_name), (NULL));
+    return GST_FLOW_ERROR;
+  }
+  GST_BASE_TRANSFORM_GET_CLASS (bt)->copy_metadata (bt, inbuf, *outbuf);
+  gst_buffer_replace (&self->ip_source, inbuf);
+  return GST_FLOW_OK;
 }
 
 /* Regions between different memories: outbuf gets the whole input, then its regions. */
 static GstFlowReturn
 regions_copy (GstClConvolve * self, GstBuffer * inbuf, GstBuffer * outbuf)
 {
-  GstVideoFilter *vf = GST_VIDEO_FILTER (self);
-  GstVideoFrame in, out;
-  gchar *why = frame_map_problem (&vf->in_info, inbuf);
-  gboolean copied;
-
-  if (why || !gst_video_frame_map (&in, &vf->in_info, inbuf, GST_MAP_READ)) {
-    GST_ELEMENT_WARNING (self, STREAM, FORMAT, ("Dropped an invalid input frame: %s.",
-            why ? why : "it could not be mapped"), ("%" GST_PTR_FORMAT, inbuf));
-    g_free (why);
-    return GST_BASE_TRANSFORM_FLOW_DROPPED;
-  }
-  why = frame_map_problem (&vf->out_info, outbuf);
-  if (why || !gst_video_frame_map (&out, &vf->out_info, outbuf, GST_MAP_WRITE)) {
-    GST_ELEMENT_ERROR (self, STREAM, FAILED, ("The output buffer is not a valid frame: %s.",
-            why ? why : "it could not be mapped"), ("%" GST_PTR_FORMAT, outbuf));
-    g_free (why);
-    gst_video_frame_unmap (&in);
-    return GST_FLOW_ERROR;
-  }
-  copied = gst_video_frame_copy (&out, &in);
-  gst_video_frame_unmap (&out);
-  gst_video_frame_unmap (&in);
-  if (!copied) {
-    GST_ELEMENT_ERROR (self, STREAM, FAILED, ("Could not copy the frame around its regions."),
-        ("%" GST_PTR_FORMAT, inbuf));
-    return GST_FLOW_ERROR;
-  }
-  return regions_frame (self, outbuf, inbuf);
+  return copy_frame (self, outbuf, inbuf) ? regions_frame (self, outbuf, inbuf) :
+      GST_BASE_TRANSFORM_FLOW_DROPPED;
 }
 
 /* GstVideoFilter needs it set (without it the element would work in place); transform below
@@ -2732,6 +2804,7 @@ gst_cl_convolve_set_info (GstVideoFilter * vf, GstCaps * incaps, GstVideoInfo * 
   }
   GST_DEBUG_OBJECT (self, "format %s, %d planes", GST_VIDEO_INFO_NAME (in_info),
       GST_VIDEO_INFO_N_PLANES (in_info));
+  drop_held_pool (self);
   /* passthrough needs the same memory on both sides, not only the same format */
   GST_OBJECT_LOCK (self);
   self->same_caps = gst_caps_is_equal (incaps, outcaps);
@@ -2934,6 +3007,8 @@ release_cl (GstClConvolve * self)
   g_clear_pointer (&self->taps_mem, clReleaseMemObject);
   g_clear_pointer (&self->tmp_mem, clReleaseMemObject);
   self->tmp_bytes = 0;
+  gst_clear_buffer (&self->ip_source);
+  drop_held_pool (self);
   g_clear_pointer (&self->region_in, clReleaseMemObject);
   g_clear_pointer (&self->region_out, clReleaseMemObject);
   self->region_in_bytes = self->region_out_bytes = 0;

@@ -1905,11 +1905,15 @@ expect_regions (const Geom * g, const Frame * in, Expect * e, const TestRoi * r,
 
 /* One frame of c, filtered in the regions of rois: with meta, each as a
  * GstVideoRegionOfInterestMeta on the buffer and the element taking those of types (NULL:
- * all); else the first as the roi properties (width, height 0: to the frame's edge). */
+ * all); else the first as the roi properties (width, height 0: to the frame's edge). hold:
+ * the test keeps a reference to the input (not writable: the element must leave it as it
+ * was). */
 static void
 push_regions (GstHarness * h, const Case * c, gboolean discrete, GstBufferPool * pool,
-    guint32 seed, const TestRoi * rois, gint n, gboolean meta, const gchar * types)
+    guint32 seed, const TestRoi * rois, gint n, gboolean meta, const gchar * types,
+    gboolean hold)
 {
+  GstBuffer *held = NULL;
   Geom g;
   Frame in, out;
   Expect e;
@@ -1940,10 +1944,22 @@ push_regions (GstHarness * h, const Case * c, gboolean discrete, GstBufferPool *
       r[0].h = c->height - r[0].y;
     nr = 1;
   }
+  if (hold)
+    held = gst_buffer_ref (buf);
   buf = gst_harness_push_and_pull (h, buf);
   fail_unless (buf != NULL, "%s: no output", what);
   read_buffer (buf, &g, &out);
   gst_buffer_unref (buf);
+  if (held) {
+    Frame kept;
+
+    read_buffer (held, &g, &kept);
+    for (gint p = 0; p < g.n_planes; p++)
+      fail_unless (!memcmp (kept.p[p], in.p[p], plane_bytes (&g, p)), "%s: the input held "
+          "upstream was written (plane %d)", what, p);
+    frame_clear (&kept);
+    gst_buffer_unref (held);
+  }
 
   expect_frame (&g, &in, selected_comps (&g, c->planes), c->filter, c->border, &e);
   changed = expect_regions (&g, &in, &e, r, nr);
@@ -1974,8 +1990,9 @@ static const Case region_cases[] = {
 /* Regions against the reference, the element's frames in place (same caps on both sides):
  * per frame a different rectangle from the properties (inside, across the top-left corner,
  * to the bottom-right edges, outside the frame), then rectangles from meta (several
- * overlapping and across the edges, one type of them, an empty one, none). Formats, borders
- * and methods by turns; both paths. */
+ * overlapping and across the edges, one type of them, an empty one, none); two inputs held
+ * upstream (copied first, left as they were). Formats, borders and methods by turns; both
+ * paths. */
 GST_START_TEST (test_regions)
 {
   const Case *c = &region_cases[__i__ >> 1];
@@ -2001,11 +2018,13 @@ GST_START_TEST (test_regions)
     pool = proposed_pool (hr, &g, FALSE);
   }
   for (guint k = 0; k < G_N_ELEMENTS (props); k++)
-    push_regions (hr, c, discrete, pool, seed++, props[k], 1, FALSE, NULL);
-  push_regions (hr, c, discrete, pool, seed++, several, G_N_ELEMENTS (several), TRUE, NULL);
-  push_regions (hr, c, discrete, pool, seed++, several, G_N_ELEMENTS (several), TRUE, "plate");
-  push_regions (hr, c, discrete, pool, seed++, empty, 1, TRUE, NULL);
-  push_regions (hr, c, discrete, pool, seed++, several, 0, TRUE, NULL);
+    push_regions (hr, c, discrete, pool, seed++, props[k], 1, FALSE, NULL, k == 1);
+  push_regions (hr, c, discrete, pool, seed++, several, G_N_ELEMENTS (several), TRUE, NULL,
+      TRUE);
+  push_regions (hr, c, discrete, pool, seed++, several, G_N_ELEMENTS (several), TRUE, "plate",
+      FALSE);
+  push_regions (hr, c, discrete, pool, seed++, empty, 1, TRUE, NULL, FALSE);
+  push_regions (hr, c, discrete, pool, seed++, several, 0, TRUE, NULL, FALSE);
   if (pool) {
     gst_buffer_pool_set_active (pool, FALSE);
     gst_object_unref (pool);
@@ -2033,8 +2052,8 @@ GST_START_TEST (test_regions_copy)
   gst_object_unref (e);
   gst_harness_set_src_caps_str (h, caps);
   gst_harness_set_sink_caps_str (h, cl_caps);
-  push_regions (h, &c, discrete, NULL, 900 + __i__, &roi, 1, FALSE, NULL);
-  push_regions (h, &c, discrete, NULL, 901 + __i__, &roi, 1, TRUE, NULL);
+  push_regions (h, &c, discrete, NULL, 900 + __i__, &roi, 1, FALSE, NULL, FALSE);
+  push_regions (h, &c, discrete, NULL, 901 + __i__, &roi, 1, TRUE, NULL, TRUE);
   gst_harness_teardown (h);
   g_free (caps);
   g_free (cl_caps);
