@@ -31,7 +31,7 @@ add_shape (ClLayout * L, const ClShape * shape)
  * passmask. */
 static void
 add_view (ClLayout * L, gint plane, gint width, gint height, gint span, gint channels,
-    guint skipmask, guint passmask, gint xsub, gint ysub)
+    guint skipmask, guint passmask, gint xsub, gint ysub, guint comps)
 {
   ClView *v = &L->views[L->n_views++];
   guint computed = ((1u << channels) - 1) & ~skipmask & ~passmask;
@@ -49,6 +49,7 @@ add_view (ClLayout * L, gint plane, gint width, gint height, gint span, gint cha
   v->passmask = passmask;
   v->xsub = xsub;
   v->ysub = ysub;
+  v->comps = comps;
   L->convolved[plane] = TRUE;
 }
 
@@ -114,9 +115,9 @@ cl_layout_plan (const GstVideoInfo * info, guint planes, gboolean fields, ClLayo
       L->height[0] = h;
       if (sel_u || sel_v)
         add_view (L, 0, cw, h, cw, 4, sel_y ? luma4 : 0, sel_y ? cpass : cpass | luma4, 1,
-            0);
+            0, (sel_u ? 2 : 0) | (sel_v ? 4 : 0));
       if (sel_y)
-        add_view (L, 0, w, h, 2 * cw, 2, sel_u || sel_v ? cbyte : 0, cbyte, 0, 0);
+        add_view (L, 0, w, h, 2 * cw, 2, sel_u || sel_v ? cbyte : 0, cbyte, 0, 0, 1);
       break;
     }
     case GST_VIDEO_FORMAT_NV12:
@@ -135,10 +136,10 @@ cl_layout_plan (const GstVideoInfo * info, guint planes, gboolean fields, ClLayo
       L->row[1] = 2 * cw * bps;
       L->height[1] = ch;
       if (sel_y)
-        add_view (L, 0, w, h, w, 1, 0, 0, 0, 0);
+        add_view (L, 0, w, h, w, 1, 0, 0, 0, 0, 1);
       if (sel_u || sel_v)
         add_view (L, 1, cw, ch, cw, 2, 0, pass, GST_VIDEO_FORMAT_INFO_W_SUB (f, 1),
-            GST_VIDEO_FORMAT_INFO_H_SUB (f, 1));
+            GST_VIDEO_FORMAT_INFO_H_SUB (f, 1), (sel_u ? 2 : 0) | (sel_v ? 4 : 0));
       break;
     }
     case GST_VIDEO_FORMAT_I420:
@@ -160,7 +161,7 @@ cl_layout_plan (const GstVideoInfo * info, guint planes, gboolean fields, ClLayo
         L->height[p] = ph;
         if (c == 0 ? sel_y : c == 1 ? sel_u : sel_v)
           add_view (L, p, pw, ph, pw, 1, 0, 0, GST_VIDEO_FORMAT_INFO_W_SUB (f, c),
-              GST_VIDEO_FORMAT_INFO_H_SUB (f, c));
+              GST_VIDEO_FORMAT_INFO_H_SUB (f, c), 1u << c);
       }
       break;
     case GST_VIDEO_FORMAT_GBR:
@@ -172,21 +173,23 @@ cl_layout_plan (const GstVideoInfo * info, guint planes, gboolean fields, ClLayo
         L->row[p] = w;
         L->height[p] = h;
         if (planes & (c == 3 ? GST_CL_CONVOLVE_PLANES_A : GST_CL_CONVOLVE_PLANES_R << c))
-          add_view (L, p, w, h, w, 1, 0, 0, 0, 0);
+          add_view (L, p, w, h, w, 1, 0, 0, 0, 0, 1u << c);
       }
       break;
     case GST_VIDEO_FORMAT_RGB:
     case GST_VIDEO_FORMAT_BGR:{
       /* 3-byte pixels, R G B or B G R; unselected components copied */
-      guint conv = 0;
+      guint conv = 0, comps = 0;
 
       L->row[0] = 3 * w;
       L->height[0] = h;
       for (gint c = 0; c < 3; c++)
-        if (planes & (GST_CL_CONVOLVE_PLANES_R << c))
+        if (planes & (GST_CL_CONVOLVE_PLANES_R << c)) {
           conv |= 1u << GST_VIDEO_FORMAT_INFO_POFFSET (f, c);
+          comps |= 1u << c;
+        }
       if (conv)
-        add_view (L, 0, w, h, w, 3, 0, 0x7u & ~conv, 0, 0);
+        add_view (L, 0, w, h, w, 3, 0, 0x7u & ~conv, 0, 0, comps);
       break;
     }
     case GST_VIDEO_FORMAT_GRAY8:
@@ -195,13 +198,13 @@ cl_layout_plan (const GstVideoInfo * info, guint planes, gboolean fields, ClLayo
       L->row[0] = w * bps;
       L->height[0] = h;
       if (sel_y)
-        add_view (L, 0, w, h, w, 1, 0, 0, 0, 0);
+        add_view (L, 0, w, h, w, 1, 0, 0, 0, 0, 1);
       break;
     default:{
       /* 4-sample pixels (the RGB formats, RGBA64_LE, AYUV, VUYA): every sample that is not a
        * selected component is copied; component 3 is alpha */
       gboolean rgb = GST_VIDEO_FORMAT_INFO_IS_RGB (f);
-      guint conv = 0;
+      guint conv = 0, comps = 0;
 
       L->row[0] = 4 * w * bps;
       L->height[0] = h;
@@ -209,11 +212,13 @@ cl_layout_plan (const GstVideoInfo * info, guint planes, gboolean fields, ClLayo
         guint flag = c == 3 ? GST_CL_CONVOLVE_PLANES_A : rgb ? GST_CL_CONVOLVE_PLANES_R << c :
             GST_CL_CONVOLVE_PLANES_Y << c;
 
-        if (planes & flag)
+        if (planes & flag) {
           conv |= 1u << (GST_VIDEO_FORMAT_INFO_POFFSET (f, c) / bps);
+          comps |= 1u << c;
+        }
       }
       if (conv)
-        add_view (L, 0, w, h, w, 4, 0, 0xfu & ~conv, 0, 0);
+        add_view (L, 0, w, h, w, 4, 0, 0xfu & ~conv, 0, 0, comps);
       break;
     }
   }

@@ -26,6 +26,8 @@ G_BEGIN_DECLS
 #define CL_MAX_VIEWS 8
 /* distinct pixel shapes (and so kernels) in one frame: NV12 and YUY2 with chroma have two */
 #define CL_MAX_SHAPES 2
+/* matrices one frame runs: one per component (plane-matrices) */
+#define CL_MAX_MATRICES 4
 
 /* Pixels a kernel handles: samples per pixel (1, 2, 3 or 4), bits per sample, samples it
  * never writes, the one sample it computes when it computes a single one of several (-1: as
@@ -56,6 +58,10 @@ typedef struct
                                  * 2: the bottom one (rows 1, 3, ...), height its rows */
   gint xsub, ysub;              /* log2 of the frame pixels per view pixel across and down
                                  * (chroma of 4:2:0: 1 and 1; a field's rows are not counted) */
+  guint comps;                  /* the components it computes: bit c for component c of the
+                                 * format (Y U V A, or R G B A) */
+  gint matrix;                  /* which of the element's matrices it runs (plane-matrices;
+                                 * 0 unless the element sets it) */
 } ClView;
 
 /* A frame of the negotiated format with the selected planes: each plane's image bytes per row

@@ -146,7 +146,8 @@ enum
   PROP_ROI_WIDTH,
   PROP_ROI_HEIGHT,
   PROP_ROI_META,
-  PROP_ROI_TYPES
+  PROP_ROI_TYPES,
+  PROP_PLANE_MATRICES
 };
 
 /* How a frame's plane reaches the kernel and its result the output buffer. */
@@ -213,6 +214,9 @@ typedef struct
   GstClConvolveMethod method;
   guint planes;                 /* GstClConvolvePlanes */
   gboolean autotune;
+  /* plane-matrices: per component (Y U V A or R G B A) its own matrix's side, 0: the kernel's */
+  gint plane_size[CL_MAX_MATRICES];
+  gdouble plane_m[CL_MAX_MATRICES][NCOEF];
 } Settings;
 
 struct _GstClConvolve
@@ -224,6 +228,7 @@ struct _GstClConvolve
   guint cookie;                 /* bumped on every change of set */
   gchar *matrix_text;
   gchar *matrix_y_text;
+  gchar *plane_matrices_text;
   gchar *device;
   gchar *device_name;
   GstClContext *offered;        /* the last context given (set_context, a query, ours) */
@@ -270,12 +275,17 @@ struct _GstClConvolve
   guint oldest, n_pending;
   ClEvents *spent;              /* the last completed frame's events, released while the next
                                  * frame is on the device */
-  cl_mem coef_mem;
-  cl_mem sep_mem;               /* method=separable: the vector pairs */
-  gint rank;                    /* pairs of the current coefficients, -1: more than CL_MAX_RANK */
+  /* per matrix (ClView.matrix: one, or one per component with plane-matrices) */
+  cl_mem coef_mem[CL_MAX_MATRICES];
+  cl_mem sep_mem[CL_MAX_MATRICES];      /* method=separable: the vector pairs */
+  cl_mem taps_mem[CL_MAX_MATRICES];     /* method=sparse: the non-zero coefficients */
+  gint m_rank[CL_MAX_MATRICES], m_rank_a[CL_MAX_MATRICES], m_ntaps[CL_MAX_MATRICES];
+  gint n_matrices;
+  /* what the variant rules see of them all: pairs, -1 where one matrix has more than
+   * CL_MAX_RANK (or none splits); the most taps, 0 where one has more than CL_MAX_TAPS */
+  gint rank;
   gint rank_a;                  /* ... of them the first matrix's (combine: the second's follow) */
-  cl_mem taps_mem;              /* method=sparse: the non-zero coefficients */
-  gint ntaps;                   /* how many, 0 where more than CL_MAX_TAPS */
+  gint ntaps;
   cl_mem tmp_mem;               /* method=separable: the row pass's output */
   gsize tmp_bytes;
   ClBuilt built[CL_MAX_SHAPES];  /* specialised kernels, per pixel shape */
@@ -308,6 +318,7 @@ struct _GstClConvolve
   /* passthrough: the settings make the identity (as of identity_cookie; cookie never starts
    * there), and the negotiated caps are the same on both sides */
   gboolean identity, same_caps;
+  gboolean warned_components;   /* the plane-matrices warning was posted (until they change) */
   guint identity_cookie;
   gboolean identity_negotiated; /* the identity when the caps were last chosen */
 };
@@ -508,6 +519,8 @@ settings_paired (const Settings * s)
       s->combine == GST_CL_CONVOLVE_COMBINE_MAX;
 }
 
+static gint matrix_size (const Settings * s);
+
 /* Puts the n x n matrix k centred in an m x m one (m >= n), in place (k holds m * m). */
 static void
 centre_in (gdouble * k, gint n, gint m)
@@ -583,6 +596,23 @@ settings_usable (const Settings * s, gchar * err, gsize errlen)
     ok = conv_normalise (k2, n, settings_divisor (s, k, n), f, why, sizeof (why));
     if (!ok)
       g_snprintf (err, errlen, "the second matrix (matrix-y or the transpose): %s", why);
+  }
+  for (gint c = 0; ok && c < CL_MAX_MATRICES; c++) {
+    gint m = s->plane_size[c];
+    gchar why[200];
+
+    if (!m)
+      continue;
+    if (s->combine != GST_CL_CONVOLVE_COMBINE_NONE) {
+      g_snprintf (err, errlen, "combine takes the kernel's matrix on every plane: "
+          "plane-matrices must be empty with it");
+      ok = FALSE;
+      break;
+    }
+    ok = conv_normalise (s->plane_m[c], m, s->divisor != 0.0 ? s->divisor :
+        conv_auto_divisor (s->plane_m[c], m), f, why, sizeof (why));
+    if (!ok)
+      g_snprintf (err, errlen, "plane-matrices entry %d: %s", c + 1, why);
   }
   g_free (f);
   g_free (k2);
@@ -705,6 +735,78 @@ set_matrix_y (GstClConvolve * self, const gchar * text)
         err);
   free (formatted);
   g_free (k);
+}
+
+/* plane-matrices: a matrix per component, entries separated by '|' (an empty one: the
+ * kernel's matrix); refused as a whole, with a warning, when an entry is not a matrix or the
+ * coefficients would be unusable. */
+static void
+set_plane_matrices (GstClConvolve * self, const gchar * text)
+{
+  gchar **entries = text && *text ? g_strsplit (text, "|", -1) : g_new0 (gchar *, 1);
+  gint size[CL_MAX_MATRICES] = { 0 }, w, h;
+  gdouble *m = g_new0 (gdouble, (gsize) CL_MAX_MATRICES * NCOEF);
+  GString *formatted = g_string_new (NULL);
+  gchar err[256] = "";
+  gboolean ok = g_strv_length (entries) <= CL_MAX_MATRICES;
+
+  if (!ok)
+    g_snprintf (err, sizeof (err), "%u entries, at most %d (one per component)",
+        g_strv_length (entries), CL_MAX_MATRICES);
+  for (gint c = 0; ok && entries[c]; c++) {
+    gchar *e = g_strstrip (entries[c]);
+
+    if (c > 0)
+      g_string_append (formatted, " | ");
+    if (!*e)
+      continue;
+    size[c] = conv_matrix_parse_shape (e, m + (gsize) c * NCOEF, &w, &h, err, sizeof (err));
+    if (!size[c]) {
+      gchar *why = g_strdup (err);
+
+      g_snprintf (err, sizeof (err), "entry %d: %s", c + 1, why);
+      g_free (why);
+      ok = FALSE;
+    } else {
+      char *f = conv_matrix_format_shape (m + (gsize) c * NCOEF, size[c], w, h);
+
+      g_string_append (formatted, f);
+      free (f);
+    }
+  }
+  if (ok) {
+    Settings *s = self->set;
+    gint old_size[CL_MAX_MATRICES];
+    gdouble *old = g_new (gdouble, (gsize) CL_MAX_MATRICES * NCOEF);
+
+    GST_OBJECT_LOCK (self);
+    for (gint c = 0; c < CL_MAX_MATRICES; c++) {
+      old_size[c] = s->plane_size[c];
+      memcpy (old + (gsize) c * NCOEF, s->plane_m[c], sizeof (gdouble) * NCOEF);
+      s->plane_size[c] = size[c];
+      memcpy (s->plane_m[c], m + (gsize) c * NCOEF, sizeof (gdouble) * NCOEF);
+    }
+    ok = settings_usable (s, err, sizeof (err));
+    if (ok) {
+      g_free (self->plane_matrices_text);
+      self->plane_matrices_text = text && *text ? g_strdup (formatted->str) : NULL;
+      self->warned_components = FALSE;
+      self->cookie++;
+    } else {
+      for (gint c = 0; c < CL_MAX_MATRICES; c++) {
+        s->plane_size[c] = old_size[c];
+        memcpy (s->plane_m[c], old + (gsize) c * NCOEF, sizeof (gdouble) * NCOEF);
+      }
+    }
+    GST_OBJECT_UNLOCK (self);
+    g_free (old);
+  }
+  if (!ok)
+    g_warning ("%s: plane-matrices refused: %s; keeping the previous ones",
+        GST_OBJECT_NAME (self), err);
+  g_string_free (formatted, TRUE);
+  g_strfreev (entries);
+  g_free (m);
 }
 
 static void
@@ -891,6 +993,9 @@ gst_cl_convolve_set_property (GObject * object, guint prop_id, const GValue * va
       GST_OBJECT_UNLOCK (self);
       break;
     }
+    case PROP_PLANE_MATRICES:
+      set_plane_matrices (self, g_value_get_string (value));
+      break;
     case PROP_ROI_META:
       GST_OBJECT_LOCK (self);
       self->roi_meta = g_value_get_boolean (value);
@@ -1068,6 +1173,9 @@ gst_cl_convolve_get_property (GObject * object, guint prop_id, GValue * value,
     case PROP_ROI_HEIGHT:
       g_value_set_int (value, self->roi.height);
       break;
+    case PROP_PLANE_MATRICES:
+      g_value_set_string (value, self->plane_matrices_text);
+      break;
     case PROP_ROI_META:
       g_value_set_boolean (value, self->roi_meta);
       break;
@@ -1108,11 +1216,23 @@ split_pairs (const gdouble * k, gint n, gfloat * sep, gint first)
  * into sep (paired: the second's pairs after the first's, *rank_a of them the first's).
  * Returns the number of pairs in all, or -1 when they need more than CL_MAX_RANK. */
 static gint
-compute_coefficients (const Settings * s, gfloat * out, gfloat * sep, gint * rank_a)
+compute_coefficients (const Settings * s, gint comp, gfloat * out, gfloat * sep, gint * rank_a)
 {
   gdouble *k = g_new (gdouble, NCOEF), *k2 = g_new (gdouble, NCOEF);
-  gint n = settings_matrices (s, k, k2), ra, rb = 0;
-  gdouble divisor = settings_divisor (s, k, n);
+  gint n, ra, rb = 0;
+  gdouble divisor;
+
+  /* component comp's own matrix (plane-matrices), else the kernel's; all of the side of the
+   * largest, centred */
+  if (s->plane_size[comp]) {
+    n = s->plane_size[comp];
+    memcpy (k, s->plane_m[comp], sizeof (gdouble) * n * n);
+  } else {
+    n = settings_matrices (s, k, k2);
+  }
+  centre_in (k, n, matrix_size (s));
+  n = matrix_size (s);
+  divisor = settings_divisor (s, k, n);
   gboolean paired = settings_paired (s);
   gchar err[256];
 
@@ -1183,22 +1303,40 @@ matrix_size (const Settings * s)
 {
   gint n = s->kernel == CONV_PRESET_CUSTOM && s->custom_size ? s->custom_size : s->size;
 
+  for (gint c = 0; c < CL_MAX_MATRICES; c++)
+    n = MAX (n, s->plane_size[c]);
   return settings_paired (s) ? MAX (n, s->custom_y_size) : n;
 }
 
 /* The coefficients' kernel arguments, the bias scaled from 8-bit units to samples of bits
  * significant bits (× 1023 / 255 for 10 bits, × 65535 / 255 for 16). */
 static ClCoefArgs
-coef_args (GstClConvolve * self, gint bits)
+coef_args (GstClConvolve * self, gint bits, gint m)
 {
+  gint rank = self->m_rank[m], rank_a = self->m_rank_a[m];
+
   /* the separable kernels' rank: the first matrix's pairs + 16 x the second's; the generic
    * kernels' border: the border + 16 x combine (kernels/common.cl) */
-  return (ClCoefArgs) { self->coef_mem, self->sep_mem,
-    self->rank < 0 ? self->rank : self->rank_a + 16 * (self->rank - self->rank_a),
+  return (ClCoefArgs) { self->coef_mem[m], self->sep_mem[m],
+    rank < 0 ? rank : rank_a + 16 * (rank - rank_a),
     (gfloat) (self->cur->bias * (bits > 8 ? ((1 << bits) - 1) / 255.0 : 1.0)),
     matrix_size (self->cur),
-    self->cur->border + 16 * self->cur->combine, self->taps_mem, self->ntaps
+    self->cur->border + 16 * self->cur->combine, self->taps_mem[m], self->m_ntaps[m]
   };
+}
+
+/* What a frame of layout L runs on (its coefficients per matrix). */
+static ClFrameRun
+frame_run (GstClConvolve * self, const ClLayout * L)
+{
+  ClFrameRun f = { self->queue, self->up_queue, self->down_queue, self->run,
+    self->tmp_mem, {{0}}, matrix_size (self->cur) / 2,
+    self->cur->border == GST_CL_CONVOLVE_BORDER_WRAP, self->copy_parts
+  };
+
+  for (gint m = 0; m < self->n_matrices; m++)
+    f.coefs[m] = coef_args (self, L->bits, m);
+  return f;
 }
 
 /* The tuner as the element's streaming thread sees it (lookups only; the worker times). */
@@ -1206,7 +1344,7 @@ static ClTuner
 element_tuner (GstClConvolve * self, const ClKernelRequest * r)
 {
   return (ClTuner) { self->ctx, &self->facts, self->queue, self->source,
-    self->sources_digest, self->tune_dir, coef_args (self, r->bits > 0 ? r->bits : r->depth),
+    self->sources_digest, self->tune_dir, coef_args (self, r->bits > 0 ? r->bits : r->depth, 0),
     GST_OBJECT (self), FALSE
   };
 }
@@ -1867,6 +2005,38 @@ record_frame (GstClConvolve * self, const ClEvents * e, guint copies, MemPath pa
   g_mutex_unlock (&self->stats_lock);
 }
 
+/* Whether components a and b run the same matrix (plane-matrices). */
+static gboolean
+same_matrix (const Settings * s, gint a, gint b)
+{
+  return s->plane_size[a] == s->plane_size[b] && (!s->plane_size[a] ||
+      !memcmp (s->plane_m[a], s->plane_m[b], sizeof (gdouble) * s->plane_size[a] *
+          s->plane_size[a]));
+}
+
+/* Each view's matrix: its first component's (one per component with plane-matrices, else
+ * the one). A view computes its components together (RGBA's R, G and B; NV12's U and V): given
+ * different matrices they run the first's, with a warning. */
+static void
+assign_matrices (GstClConvolve * self, ClLayout * L)
+{
+  for (gint i = 0; i < L->n_views; i++) {
+    ClView *v = &L->views[i];
+    gint first = v->comps ? g_bit_nth_lsf (v->comps, -1) : 0;
+
+    v->matrix = self->n_matrices > 1 ? first : 0;
+    for (gint c = first + 1; self->n_matrices > 1 && c < CL_MAX_MATRICES; c++)
+      if ((v->comps & (1u << c)) && !same_matrix (self->cur, first, c) &&
+          !self->warned_components) {
+        self->warned_components = TRUE;
+        GST_ELEMENT_WARNING (self, LIBRARY, SETTINGS, ("plane-matrices gives components %d "
+                "and %d different matrices, but this format holds them in one plane, filtered "
+                "together: both run component %d's. Use a planar format (I420, Y444, GBR) to "
+                "filter them apart.", first + 1, c + 1, first + 1), (NULL));
+      }
+  }
+}
+
 /* Makes the settings' snapshot current (uploading new coefficients) and plans info's layout
  * into *L with its kernels and buffers ready: at negotiation (set_info), so that a format or a
  * build that fails is an error there, and before each frame (where nothing is built unless a
@@ -1890,33 +2060,68 @@ prepare (GstClConvolve * self, const GstVideoInfo * info, gboolean fields, ClLay
   GST_OBJECT_UNLOCK (self);
 
   if (changed) {
-    gfloat coef[2 * NCOEF] = { 0 }, sep[2 * CL_MAX_RANK * CONV_MAX_SIZE] = { 0 };
-    ConvTap taps[CL_MAX_TAPS];
-    gint n = matrix_size (self->cur);
-    cl_int err;
+    gboolean per_comp = FALSE;
+    cl_int err = CL_SUCCESS;
+    const gchar *what = "coefficient upload";
 
-    /* the SVD of the split runs here, once per coefficient set, not per frame */
-    self->rank = compute_coefficients (self->cur, coef, sep, &self->rank_a);
-    self->ntaps = conv_taps_pair (coef, settings_paired (self->cur) ? coef + n * n : NULL, n,
-        taps, CL_MAX_TAPS);
-    if (self->ntaps > CL_MAX_TAPS)
-      self->ntaps = 0;
-    err = clEnqueueWriteBuffer (self->queue, self->coef_mem, CL_TRUE, 0, sizeof (coef), coef,
-        0, NULL, NULL);
-    if (err == CL_SUCCESS)
-      err = clEnqueueWriteBuffer (self->queue, self->sep_mem, CL_TRUE, 0, sizeof (sep), sep,
-          0, NULL, NULL);
-    if (err == CL_SUCCESS && self->ntaps > 0)
-      err = clEnqueueWriteBuffer (self->queue, self->taps_mem, CL_TRUE, 0,
-          sizeof (ConvTap) * self->ntaps, taps, 0, NULL, NULL);
+    for (gint c = 0; c < CL_MAX_MATRICES; c++)
+      per_comp |= self->cur->plane_size[c] > 0;
+    /* one matrix per component with plane-matrices (those without one of their own run the
+     * kernel's), else one */
+    self->n_matrices = per_comp ? CL_MAX_MATRICES : 1;
+    self->rank = 0;
+    self->ntaps = 0;
+    for (gint m = 0; m < self->n_matrices && err == CL_SUCCESS; m++) {
+      gfloat *coef = g_new0 (gfloat, 2 * NCOEF);
+      gfloat sep[2 * CL_MAX_RANK * CONV_MAX_SIZE] = { 0 };
+      ConvTap *taps = g_new (ConvTap, CL_MAX_TAPS);
+      gint n = matrix_size (self->cur);
+
+      /* the SVD of the split runs here, once per coefficient set, not per frame */
+      self->m_rank[m] = compute_coefficients (self->cur, m, coef, sep, &self->m_rank_a[m]);
+      self->m_ntaps[m] = conv_taps_pair (coef, settings_paired (self->cur) ? coef + n * n :
+          NULL, n, taps, CL_MAX_TAPS);
+      if (self->m_ntaps[m] > CL_MAX_TAPS)
+        self->m_ntaps[m] = 0;
+      if (m == 0)
+        self->rank_a = self->m_rank_a[m];
+      self->rank = self->rank < 0 || self->m_rank[m] < 0 ? -1 :
+          MAX (self->rank, self->m_rank[m]);
+      self->ntaps = m > 0 && (self->ntaps == 0 || self->m_ntaps[m] == 0) ? 0 :
+          MAX (self->ntaps, self->m_ntaps[m]);
+      if (!self->coef_mem[m]) {
+        what = "clCreateBuffer";
+        self->coef_mem[m] = clCreateBuffer (self->ctx->context, CL_MEM_READ_ONLY,
+            sizeof (gfloat) * 2 * NCOEF, NULL, &err);
+        if (err == CL_SUCCESS)
+          self->sep_mem[m] = clCreateBuffer (self->ctx->context, CL_MEM_READ_ONLY,
+              sizeof (gfloat) * 2 * CL_MAX_RANK * CONV_MAX_SIZE, NULL, &err);
+        if (err == CL_SUCCESS)
+          self->taps_mem[m] = clCreateBuffer (self->ctx->context, CL_MEM_READ_ONLY,
+              sizeof (ConvTap) * CL_MAX_TAPS, NULL, &err);
+        what = "coefficient upload";
+      }
+      if (err == CL_SUCCESS)
+        err = clEnqueueWriteBuffer (self->queue, self->coef_mem[m], CL_TRUE, 0,
+            sizeof (gfloat) * 2 * NCOEF, coef, 0, NULL, NULL);
+      if (err == CL_SUCCESS)
+        err = clEnqueueWriteBuffer (self->queue, self->sep_mem[m], CL_TRUE, 0, sizeof (sep),
+            sep, 0, NULL, NULL);
+      if (err == CL_SUCCESS && self->m_ntaps[m] > 0)
+        err = clEnqueueWriteBuffer (self->queue, self->taps_mem[m], CL_TRUE, 0,
+            sizeof (ConvTap) * self->m_ntaps[m], taps, 0, NULL, NULL);
+      g_free (coef);
+      g_free (taps);
+    }
     if (err != CL_SUCCESS) {
       /* the next frame tries again */
       self->cur_valid = FALSE;
-      FLOW_FAILED ("coefficient upload", err);
+      FLOW_FAILED (what, err);
       return FALSE;
     }
   }
   cl_layout_plan (info, self->cur->planes, fields, L);
+  assign_matrices (self, L);
   for (gint i = 0; i < L->n_shapes; i++)
     if (!ensure_kernel (self, i, &L->shapes[i], L))
       return FALSE;
@@ -1990,10 +2195,7 @@ frame_submit (GstClConvolve * self, FrameSlot * slot)
         ("%" GST_PTR_FORMAT, in_mem == FRAME_HOST ? in->buffer : out->buffer));
     return GST_FLOW_ERROR;
   }
-  *f = (ClFrameRun) { self->queue, self->up_queue, self->down_queue, self->run,
-    self->tmp_mem, coef_args (self, L.bits), matrix_size (self->cur) / 2,
-    self->cur->border == GST_CL_CONVOLVE_BORDER_WRAP, self->copy_parts
-  };
+  *f = frame_run (self, &L);
 
   if (!self->discrete) {
     gboolean in_pinned = in_mem != FRAME_HOST, out_pinned = out_mem != FRAME_HOST;
@@ -2371,10 +2573,7 @@ regions_frame (GstClConvolve * self, GstBuffer * buf, GstBuffer * meta)
     ret = GST_FLOW_ERROR;
     goto out;
   }
-  slot->f = (ClFrameRun) { self->queue, self->up_queue, self->down_queue, self->run,
-    self->tmp_mem, coef_args (self, L.bits), matrix_size (self->cur) / 2,
-    self->cur->border == GST_CL_CONVOLVE_BORDER_WRAP, self->copy_parts
-  };
+  slot->f = frame_run (self, &L);
   err = gst_cl_run_regions (&slot->f, &L, self->parts, n, planes, self->region_in,
       self->region_out, slot->e, &done, &what);
   if (err == CL_SUCCESS) {
@@ -2669,6 +2868,9 @@ settings_identity (const Settings * s)
 
   if (s->bias != 0.0 || divisor == 0.0 || s->combine != GST_CL_CONVOLVE_COMBINE_NONE)
     return FALSE;
+  for (gint c = 0; c < CL_MAX_MATRICES; c++)
+    if (s->plane_size[c])
+      return FALSE;
   for (gint i = 0; i < n * n; i++)
     if (k[i] / divisor != (i == n * n / 2 ? 1.0 : 0.0))
       return FALSE;
@@ -3003,8 +3205,11 @@ release_cl (GstClConvolve * self)
     g_clear_pointer (&slot->stage_out, gst_memory_unref);
     slot->src_bytes = slot->dst_bytes = 0;
   }
-  g_clear_pointer (&self->sep_mem, clReleaseMemObject);
-  g_clear_pointer (&self->taps_mem, clReleaseMemObject);
+  for (gint m = 0; m < CL_MAX_MATRICES; m++) {
+    g_clear_pointer (&self->coef_mem[m], clReleaseMemObject);
+    g_clear_pointer (&self->sep_mem[m], clReleaseMemObject);
+    g_clear_pointer (&self->taps_mem[m], clReleaseMemObject);
+  }
   g_clear_pointer (&self->tmp_mem, clReleaseMemObject);
   self->tmp_bytes = 0;
   gst_clear_buffer (&self->ip_source);
@@ -3012,7 +3217,6 @@ release_cl (GstClConvolve * self)
   g_clear_pointer (&self->region_in, clReleaseMemObject);
   g_clear_pointer (&self->region_out, clReleaseMemObject);
   self->region_in_bytes = self->region_out_bytes = 0;
-  g_clear_pointer (&self->coef_mem, clReleaseMemObject);
   gst_clear_object (&self->allocator);
   gst_clear_object (&self->dev_allocator);
   g_clear_pointer (&self->queue, clReleaseCommandQueue);
@@ -3201,15 +3405,15 @@ gst_cl_convolve_start (GstBaseTransform * bt)
             self->ctx->device_name), (NULL));
     goto fail;
   }
-  self->coef_mem = clCreateBuffer (self->ctx->context, CL_MEM_READ_ONLY,
+  self->coef_mem[0] = clCreateBuffer (self->ctx->context, CL_MEM_READ_ONLY,
       sizeof (gfloat) * 2 * NCOEF, NULL, &err);
-  if (self->coef_mem)
-    self->sep_mem = clCreateBuffer (self->ctx->context, CL_MEM_READ_ONLY,
+  if (self->coef_mem[0])
+    self->sep_mem[0] = clCreateBuffer (self->ctx->context, CL_MEM_READ_ONLY,
         sizeof (gfloat) * 2 * CL_MAX_RANK * CONV_MAX_SIZE, NULL, &err);
-  if (self->sep_mem)
-    self->taps_mem = clCreateBuffer (self->ctx->context, CL_MEM_READ_ONLY,
+  if (self->sep_mem[0])
+    self->taps_mem[0] = clCreateBuffer (self->ctx->context, CL_MEM_READ_ONLY,
         sizeof (ConvTap) * CL_MAX_TAPS, NULL, &err);
-  if (!self->coef_mem || !self->sep_mem || !self->taps_mem) {
+  if (!self->coef_mem[0] || !self->sep_mem[0] || !self->taps_mem[0]) {
     FLOW_FAILED ("clCreateBuffer", err);
     goto fail;
   }
@@ -3281,6 +3485,7 @@ gst_cl_convolve_finalize (GObject * object)
   g_free (self->tune_dir);
   g_free (self->matrix_text);
   g_free (self->matrix_y_text);
+  g_free (self->plane_matrices_text);
   g_free (self->roi_types);
   g_strfreev (self->roi_type_list);
   g_free (self->parts);
@@ -3429,6 +3634,14 @@ gst_cl_convolve_class_init (GstClConvolveClass * klass)
           "'" GST_CL_CONTEXT_TYPE "'; an application may give its own cl_context and "
           "cl_device_id in one (fields cl-context and cl-device, pointers)",
           GST_TYPE_CL_CONTEXT, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (gobject_class, PROP_PLANE_MATRICES,
+      g_param_spec_string ("plane-matrices", "Plane matrices", "A matrix per component, "
+          "in the matrix syntax, separated by '|', in the format's component order: Y|U|V|A "
+          "for YUV and gray formats, R|G|B|A for RGB ones (\"|1 2 1; 2 4 2; 1 2 1\" keeps "
+          "luma on the kernel and blurs U). An empty or missing entry runs the kernel's "
+          "matrix; divisor and bias apply to each. Components a format filters together "
+          "(R, G, B of packed RGB; U, V of NV12 and YUY2) run the first one's. The planes "
+          "property still selects what is filtered; not with combine", NULL, live));
   g_object_class_install_property (gobject_class, PROP_ROI_X,
       g_param_spec_int ("roi-x", "Region x", "Left column of the region convolved (frame "
           "pixels; with roi-y, roi-width and roi-height): only its pixels are filtered, the "

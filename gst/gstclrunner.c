@@ -369,7 +369,7 @@ gst_cl_run_unified (const ClFrameRun * f, const ClLayout * L, const ClPlane * sr
     const ClView *v = &L->views[i];
 
     err = gst_cl_built_set_args (&f->built[v->shape], v, &src[v->plane], &dst[v->plane],
-        f->tmp, &f->coefs, what);
+        f->tmp, &f->coefs[v->matrix], what);
     if (err != CL_SUCCESS)
       return err;
     *what = "kernel launch";
@@ -496,8 +496,8 @@ enqueue_ready_bands (const ClFrameRun * f, const ClLayout * L, PlaneRun * r, con
       if (vn <= 0)
         continue;
       if (L->fields) {
-        err = gst_cl_built_set_args (&f->built[v->shape], v, kin, from, f->tmp, &f->coefs,
-            what);
+        err = gst_cl_built_set_args (&f->built[v->shape], v, kin, from, f->tmp,
+            &f->coefs[v->matrix], what);
         if (err != CL_SUCCESS)
           return err;
       }
@@ -566,7 +566,7 @@ gst_cl_run_discrete (const ClFrameRun * f, const ClLayout * L, const ClPlane * s
       if (L->views[i].plane != p)
         continue;
       err = gst_cl_built_set_args (&f->built[L->views[i].shape], &L->views[i], &dev_in[p],
-          &dev_out[p], f->tmp, &f->coefs, what);
+          &dev_out[p], f->tmp, &f->coefs[L->views[i].matrix], what);
       if (err != CL_SUCCESS)
         return err;
     }
@@ -598,7 +598,7 @@ gst_cl_run_discrete (const ClFrameRun * f, const ClLayout * L, const ClPlane * s
           continue;
         if (L->fields) {
           err = gst_cl_built_set_args (&f->built[v->shape], v, &dev_in[p], &dev_out[p], f->tmp,
-              &f->coefs, what);
+              &f->coefs[v->matrix], what);
           if (err != CL_SUCCESS)
             return err;
         }
@@ -690,7 +690,7 @@ gst_cl_run_regions (const ClFrameRun * f, const ClLayout * L, const ClRegionPart
       v.width = l->width;
       v.span = l->span;
       v.height = p->rows;
-      err = gst_cl_built_set_args (b, &v, &src, &dst, f->tmp, &f->coefs, what);
+      err = gst_cl_built_set_args (b, &v, &src, &dst, f->tmp, &f->coefs[v.matrix], what);
       if (err != CL_SUCCESS)
         return err;
       *what = "kernel launch";

@@ -118,7 +118,7 @@ typedef struct
   cl_command_queue queue, up, down;
   const ClBuilt *built;
   cl_mem tmp;
-  ClCoefArgs coefs;
+  ClCoefArgs coefs[CL_MAX_MATRICES];    /* per matrix a view runs (ClView.matrix) */
   gint radius;
   gboolean wrap;
   gint copy_parts;              /* staging copies in up to this many pieces at once */

@@ -2061,6 +2061,112 @@ GST_START_TEST (test_regions_copy)
 
 GST_END_TEST;
 
+/* -------------------------------------------------------------------------- plane-matrices */
+
+static const gdouble pm_sharp3[9] = { 0, -1, 0, -1, 5, -1, 0, -1, 0 };
+static const gdouble pm_grad3[9] = { 1, 2, 1, 2, 4, 2, 1, 2, 1 };
+static const gdouble pm_box5[25] = {
+  1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1
+};
+static const Filter f_pm_sharp3 = { NULL, 3, 0.0, 0.0, pm_sharp3 };
+static const Filter f_pm_grad3 = { NULL, 3, 0.0, 0.0, pm_grad3 };
+static const Filter f_pm_box5 = { NULL, 5, 0.0, 0.0, pm_box5 };
+
+/* A case, and each component's own matrix (NULL: the case's filter runs it) */
+typedef struct
+{
+  Case c;
+  const Filter *per[N_COMPS];
+} PlaneCase;
+
+static const PlaneCase plane_cases[] = {
+  {{"I420", 41, 31, "y+u+v", &f_gauss7, "mirror", "auto", INPUT_DEFAULT},
+      {NULL, &f_pm_sharp3, &f_pm_box5}},
+  {{"GBR", 33, 21, "r+g+b", &f_box15, "clamp", "separable", INPUT_POOL},
+      {&f_pm_grad3, NULL, &f_pm_sharp3}},
+  {{"YUY2", 41, 29, "y+u+v", &f_gauss7, "wrap", "float4", INPUT_DEFAULT},
+      {&f_pm_sharp3, &f_pm_box5, &f_pm_box5}},
+  {{"NV12", 38, 30, "y+u+v", &f_sharpen, "constant", "sparse", INPUT_POOL},
+      {&f_pm_box5, &f_pm_grad3, &f_pm_grad3}},
+  {{"RGBA", 40, 30, "auto", &f_sharpen, "clamp", "tiled", INPUT_DEFAULT},
+      {&f_pm_grad3, &f_pm_grad3, &f_pm_grad3}},
+  {{"GRAY16_LE", 33, 27, "y", &f_gauss7, "mirror", "vector", INPUT_PADDED},
+      {&f_pm_box5}},
+};
+
+/* plane-matrices against the reference: each component convolved with its own matrix (of
+ * sizes 3 and 5 beside the case's 3 to 15: the element runs all at the largest side), the
+ * others with the case's filter; planar, semi-planar, packed 4:2:2 and packed RGB formats,
+ * methods and borders by turns, both paths, two frames each (the second with the entries
+ * cleared: the case's filter everywhere again). */
+GST_START_TEST (test_plane_matrices)
+{
+  const PlaneCase *pc = &plane_cases[__i__ >> 1];
+  gboolean discrete = __i__ & 1;
+  GstHarness *h = start_harness (&pc->c, discrete);
+  GstBufferPool *pool = NULL;
+  GString *entries = g_string_new (NULL);
+  Geom g;
+
+  geom_init (&g, pc->c.format, pc->c.width, pc->c.height);
+  if (pc->c.input == INPUT_POOL)
+    pool = proposed_pool (h, &g, FALSE);
+  for (gint c = 0; c < g.n_comps && c < 3; c++) {
+    if (c > 0)
+      g_string_append (entries, "|");
+    if (pc->per[c]) {
+      gchar *m = matrix_string (pc->per[c]->matrix, pc->per[c]->size, "; ");
+
+      g_string_append (entries, m);
+      g_free (m);
+    }
+  }
+  for (gint frame = 0; frame < 2; frame++) {
+    Frame in, out;
+    Expect e, one;
+    GstBuffer *buf;
+    gchar *what = describe (&pc->c, discrete), *full;
+    guint sel = selected_comps (&g, pc->c.planes);
+
+    g_object_set (h->element, "plane-matrices", frame == 0 ? entries->str : NULL, NULL);
+    random_frame (&g, 800 + __i__ * 4 + frame, &in);
+    buf = gst_harness_push_and_pull (h, make_buffer (&g, pc->c.input, pool, &in));
+    fail_unless (buf != NULL, "%s: no output", what);
+    read_buffer (buf, &g, &out);
+    gst_buffer_unref (buf);
+
+    /* each component's expectation from its own filter, merged into e */
+    expect_frame (&g, &in, sel, pc->c.filter, pc->c.border, &e);
+    for (gint c = 0; frame == 0 && c < g.n_comps; c++) {
+      if (!(sel & (1u << c)) || !pc->per[c])
+        continue;
+      expect_frame (&g, &in, 1u << c, pc->per[c], pc->c.border, &one);
+      g_free (e.value[c]);
+      g_free (e.tie[c]);
+      e.value[c] = one.value[c];
+      e.tie[c] = one.tie[c];
+      one.value[c] = NULL;
+      one.tie[c] = NULL;
+      expect_clear (&one);
+    }
+    full = g_strdup_printf ("%s plane-matrices=\"%s\"", what, frame == 0 ? entries->str : "");
+    check_frame (&g, &in, &out, &e, full);
+    expect_clear (&e);
+    frame_clear (&in);
+    frame_clear (&out);
+    g_free (full);
+    g_free (what);
+  }
+  if (pool) {
+    gst_buffer_pool_set_active (pool, FALSE);
+    gst_object_unref (pool);
+  }
+  g_string_free (entries, TRUE);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 /* Four cases that meson runs as four processes (CK_RUN_CASE), so that on a few cores their
  * cold program builds run side by side: YUV layouts, the vector variants on every format, RGB
  * planes, 16-bit gray and float4 blocking, and the deep formats. */
@@ -2116,6 +2222,7 @@ formats_suite (void)
   tcase_add_checked_fixture (tc, reset_split_env, stop_leftover_pipelines);
   tcase_add_loop_test (tc, test_regions, 0, 2 * G_N_ELEMENTS (region_cases));
   tcase_add_loop_test (tc, test_regions_copy, 0, 4);
+  tcase_add_loop_test (tc, test_plane_matrices, 0, 2 * G_N_ELEMENTS (plane_cases));
   return s;
 }
 
