@@ -42,6 +42,8 @@
 #define BANDS 3
 
 #define PINNED_MEMORY "ClPinnedMemory"
+/* the element's developer override: the generic programs alone */
+#define GENERIC_ENV "GST_CLCONVOLVE_GENERIC"
 
 /* ------------------------------------------------------------------------------- formats */
 
@@ -1848,6 +1850,39 @@ GST_START_TEST (test_combine)
 
 GST_END_TEST;
 
+/* Magnitude of every gradient operator at every size 3..31 with every border, GRAY8 on the
+ * generic program (GST_CLCONVOLVE_GENERIC=dense: the matrix side and border are arguments, so
+ * 15 sizes cost no build; the specialised variants are test_combine's). Loop index: operator
+ * * 4 + border. */
+GST_START_TEST (test_combine_sizes)
+{
+  const gchar *const ops[] = { "sobel-x", "scharr-x", "prewitt-x" };
+  Filter f = { ops[__i__ / 4], 3, 0.0, 0.0, NULL, REF_COMBINE_MAGNITUDE };
+  Case c = { "GRAY8", 29, 23, "auto", &f, border_names[__i__ % 4], "auto", INPUT_DEFAULT };
+  GstHarness *h;
+
+  g_setenv (GENERIC_ENV, "dense", TRUE);
+  h = start_harness (&c, FALSE);
+  for (gint size = 3; size <= 31; size += 2) {
+    f.size = size;
+    apply_case (h->element, &c);
+    push_and_check (h, &c, FALSE, NULL, 7000 + 100 * __i__ + size);
+  }
+  {
+    GstStructure *st = NULL;
+    guint64 generic = 0;
+
+    g_object_get (h->element, "stats", &st, NULL);
+    fail_unless (st && gst_structure_get_uint64 (st, "generic-frames", &generic));
+    fail_unless_equals_uint64 (generic, 15);
+    gst_structure_free (st);
+  }
+  gst_harness_teardown (h);
+  g_unsetenv (GENERIC_ENV);
+}
+
+GST_END_TEST;
+
 /* ------------------------------------------------------------------------------- regions */
 
 /* A rectangle of frame pixels as the test gives it (the roi properties, or a meta of type) */
@@ -2216,6 +2251,7 @@ formats_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_checked_fixture (tc, reset_split_env, stop_leftover_pipelines);
   tcase_add_loop_test (tc, test_combine, 0, 2 * G_N_ELEMENTS (combine_cases));
+  tcase_add_loop_test (tc, test_combine_sizes, 0, 12);
 
   tc = tcase_create ("regions");
   suite_add_tcase (s, tc);
