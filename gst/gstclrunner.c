@@ -357,6 +357,20 @@ next_event (ClEvents * e, gint stage)
   return &e->ev[stage][e->n[stage]++];
 }
 
+/* A marker event on queue for everything queued so far (*done), then the queue flushed. */
+static cl_int
+queue_done (cl_command_queue queue, cl_event * done, const gchar ** what)
+{
+  cl_int err;
+
+  *what = "clEnqueueMarkerWithWaitList";
+  err = clEnqueueMarkerWithWaitList (queue, 0, NULL, done);
+  if (err != CL_SUCCESS)
+    return err;
+  *what = "clFlush";
+  return clFlush (queue);
+}
+
 /* Host-unified device: the kernels read and write pinned host memory in place; planes no view
  * convolves are copied by the device. */
 cl_int
@@ -397,12 +411,7 @@ gst_cl_run_unified (const ClFrameRun * f, const ClLayout * L, const ClPlane * sr
     if (err != CL_SUCCESS)
       return err;
   }
-  *what = "clEnqueueMarkerWithWaitList";
-  err = clEnqueueMarkerWithWaitList (f->queue, 0, NULL, done);
-  if (err != CL_SUCCESS)
-    return err;
-  *what = "clFlush";
-  return clFlush (f->queue);
+  return queue_done (f->queue, done, what);
 }
 
 /* Rows per band of a plane: a multiple of the work-group height of every view on it, so that
@@ -727,12 +736,7 @@ gst_cl_run_regions (const ClFrameRun * f, const ClLayout * L, const ClRegionPart
     if (err != CL_SUCCESS)
       return err;
   }
-  *what = "clEnqueueMarkerWithWaitList";
-  err = clEnqueueMarkerWithWaitList (f->queue, 0, NULL, done);
-  if (err != CL_SUCCESS)
-    return err;
-  *what = "clFlush";
-  return clFlush (f->queue);
+  return queue_done (f->queue, done, what);
 }
 
 void

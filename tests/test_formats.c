@@ -1782,20 +1782,24 @@ static const SparseCase sparse_cases[] = {
   {{"I420", 38, 30, "y+u+v", &f_sparse9, "mirror", "float4", INPUT_PADDED}, "float4"},
 };
 
-GST_START_TEST (test_sparse)
+/* Two frames of sc, the first checked to run sc->ran; the discrete path as a GPU runs it: the
+ * taps over a local tile (the element reads this at start) */
+static void
+run_sparse_case (const SparseCase * sc, gboolean discrete, guint32 seed)
 {
-  const SparseCase *sc = &sparse_cases[__i__ >> 1];
-  gboolean discrete = __i__ & 1;
   gchar *ran = discrete && !strcmp (sc->ran, "sparse") ? g_strdup ("sparse tiled ") :
       g_strdup (sc->ran);
 
-  /* the discrete path as a GPU runs it: the taps over a local tile (the element reads this at
-   * start) */
   if (discrete)
     g_setenv (SPARSE_TILES_ENV, "1", TRUE);
-  run_case_then (&sc->c, discrete, 2, 4100 + 10 * __i__, NULL, ran);
+  run_case_then (&sc->c, discrete, 2, seed, NULL, ran);
   g_unsetenv (SPARSE_TILES_ENV);
   g_free (ran);
+}
+
+GST_START_TEST (test_sparse)
+{
+  run_sparse_case (&sparse_cases[__i__ >> 1], __i__ & 1, 4100 + 10 * __i__);
 }
 
 GST_END_TEST;
@@ -1836,16 +1840,7 @@ static const SparseCase combine_cases[] = {
 
 GST_START_TEST (test_combine)
 {
-  const SparseCase *sc = &combine_cases[__i__ >> 1];
-  gboolean discrete = __i__ & 1;
-  gchar *ran = discrete && !strcmp (sc->ran, "sparse") ? g_strdup ("sparse tiled ") :
-      g_strdup (sc->ran);
-
-  if (discrete)
-    g_setenv (SPARSE_TILES_ENV, "1", TRUE);
-  run_case_then (&sc->c, discrete, 2, 5100 + 10 * __i__, NULL, ran);
-  g_unsetenv (SPARSE_TILES_ENV);
-  g_free (ran);
+  run_sparse_case (&combine_cases[__i__ >> 1], __i__ & 1, 5100 + 10 * __i__);
 }
 
 GST_END_TEST;
