@@ -2933,7 +2933,7 @@ gst_cl_convolve_generate_output (GstBaseTransform * bt, GstBuffer ** outbuf)
   GstBuffer *inbuf = bt->queued_buf;
   guint max = max_inflight (self);
   GstFlowReturn ret = GST_FLOW_OK;
-  gboolean regions = regions_on (self);
+  gboolean regions = regions_on (self), in_place;
 
   if (inbuf) {
     ret = update_passthrough (self);
@@ -2945,12 +2945,12 @@ gst_cl_convolve_generate_output (GstBaseTransform * bt, GstBuffer ** outbuf)
     if (regions && self->n_pending > 0 && (ret = drain_inflight (self)) != GST_FLOW_OK)
       return ret;
     GST_OBJECT_LOCK (self);
-    regions = regions && self->same_caps;
+    in_place = regions && self->same_caps;
     GST_OBJECT_UNLOCK (self);
-    gst_base_transform_set_in_place (bt, regions);
+    gst_base_transform_set_in_place (bt, in_place);
   }
   /* one at a time: GstBaseTransform's own path (QoS, transform) */
-  if ((max <= 1 || regions_on (self)) && self->n_pending == 0)
+  if ((max <= 1 || regions) && self->n_pending == 0)
     return GST_BASE_TRANSFORM_CLASS (parent_class)->generate_output (bt, outbuf);
   *outbuf = NULL;
   if (inbuf) {
