@@ -414,10 +414,10 @@ gst_cl_run_unified (const ClFrameRun * f, const ClLayout * L, const ClPlane * sr
   return queue_done (f->queue, done, what);
 }
 
-/* Rows per band of a plane: a multiple of the work-group height of every view on it, so that
- * bands never share a work-group. */
+/* Rows per band of a plane: a multiple of the work-group height of every view on it (*unit),
+ * so that bands never share a work-group. */
 static gint
-band_rows (const ClFrameRun * f, const ClLayout * L, gint p, gint bands)
+band_rows (const ClFrameRun * f, const ClLayout * L, gint p, gint bands, gint * unit_out)
 {
   gint h = L->height[p], ly = 1, rows;
 
@@ -444,6 +444,7 @@ band_rows (const ClFrameRun * f, const ClLayout * L, gint p, gint bands)
   /* fields: a band of 2 ly plane rows holds ly rows of each */
   if (L->fields)
     ly *= 2;
+  *unit_out = ly;
   return MAX ((rows + ly - 1) / ly * ly, ly);
 }
 
@@ -463,12 +464,27 @@ view_rows (const ClView * v, gint y0, gint n, gint * first, gint * count)
   *count = (y0 + n + parity) / 2 - *first;
 }
 
-/* A plane on its way through a discrete device in bands. */
+/* A plane on its way through a discrete device in bands: nb upload bands of rows rows; kernel
+ * band k (and its download) ends shift rows above upload band k's end, so that its halo is up
+ * once upload band k is, and the frame's tail is one short band (the last kernel band reaches
+ * the plane's end). */
 typedef struct
 {
-  gint p, rows, nb, next;
+  gint p, rows, nb, next, shift;
   cl_event up[CL_MAX_BANDS];       /* borrowed from ClEvents; NULL: the input is on the device */
 } PlaneRun;
+
+/* The shift of a plane's kernel bands: the halo in plane rows rounded up to whole work-group
+ * rows (unit), when a band is larger; 0 for a plane no view convolves, which goes down as it
+ * arrives. */
+static gint
+band_shift (const ClFrameRun * f, const ClLayout * L, gint p, gint rows, gint unit)
+{
+  gint halo = L->fields ? 2 * f->radius : f->radius;
+  gint shift = (halo + unit - 1) / unit * unit;
+
+  return L->convolved[p] && shift < rows ? shift : 0;
+}
 
 /* Enqueues the kernels and the download (from `from`, when dst is not NULL) of every band of
  * the plane not yet enqueued whose input rows are all on the device once band b is: a band's
@@ -487,7 +503,9 @@ enqueue_ready_bands (const ClFrameRun * f, const ClLayout * L, PlaneRun * r, con
   cl_int err = CL_SUCCESS;
 
   for (; r->next < r->nb; r->next++) {
-    gint y0 = r->next * r->rows, n = MIN (r->rows, h - y0), last = y0 + n - 1 + radius;
+    gint y0 = r->next ? r->next * r->rows - r->shift : 0;
+    gint n = (r->next == r->nb - 1 ? h : (r->next + 1) * r->rows - r->shift) - y0;
+    gint last = y0 + n - 1 + radius;
     gint need = !L->convolved[p] ? r->next : last >= h - 1 ||
         (f->wrap && y0 < radius) ? r->nb - 1 :
         last / r->rows;
@@ -537,7 +555,8 @@ enqueue_ready_bands (const ClFrameRun * f, const ClLayout * L, PlaneRun * r, con
 /* Discrete device: each plane goes up, through its kernels and down in horizontal bands, each
  * stage on its own in-order queue, so that band b+1 uploads while band b computes and band b-1
  * downloads; events order the queues. Each band's kernels and download are queued as soon as its
- * input rows are (faster than queuing every upload first: docs/design.md). A frame already on
+ * input rows are (faster than queuing every upload first: docs/design.md), kernel bands ending
+ * a halo above the upload bands (PlaneRun). A frame already on
  * the device (src NULL) is not uploaded, one that stays there (dst NULL) not downloaded; with
  * neither, the planes go whole. in: when not NULL, each band of the input frame is copied into
  * src (pinned staging) just before its upload. The caller waits for *done, so every frame
@@ -552,12 +571,14 @@ gst_cl_run_discrete (const ClFrameRun * f, const ClLayout * L, const ClPlane * s
   if ((!src && !dst) || (bands == CL_BANDS_BUSY && in))
     bands = 1;
   for (gint p = 0; p < L->n_planes; p++) {
-    PlaneRun r = { p, band_rows (f, L, p, bands), 0, 0, {NULL} };
+    gint unit;
+    PlaneRun r = { p, band_rows (f, L, p, bands, &unit), 0, 0, 0, {NULL} };
     /* a plane no view convolves: uploaded where it is downloaded from, or into the output */
     const ClPlane *carry = src && !dst ? &dev_out[p] : &dev_in[p];
     const ClPlane *up_to = L->convolved[p] ? &dev_in[p] : carry;
 
     r.nb = (L->height[p] + r.rows - 1) / r.rows;
+    r.shift = band_shift (f, L, p, r.rows, unit);
     if (!L->convolved[p] && !src && !dst) {
       const size_t src_origin[3] = { dev_in[p].offset, 0, 0 };
       const size_t dst_origin[3] = { dev_out[p].offset, 0, 0 };
