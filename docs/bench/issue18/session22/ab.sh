@@ -1,5 +1,6 @@
 #!/bin/bash
 # device run: A/B of plugin builds (old/new), alternating rounds, 1080p RGBA motionblur 7
+# devbench/ab/ holds clconvolve-bench, clconvolve-warmup and each build's plugin as NAME.so
 AB=$PWD/devbench/ab
 B=$AB/clconvolve-bench
 export GST_CLCONVOLVE_HELPER=$AB/clconvolve-warmup
