@@ -474,13 +474,19 @@ typedef struct
   cl_event up[CL_MAX_BANDS];       /* borrowed from ClEvents; NULL: the input is on the device */
 } PlaneRun;
 
-/* The shift of a plane's kernel bands: the halo in plane rows rounded up to whole work-group
- * rows (unit), when a band is larger; 0 for a plane no view convolves, which goes down as it
- * arrives. */
+/* The halo of a band in plane rows: a field's rows are every other plane row. */
+static gint
+plane_halo (const ClFrameRun * f, const ClLayout * L)
+{
+  return L->fields ? 2 * f->radius : f->radius;
+}
+
+/* The shift of a plane's kernel bands: the halo rounded up to whole work-group rows (unit),
+ * when a band is larger; 0 for a plane no view convolves, which goes down as it arrives. */
 static gint
 band_shift (const ClFrameRun * f, const ClLayout * L, gint p, gint rows, gint unit)
 {
-  gint halo = L->fields ? 2 * f->radius : f->radius;
+  gint halo = plane_halo (f, L);
   gint shift = (halo + unit - 1) / unit * unit;
 
   return L->convolved[p] && shift < rows ? shift : 0;
@@ -497,7 +503,7 @@ static cl_int
 enqueue_ready_bands (const ClFrameRun * f, const ClLayout * L, PlaneRun * r, const ClPlane * kin,
     const ClPlane * from, const ClPlane * dst, gint b, ClEvents * e, const gchar ** what)
 {
-  gint p = r->p, h = L->height[p], radius = L->fields ? 2 * f->radius : f->radius;
+  gint p = r->p, h = L->height[p], radius = plane_halo (f, L);
   gsize row = L->row[p];
   gint first = r->next;
   cl_int err = CL_SUCCESS;
@@ -556,9 +562,8 @@ enqueue_ready_bands (const ClFrameRun * f, const ClLayout * L, PlaneRun * r, con
  * stage on its own in-order queue, so that band b+1 uploads while band b computes and band b-1
  * downloads; events order the queues. Each band's kernels and download are queued as soon as its
  * input rows are (faster than queuing every upload first: docs/design.md), kernel bands ending
- * a halo above the upload bands (PlaneRun). A frame already on
- * the device (src NULL) is not uploaded, one that stays there (dst NULL) not downloaded; with
- * neither, the planes go whole. in: when not NULL, each band of the input frame is copied into
+ * a halo above the upload bands (PlaneRun). A frame already on the device (src NULL) is not
+ * uploaded, one that stays there (dst NULL) not downloaded; with neither, the planes go whole. in: when not NULL, each band of the input frame is copied into
  * src (pinned staging) just before its upload. The caller waits for *done, so every frame
  * leaves complete and in order. */
 cl_int
