@@ -47,6 +47,8 @@ typedef struct
 
 static GMutex registry_lock;
 static GList *registry;         /* RegistryEntry* */
+/* cl_device_id -> the elements working on it (gst_cl_context_join), device=auto's load */
+static GHashTable *device_load;
 
 /* The live context of device (and wrapped), a new reference; NULL if none (under
  * registry_lock). */
@@ -304,6 +306,76 @@ gst_cl_device_spec_check (const gchar * spec, gchar ** why)
   return FALSE;
 }
 
+gboolean
+gst_cl_device_spec_is_auto (const gchar * spec)
+{
+  return spec && !g_ascii_strncasecmp (spec, "auto", 4) && (spec[4] == '\0' || spec[4] == ':');
+}
+
+/* Whether e is one of the devices an "auto" spec places elements on: "auto" (or "auto:") the
+ * kind the default device is of (the GPUs, else the CPUs, else every device), "auto:gpu",
+ * "auto:cpu", "auto:accelerator" the devices of that type, "auto:TEXT" those whose device or
+ * platform name contains TEXT (case-insensitive). */
+static gboolean
+auto_candidate (GArray * devs, const gchar * spec, const DeviceEntry * e)
+{
+  const gchar *filter = spec[4] == ':' ? spec + 5 : spec + 4;
+  gchar *needle, *hay;
+  gboolean found;
+
+  if (!*filter)
+    return first_of_type (devs, CL_DEVICE_TYPE_GPU) ? (e->type & CL_DEVICE_TYPE_GPU) != 0 :
+        first_of_type (devs, CL_DEVICE_TYPE_CPU) ? (e->type & CL_DEVICE_TYPE_CPU) != 0 : TRUE;
+  if (!g_ascii_strcasecmp (filter, "gpu"))
+    return (e->type & CL_DEVICE_TYPE_GPU) != 0;
+  if (!g_ascii_strcasecmp (filter, "cpu"))
+    return (e->type & CL_DEVICE_TYPE_CPU) != 0;
+  if (!g_ascii_strcasecmp (filter, "accelerator"))
+    return (e->type & CL_DEVICE_TYPE_ACCELERATOR) != 0;
+  needle = g_ascii_strdown (filter, -1);
+  hay = g_ascii_strdown (e->label, -1);
+  found = strstr (hay, needle) != NULL;
+  g_free (hay);
+  g_free (needle);
+  return found;
+}
+
+/* The elements working on device now (under registry_lock). */
+static guint
+load_of (cl_device_id device)
+{
+  return device_load ? GPOINTER_TO_UINT (g_hash_table_lookup (device_load, device)) : 0;
+}
+
+/* The candidate of an "auto" spec with the fewest elements on it, the first listed of those
+ * that tie; NULL when no device is a candidate (under registry_lock). */
+static const DeviceEntry *
+least_loaded (GArray * devs, const gchar * spec)
+{
+  const DeviceEntry *best = NULL;
+  guint best_load = G_MAXUINT;
+  GString *loads = g_string_new (NULL);
+
+  for (guint i = 0; i < devs->len; i++) {
+    const DeviceEntry *e = &g_array_index (devs, DeviceEntry, i);
+    guint load;
+
+    if (!auto_candidate (devs, spec, e))
+      continue;
+    load = load_of (e->device);
+    g_string_append_printf (loads, "%s%u:%u %u", loads->len ? ", " : "", e->pi, e->di, load);
+    if (load < best_load) {
+      best = e;
+      best_load = load;
+    }
+  }
+  if (best)
+    GST_INFO ("device=\"%s\": %u:%u %s has the fewest elements (%s)", spec, best->pi,
+        best->di, best->label, loads->str);
+  g_string_free (loads, TRUE);
+  return best;
+}
+
 static const DeviceEntry *
 match_device (GArray * devs, const gchar * spec)
 {
@@ -317,6 +389,8 @@ match_device (GArray * devs, const gchar * spec)
       found = first_of_type (devs, CL_DEVICE_TYPE_CPU);
     return found ? found : (devs->len ? &g_array_index (devs, DeviceEntry, 0) : NULL);
   }
+  if (gst_cl_device_spec_is_auto (spec))
+    return least_loaded (devs, spec);
   if (!g_ascii_strcasecmp (spec, "gpu"))
     return first_of_type (devs, CL_DEVICE_TYPE_GPU);
   if (!g_ascii_strcasecmp (spec, "cpu"))
@@ -367,6 +441,7 @@ device_info_free (GstClDeviceInfo * d)
   g_free (d->name);
   g_free (d->platform);
   g_strfreev (d->selected_by);
+  g_strfreev (d->placed_by);
   g_free (d);
 }
 
@@ -382,6 +457,7 @@ gst_cl_device_list (void)
     GstClDeviceInfo *d = g_new0 (GstClDeviceInfo, 1);
     GPtrArray *sel = g_ptr_array_new ();
     const gchar *const kinds[] = { "", "gpu", "cpu", "accelerator" };
+    const gchar *const autos[] = { "auto", "auto:gpu", "auto:cpu", "auto:accelerator" };
 
     d->index_spec = g_strdup_printf ("%u:%u", e->pi, e->di);
     d->name = device_string (e->device, CL_DEVICE_NAME);
@@ -396,10 +472,34 @@ gst_cl_device_list (void)
       g_ptr_array_add (sel, g_strdup (d->name));
     g_ptr_array_add (sel, NULL);
     d->selected_by = (gchar **) g_ptr_array_free (sel, FALSE);
+    sel = g_ptr_array_new ();
+    for (guint k = 0; k < G_N_ELEMENTS (autos); k++)
+      if (auto_candidate (devs, autos[k], e))
+        g_ptr_array_add (sel, g_strdup (autos[k]));
+    g_ptr_array_add (sel, NULL);
+    d->placed_by = (gchar **) g_ptr_array_free (sel, FALSE);
     g_ptr_array_add (out, d);
   }
   free_devices (devs);
   return out;
+}
+
+gchar **
+gst_cl_device_auto_candidates (const gchar * spec)
+{
+  GPtrArray *out = g_ptr_array_new ();
+  cl_int err;
+  GArray *devs = list_devices (&err);
+
+  for (guint i = 0; i < devs->len && gst_cl_device_spec_is_auto (spec); i++) {
+    const DeviceEntry *e = &g_array_index (devs, DeviceEntry, i);
+
+    if (auto_candidate (devs, spec, e))
+      g_ptr_array_add (out, g_strdup_printf ("%u:%u", e->pi, e->di));
+  }
+  free_devices (devs);
+  g_ptr_array_add (out, NULL);
+  return (gchar **) g_ptr_array_free (out, FALSE);
 }
 
 /* What a binary is valid for: the device and the versions of its driver and platform. */
@@ -513,8 +613,54 @@ context_new (const DeviceEntry * e, cl_context cl, GError ** error)
   return ctx;
 }
 
-GstClContext *
-gst_cl_context_acquire (const gchar * spec, GError ** error)
+/* Counts one more element on ctx's device (under registry_lock). */
+static void
+join_locked (GstClContext * ctx)
+{
+  if (!device_load)
+    device_load = g_hash_table_new (NULL, NULL);
+  g_hash_table_insert (device_load, ctx->device, GUINT_TO_POINTER (load_of (ctx->device) + 1));
+}
+
+void
+gst_cl_context_join (GstClContext * ctx)
+{
+  g_mutex_lock (&registry_lock);
+  join_locked (ctx);
+  g_mutex_unlock (&registry_lock);
+}
+
+void
+gst_cl_context_leave (GstClContext * ctx)
+{
+  guint load;
+
+  if (!ctx)
+    return;
+  g_mutex_lock (&registry_lock);
+  load = load_of (ctx->device);
+  if (load > 1)
+    g_hash_table_insert (device_load, ctx->device, GUINT_TO_POINTER (load - 1));
+  else if (device_load)
+    g_hash_table_remove (device_load, ctx->device);
+  g_mutex_unlock (&registry_lock);
+}
+
+guint
+gst_cl_context_device_load (GstClContext * ctx)
+{
+  guint load;
+
+  g_mutex_lock (&registry_lock);
+  load = load_of (ctx->device);
+  g_mutex_unlock (&registry_lock);
+  return load;
+}
+
+/* gst_cl_context_acquire, and with join the element counted on the device in the same step
+ * (so that elements placed at the same time by device=auto see each other). */
+static GstClContext *
+acquire (const gchar * spec, gboolean join, GError ** error)
 {
   GArray *devs;
   const DeviceEntry *e;
@@ -553,20 +699,28 @@ gst_cl_context_acquire (const gchar * spec, GError ** error)
   }
 
   ctx = registry_find (e->device, NULL);
-  if (ctx)
-    goto done;
-  ctx = context_new (e, NULL, error);
-  if (ctx) {
-    registry_add (ctx, NULL);
-    /* the process's reference: never given back (a context lives until exit) */
-    if (g_strcmp0 (g_getenv (KEEP_ENV), "0"))
-      gst_object_ref (ctx);
+  if (!ctx) {
+    ctx = context_new (e, NULL, error);
+    if (ctx) {
+      registry_add (ctx, NULL);
+      /* the process's reference: never given back (a context lives until exit) */
+      if (g_strcmp0 (g_getenv (KEEP_ENV), "0"))
+        gst_object_ref (ctx);
+    }
   }
+  if (ctx && join)
+    join_locked (ctx);
 
 done:
   free_devices (devs);
   g_mutex_unlock (&registry_lock);
   return ctx;
+}
+
+GstClContext *
+gst_cl_context_acquire (const gchar * spec, GError ** error)
+{
+  return acquire (spec, FALSE, error);
 }
 
 GstClContext *
@@ -644,6 +798,7 @@ enum
 {
   CTX_PROP_0,
   CTX_PROP_DEVICE_NAME,
+  CTX_PROP_DEVICE_INDEX,
   CTX_PROP_CL_CONTEXT,
   CTX_PROP_CL_DEVICE
 };
@@ -657,6 +812,9 @@ gst_cl_context_get_property (GObject * object, guint prop_id, GValue * value,
   switch (prop_id) {
     case CTX_PROP_DEVICE_NAME:
       g_value_set_string (value, ctx->device_name);
+      break;
+    case CTX_PROP_DEVICE_INDEX:
+      g_value_set_string (value, ctx->index_spec);
       break;
     case CTX_PROP_CL_CONTEXT:
       g_value_set_pointer (value, ctx->context);
@@ -681,6 +839,9 @@ gst_cl_context_class_init (GstClContextClass * klass)
   g_object_class_install_property (gobject_class, CTX_PROP_DEVICE_NAME,
       g_param_spec_string ("device-name", "Device name", "The OpenCL device, as 'device "
           "(platform)'", NULL, ro));
+  g_object_class_install_property (gobject_class, CTX_PROP_DEVICE_INDEX,
+      g_param_spec_string ("device-index", "Device index", "The device's platform and device "
+          "indices, as 'P:D' (what device= selects it by)", NULL, ro));
   g_object_class_install_property (gobject_class, CTX_PROP_CL_CONTEXT,
       g_param_spec_pointer ("cl-context", "OpenCL context", "The cl_context", ro));
   g_object_class_install_property (gobject_class, CTX_PROP_CL_DEVICE,
@@ -741,6 +902,16 @@ gst_cl_context_new_wrapped (cl_context context, cl_device_id device, GError ** e
   g_mutex_lock (&registry_lock);
   ctx = registry_find (device, context);
   if (!ctx) {
+    cl_int err;
+    GArray *all = list_devices (&err);
+
+    /* its "P:D", as device= names it */
+    for (guint i = 0; i < all->len; i++)
+      if (g_array_index (all, DeviceEntry, i).device == device) {
+        e.pi = g_array_index (all, DeviceEntry, i).pi;
+        e.di = g_array_index (all, DeviceEntry, i).di;
+      }
+    free_devices (all);
     ctx = context_new (&e, context, error);
     if (ctx)
       registry_add (ctx, context);
@@ -811,8 +982,17 @@ gst_cl_context_matches (GstClContext * ctx, const gchar * spec)
     return TRUE;
   g_mutex_lock (&registry_lock);
   devs = list_devices (&err);
-  e = match_device (devs, spec);
-  ok = e && e->device == ctx->device;
+  if (gst_cl_device_spec_is_auto (spec)) {
+    /* any of the devices auto places on, not only the one it would choose now */
+    ok = FALSE;
+    for (guint i = 0; i < devs->len && !ok; i++) {
+      e = &g_array_index (devs, DeviceEntry, i);
+      ok = e->device == ctx->device && auto_candidate (devs, spec, e);
+    }
+  } else {
+    e = match_device (devs, spec);
+    ok = e && e->device == ctx->device;
+  }
   free_devices (devs);
   g_mutex_unlock (&registry_lock);
   return ok;
@@ -913,11 +1093,21 @@ GstClContext *
 gst_cl_context_ensure_element (GstElement * element, const gchar * spec,
     GstClContext ** offered, GError ** error)
 {
-  GstClContext *ctx = offered_matching (element, offered, spec);
+  gboolean place = gst_cl_device_spec_is_auto (spec);
+  GstClContext *ctx;
   GstQuery *query;
 
+  /* device=auto chooses by load at every start: what the pipeline gave (another branch's
+   * context, through the bin) or an earlier start chose does not count */
+  if (place) {
+    GST_OBJECT_LOCK (element);
+    gst_clear_object (offered);
+    GST_OBJECT_UNLOCK (element);
+  }
+  ctx = offered_matching (element, offered, spec);
   if (ctx)
-    return ctx;
+    goto joined;
+  /* a neighbour's: a chain of elements stays on one device, its frames on it */
   query = gst_query_new_context (GST_CL_CONTEXT_TYPE);
   if (query_peers (element, query, GST_PAD_SRC) || query_peers (element, query, GST_PAD_SINK)) {
     GstContext *c = NULL;
@@ -929,16 +1119,19 @@ gst_cl_context_ensure_element (GstElement * element, const gchar * spec,
   gst_query_unref (query);
   ctx = offered_matching (element, offered, spec);
   if (ctx)
-    return ctx;
+    goto joined;
 
-  /* the application may answer by gst_element_set_context from a synchronous bus handler */
-  gst_element_post_message (element, gst_message_new_need_context (GST_OBJECT (element),
-          GST_CL_CONTEXT_TYPE));
-  ctx = offered_matching (element, offered, spec);
-  if (ctx)
-    return ctx;
+  /* the application may answer by gst_element_set_context from a synchronous bus handler
+   * (the bin answers with the context another element announced: not for auto) */
+  if (!place) {
+    gst_element_post_message (element, gst_message_new_need_context (GST_OBJECT (element),
+            GST_CL_CONTEXT_TYPE));
+    ctx = offered_matching (element, offered, spec);
+    if (ctx)
+      goto joined;
+  }
 
-  ctx = gst_cl_context_acquire (spec, error);
+  ctx = acquire (spec, TRUE, error);
   if (!ctx)
     return NULL;
   GST_OBJECT_LOCK (element);
@@ -946,6 +1139,10 @@ gst_cl_context_ensure_element (GstElement * element, const gchar * spec,
   GST_OBJECT_UNLOCK (element);
   gst_element_post_message (element, gst_message_new_have_context (GST_OBJECT (element),
           gst_cl_context_to_gst (ctx)));
+  return ctx;
+
+joined:
+  gst_cl_context_join (ctx);
   return ctx;
 }
 

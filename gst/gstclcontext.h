@@ -69,10 +69,16 @@ struct _GstClContext
 
 /* The device's default context, a new reference; made on first use and then held for the
  * process (GST_CLCONVOLVE_KEEP_CONTEXT=0: only while someone holds it). spec: "" (first GPU,
- * else first CPU, else any), "gpu", "cpu", "accelerator", "P:D" indices, or a case-insensitive
- * substring of the device or platform name. On failure returns NULL and sets a
- * GST_RESOURCE_ERROR_NOT_FOUND error whose message says how to get a device. */
+ * else first CPU, else any), "gpu", "cpu", "accelerator", "P:D" indices, a case-insensitive
+ * substring of the device or platform name, or "auto" placement: "auto" (among the GPUs, else
+ * the CPUs, else every device), "auto:gpu", "auto:cpu", "auto:accelerator" or "auto:TEXT"
+ * (the devices whose name contains TEXT), which takes the device of those with the fewest
+ * elements on it (gst_cl_context_join), the first listed of those that tie. On failure
+ * returns NULL and sets a GST_RESOURCE_ERROR_NOT_FOUND error whose message says how to get
+ * a device. */
 GstClContext *gst_cl_context_acquire (const gchar * spec, GError ** error);
+/* Whether spec is an "auto" placement. */
+gboolean gst_cl_device_spec_is_auto (const gchar * spec);
 /* FALSE, with *why set (free it), for a device spec that can never match: indices that are
  * not exactly "P:D" (e.g. "0:0:0", "1"). The property setter refuses those. */
 gboolean gst_cl_device_spec_check (const gchar * spec, gchar ** why);
@@ -85,10 +91,16 @@ typedef struct
   const gchar *type;            /* "GPU", "CPU", "accelerator" or "other" */
   gchar **selected_by;          /* the device= strings that select it: "P:D", "" (the
                                  * default), "gpu"/"cpu"/"accelerator", its name */
+  gchar **placed_by;            /* "auto", "auto:gpu", "auto:cpu", "auto:accelerator": those
+                                 * that may place an element on it */
 } GstClDeviceInfo;
 
 /* Every device of every platform, in platform order (GstClDeviceInfo; unref to free). */
 GPtrArray *gst_cl_device_list (void);
+
+/* The "P:D" of every device an "auto" spec may place an element on, in list order
+ * (NULL-terminated; g_strfreev); empty for any other spec. */
+gchar **gst_cl_device_auto_candidates (const gchar * spec);
 
 /* A context over the application's own OpenCL context and one of its devices (the context is
  * retained, the device's facts queried as for acquire); NULL with *error set when device is
@@ -101,6 +113,14 @@ GstClContext *gst_cl_context_new_wrapped (cl_context context, cl_device_id devic
 GstClContext *gst_cl_context_ref (GstClContext * ctx);
 /* gst_object_unref, NULL allowed. */
 void gst_cl_context_release (GstClContext * ctx);
+
+/* The load device=auto balances: the elements working on each device, whichever context of
+ * it they use. join counts one more on ctx's device (gst_cl_context_ensure_element does it for
+ * the element it returns a context to), leave one less (NULL allowed); device_load is the
+ * count now. */
+void gst_cl_context_join (GstClContext * ctx);
+void gst_cl_context_leave (GstClContext * ctx);
+guint gst_cl_context_device_load (GstClContext * ctx);
 
 /* Programs no kernel uses that a context keeps for a later request, the least recently used
  * released first; GST_CLCONVOLVE_IDLE_PROGRAMS (read when the context is created) changes it.
@@ -178,8 +198,12 @@ gboolean gst_cl_context_handle_query (GstElement * element, GstQuery * query,
  * neighbour answers a context query with (downstream, then upstream), else one the application
  * sets in answer to a need-context message, else a new one from gst_cl_context_acquire (spec),
  * announced with a have-context message so that the pipeline hands it to the other elements.
- * A context on another device than spec selects is passed over. Returns a new reference and
- * keeps it in *offered too; NULL with *error set when there is no device. */
+ * A context on another device than spec selects is passed over. An "auto" spec takes only a
+ * neighbour's context (on one of its devices), else places the element by load: what *offered
+ * held and the need-context answer (the bin's, from another branch) are passed over. Returns
+ * a new reference, keeps it in *offered too and counts the element on the device
+ * (gst_cl_context_join: call gst_cl_context_leave when it stops); NULL with *error set when
+ * there is no device. */
 GstClContext *gst_cl_context_ensure_element (GstElement * element, const gchar * spec,
     GstClContext ** offered, GError ** error);
 

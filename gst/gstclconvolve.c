@@ -134,6 +134,7 @@ enum
   PROP_MATRIX_Y,
   PROP_DEVICE,
   PROP_DEVICE_NAME,
+  PROP_DEVICE_INDEX,
   PROP_PROFILING,
   PROP_STATS,
   PROP_BANDS,
@@ -231,6 +232,7 @@ struct _GstClConvolve
   gchar *plane_matrices_text;
   gchar *device;
   gchar *device_name;
+  gchar *device_index;          /* "P:D" of the device in use */
   GstClContext *offered;        /* the last context given (set_context, a query, ours) */
   gboolean profiling;
   gint bands;
@@ -1142,6 +1144,9 @@ gst_cl_convolve_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_DEVICE_NAME:
       g_value_set_string (value, self->device_name);
+      break;
+    case PROP_DEVICE_INDEX:
+      g_value_set_string (value, self->device_index);
       break;
     case PROP_PROFILING:
       g_value_set_boolean (value, self->profiling);
@@ -3227,6 +3232,8 @@ release_cl (GstClConvolve * self)
   ctx = self->ctx;
   self->ctx = NULL;
   GST_OBJECT_UNLOCK (self);
+  /* no longer counted on the device (device=auto's load) */
+  gst_cl_context_leave (ctx);
   gst_cl_context_release (ctx);
   for (gint i = 0; i < CL_N_SOURCES; i++)
     g_clear_pointer (&self->source_override[i], g_free);
@@ -3234,21 +3241,30 @@ release_cl (GstClConvolve * self)
   self->cur_valid = FALSE;
 }
 
-/* Notifies only a change: gst-launch-1.0 -v would print "device-name = (null)" at start. */
+/* device-name and device-index: ctx's, or NULL. Notifies only a change: gst-launch-1.0 -v
+ * would print "device-name = (null)" at start. */
 static void
-set_device_name (GstClConvolve * self, const gchar * name)
+set_device_name (GstClConvolve * self, GstClContext * ctx)
 {
-  gboolean changed;
+  const gchar *name = ctx ? ctx->device_name : NULL, *index = ctx ? ctx->index_spec : NULL;
+  gboolean name_changed, index_changed;
 
   GST_OBJECT_LOCK (self);
-  changed = g_strcmp0 (self->device_name, name) != 0;
-  if (changed) {
+  name_changed = g_strcmp0 (self->device_name, name) != 0;
+  if (name_changed) {
     g_free (self->device_name);
     self->device_name = g_strdup (name);
   }
+  index_changed = g_strcmp0 (self->device_index, index) != 0;
+  if (index_changed) {
+    g_free (self->device_index);
+    self->device_index = g_strdup (index);
+  }
   GST_OBJECT_UNLOCK (self);
-  if (changed)
+  if (name_changed)
     g_object_notify (G_OBJECT (self), "device-name");
+  if (index_changed)
+    g_object_notify (G_OBJECT (self), "device-index");
 }
 
 /* A part of a program source read from dir: a #line directive naming the file, then its text,
@@ -3418,8 +3434,9 @@ gst_cl_convolve_start (GstBaseTransform * bt)
     goto fail;
   }
 
-  set_device_name (self, self->ctx->device_name);
-  GST_INFO_OBJECT (self, "using OpenCL device %s", self->ctx->device_name);
+  set_device_name (self, self->ctx);
+  GST_INFO_OBJECT (self, "using OpenCL device %s %s", self->ctx->index_spec,
+      self->ctx->device_name);
   return TRUE;
 
 fail:
@@ -3491,6 +3508,7 @@ gst_cl_convolve_finalize (GObject * object)
   g_free (self->parts);
   g_free (self->device);
   g_free (self->device_name);
+  g_free (self->device_index);
   gst_clear_object (&self->offered);
   gst_cl_stats_clear (&self->stats);
   g_mutex_clear (&self->stats_lock);
@@ -3580,11 +3598,18 @@ gst_cl_convolve_class_init (GstClConvolveClass * klass)
       g_param_spec_string ("device", "Device", "OpenCL device: empty = the first GPU, else the "
           "first CPU, else any device; 'gpu', 'cpu', 'accelerator', 'P:D' (platform:device "
           "indices as listed by clinfo -l) or a case-insensitive substring of the device or "
-          "platform name (e.g. 'nvidia', 'portable'); read when the element starts, refused while it runs",
+          "platform name (e.g. 'nvidia', 'portable'); or placed when the element starts on "
+          "the device with the fewest clconvolve elements of the process: 'auto' (among the "
+          "GPUs, else the CPUs), 'auto:gpu', 'auto:cpu' or 'auto:NAME' (a chain of elements "
+          "stays on one device). Read when the element starts, refused while it runs",
           DEFAULT_DEVICE, rw | GST_PARAM_MUTABLE_READY));
   g_object_class_install_property (gobject_class, PROP_DEVICE_NAME,
       g_param_spec_string ("device-name", "Device name", "The OpenCL device in use, as "
           "'device (platform)'; NULL while the element is stopped", NULL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (gobject_class, PROP_DEVICE_INDEX,
+      g_param_spec_string ("device-index", "Device index", "The OpenCL device in use, as "
+          "'P:D' (platform:device indices, what device= selects it by); NULL while the "
+          "element is stopped", NULL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 
   g_object_class_install_property (gobject_class, PROP_PROFILING,
       g_param_spec_boolean ("profiling", "Profiling", "Time every upload, kernel and download "

@@ -25,6 +25,7 @@
 #include <gst/check/gstcheck.h>
 #include <gst/check/gstharness.h>
 #include <gst/video/video.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -2234,6 +2235,266 @@ GST_START_TEST (test_no_cl_objects_left)
 
 GST_END_TEST;
 
+/* ------------------------------------------------------------------ several OpenCL devices
+ *
+ * The "devices" case needs two devices of one type: meson runs it with POCL_DEVICES set so
+ * that PoCL lists its CPU device twice (two cl_device_ids, each its own context). */
+
+/* The "P:D" of every device of the type OpenCL lists (platform index, index among all of
+ * that platform's devices), in order: with CL_DEVICE_TYPE_CPU the devices device=auto:cpu
+ * places elements on. Counted here with OpenCL's own calls, not the element's list. */
+static GPtrArray *
+devices_of_type (cl_device_type want)
+{
+  GPtrArray *out = g_ptr_array_new_with_free_func (g_free);
+  cl_platform_id platforms[16];
+  cl_uint np = 0;
+
+  if (clGetPlatformIDs (16, platforms, &np) != CL_SUCCESS)
+    np = 0;
+  for (cl_uint p = 0; p < MIN (np, 16); p++) {
+    cl_device_id devices[16];
+    cl_uint nd = 0;
+
+    if (clGetDeviceIDs (platforms[p], CL_DEVICE_TYPE_ALL, 16, devices, &nd) != CL_SUCCESS)
+      continue;
+    for (cl_uint d = 0; d < MIN (nd, 16); d++) {
+      cl_device_type type = 0;
+
+      clGetDeviceInfo (devices[d], CL_DEVICE_TYPE, sizeof (type), &type, NULL);
+      if (type & want)
+        g_ptr_array_add (out, g_strdup_printf ("%u:%u", p, d));
+    }
+  }
+  return out;
+}
+
+/* cpu_devices (), failing the check with how to get two of them when there are fewer. */
+static GPtrArray *
+require_two_cpu_devices (void)
+{
+  GPtrArray *cpus = devices_of_type (CL_DEVICE_TYPE_CPU);
+
+  fail_unless (cpus->len >= 2, "%u CPU OpenCL device(s): the devices case needs two (PoCL "
+      "lists two with POCL_DEVICES=\"pthread pthread\", as meson test devices sets)",
+      cpus->len);
+  return cpus;
+}
+
+/* The device-index of pipe's element name. */
+static gchar *
+index_of (GstElement * pipe, const gchar * name)
+{
+  gchar *index = NULL;
+
+  g_object_get (element_by_name (pipe, name), "device-index", &index, NULL);
+  fail_unless (index != NULL, "element %s has no device-index after starting", name);
+  return index;
+}
+
+#define PLACED_PIPELINE "videotestsrc num-buffers=1 ! video/x-raw,format=RGBA,width=32," \
+  "height=24 ! clconvolve name=c device=auto:cpu kernel=box size=3 ! fakesink"
+
+/* N pipelines of the same launch line with device=auto:cpu, started one after the other,
+ * spread evenly over the CPU devices in list order (each goes to the device with the fewest
+ * elements, the first of those that tie); one stopped frees its place for the next; a chain
+ * of two auto elements in one pipeline shares one device and context; two branches of one
+ * pipeline go to two devices (the bin's context of the first is not taken by the second). */
+GST_START_TEST (test_auto_spreads)
+{
+  GPtrArray *cpus = require_two_cpu_devices ();
+  guint n = cpus->len * 2;
+  GstElement **pipes = g_new0 (GstElement *, n);
+  GObject *ctx[2] = { NULL, NULL };
+  GstElement *pipe;
+  gchar *index, *other;
+
+  for (guint i = 0; i < n; i++) {
+    pipes[i] = start_pipeline (PLACED_PIPELINE, FALSE);
+    index = index_of (pipes[i], "c");
+    fail_unless (!g_strcmp0 (index, g_ptr_array_index (cpus, i % cpus->len)),
+        "pipeline %u placed on %s, expected %s (the first of the least loaded)", i, index,
+        (gchar *) g_ptr_array_index (cpus, i % cpus->len));
+    g_free (index);
+  }
+  /* every device has two elements: the one freed by pipeline 1 is the only one with fewer */
+  stop_pipeline (pipes[1]);
+  pipes[1] = start_pipeline (PLACED_PIPELINE, FALSE);
+  index = index_of (pipes[1], "c");
+  fail_unless (!g_strcmp0 (index, g_ptr_array_index (cpus, 1)), "a pipeline started after "
+      "one on %s stopped went to %s", (gchar *) g_ptr_array_index (cpus, 1), index);
+  g_free (index);
+
+  /* a chain: b (downstream, started first) is placed, a takes b's context */
+  pipe = start_pipeline ("videotestsrc num-buffers=1 ! video/x-raw,format=RGBA,width=32,"
+      "height=24 ! clconvolve name=a device=auto:cpu ! clconvolve name=b device=auto:cpu "
+      "kernel=box size=3 ! fakesink", FALSE);
+  index = index_of (pipe, "a");
+  other = index_of (pipe, "b");
+  g_object_get (element_by_name (pipe, "a"), "context", &ctx[0], NULL);
+  g_object_get (element_by_name (pipe, "b"), "context", &ctx[1], NULL);
+  fail_unless (!g_strcmp0 (index, other) && ctx[0] == ctx[1], "a chain of auto elements on "
+      "%s and %s", index, other);
+  fail_unless (!g_strcmp0 (index, g_ptr_array_index (cpus, 0)), "the chain went to %s, "
+      "expected %s", index, (gchar *) g_ptr_array_index (cpus, 0));
+  g_free (index);
+  g_free (other);
+  g_clear_object (&ctx[0]);
+  g_clear_object (&ctx[1]);
+  stop_pipeline (pipe);
+  for (guint i = 0; i < n; i++)
+    stop_pipeline (pipes[i]);
+
+  /* two branches of one pipeline, nothing else running */
+  pipe = start_pipeline ("videotestsrc num-buffers=1 ! video/x-raw,format=RGBA,width=32,"
+      "height=24 ! clconvolve name=a device=auto:cpu ! fakesink videotestsrc num-buffers=1 ! "
+      "video/x-raw,format=RGBA,width=32,height=24 ! clconvolve name=b device=auto:cpu ! "
+      "fakesink", FALSE);
+  index = index_of (pipe, "a");
+  other = index_of (pipe, "b");
+  fail_unless (g_strcmp0 (index, other), "two branches of one pipeline both on %s", index);
+  g_free (index);
+  g_free (other);
+  stop_pipeline (pipe);
+  g_free (pipes);
+  g_ptr_array_unref (cpus);
+}
+
+GST_END_TEST;
+
+static gpointer
+pause_pipeline (gpointer pipe)
+{
+  return GINT_TO_POINTER (gst_element_set_state (pipe, GST_STATE_PAUSED));
+}
+
+/* Pipelines started at the same time from as many threads each take a place of their own: two
+ * per CPU device, never three on one (the choice and the count are one step). */
+GST_START_TEST (test_auto_concurrent)
+{
+  GPtrArray *cpus = require_two_cpu_devices ();
+  guint n = cpus->len * 2;
+  GstElement **pipes = g_new0 (GstElement *, n);
+  GThread **threads = g_new0 (GThread *, n);
+  guint *count = g_new0 (guint, cpus->len);
+
+  for (guint i = 0; i < n; i++)
+    pipes[i] = parse_pipeline (PLACED_PIPELINE);
+  for (guint i = 0; i < n; i++)
+    threads[i] = g_thread_new ("start", pause_pipeline, pipes[i]);
+  for (guint i = 0; i < n; i++)
+    fail_if (GPOINTER_TO_INT (g_thread_join (threads[i])) == GST_STATE_CHANGE_FAILURE,
+        "pipeline %u did not start", i);
+  for (guint i = 0; i < n; i++) {
+    gchar *index;
+
+    /* tracked (and set playing) for the teardown; started already, so not placed again */
+    start_parsed (pipes[i], PLACED_PIPELINE, FALSE);
+    index = index_of (pipes[i], "c");
+    for (guint d = 0; d < cpus->len; d++)
+      count[d] += !g_strcmp0 (index, g_ptr_array_index (cpus, d));
+    g_free (index);
+  }
+  for (guint d = 0; d < cpus->len; d++)
+    fail_unless (count[d] == 2, "%u of %u pipelines started at once went to %s, expected 2",
+        count[d], n, (gchar *) g_ptr_array_index (cpus, d));
+  for (guint i = 0; i < n; i++)
+    stop_pipeline (pipes[i]);
+  g_free (count);
+  g_free (threads);
+  g_free (pipes);
+  g_ptr_array_unref (cpus);
+}
+
+GST_END_TEST;
+
+/* Whether OpenCL says the device "P:D" shares memory with the host. */
+static gboolean
+unified_at (const gchar * index)
+{
+  cl_platform_id platforms[16];
+  cl_device_id devices[16];
+  cl_uint np = 0, nd = 0, pi = 0, di = 0;
+  cl_bool unified = CL_FALSE;
+
+  fail_unless (sscanf (index, "%u:%u", &pi, &di) == 2);
+  fail_unless (clGetPlatformIDs (16, platforms, &np) == CL_SUCCESS && pi < np);
+  fail_unless (clGetDeviceIDs (platforms[pi], CL_DEVICE_TYPE_ALL, 16, devices, &nd) ==
+      CL_SUCCESS && di < nd);
+  clGetDeviceInfo (devices[di], CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof (unified), &unified,
+      NULL);
+  return unified == CL_TRUE;
+}
+
+/* Two elements on two devices with memory:CLBuffer negotiated between them: a's buffers are
+ * of a's context, which b cannot use, so b maps them on the host (a's memory comes down) and
+ * stages them onto its own device; the frames match the reference. a is on the first GPU
+ * where there is one (its device memory crosses to a CPU), else on the first CPU device; b on
+ * a CPU device. Loop index: discrete. Tolerance: as test_chain_two_contexts. */
+GST_START_TEST (test_chain_two_devices)
+{
+  GPtrArray *cpus = require_two_cpu_devices ();
+  GPtrArray *gpus = devices_of_type (CL_DEVICE_TYPE_GPU);
+  const gchar *on[2] = { gpus->len ? g_ptr_array_index (gpus, 0) : g_ptr_array_index (cpus, 0),
+    g_ptr_array_index (cpus, 1)
+  };
+  gboolean discrete_a = __i__ || !unified_at (on[0]), discrete_b = __i__ || !unified_at (on[1]);
+  Setting pass = { "RGBA", 97, 61, "sharpen", 3, 0.0, "mirror" };
+  const MatrixPass shift = { shift_left, REF_BORDER_CLAMP };
+  const gchar *src = "videotestsrc num-buffers=12 pattern=zone-plate kx2=20 ky2=20 kt=1 ! "
+      "video/x-raw,format=RGBA,width=97,height=61,framerate=30/1";
+  gchar *desc = g_strdup_printf ("%s ! clconvolve name=a device=%s kernel=sharpen size=3 "
+      "border=mirror ! clconvolve name=b device=%s matrix=\"0,0,0; 1,0,0; 0,0,0\" "
+      "border=clamp ! appsink name=sink sync=false caps=video/x-raw", src,
+      on[0], on[1]);
+  const gchar *const names[] = { "a", "b" };
+  const gchar *const paths[][2] = {
+    {pinned_path (discrete_a), device_path (discrete_a)},
+    {"staging-copy", pinned_path (discrete_b)}
+  };
+  GObject *ctx[2] = { NULL, NULL };
+  Capture input, output;
+  GstElement *pipe;
+
+  pipe = capture_chain (src, desc, NULL, __i__, &pass, &input, &output);
+  for (gint i = 0; i < 2; i++) {
+    gchar *index = index_of (pipe, names[i]);
+
+    fail_unless (!g_strcmp0 (index, on[i]), "element %s on %s, expected %s", names[i], index,
+        on[i]);
+    g_free (index);
+    g_object_get (element_by_name (pipe, names[i]), "context", &ctx[i], NULL);
+  }
+  fail_unless (ctx[0] && ctx[1] && ctx[0] != ctx[1], "a and b share a context");
+  g_clear_object (&ctx[0]);
+  g_clear_object (&ctx[1]);
+  fail_unless (pad_has_cl_buffer (element_by_name (pipe, "a"), "src"));
+  for (gint i = 0; i < 2; i++) {
+    GstStructure *st = get_stats (element_by_name (pipe, names[i]));
+
+    fail_unless (!g_strcmp0 (gst_structure_get_string (st, "input-path"), paths[i][0]) &&
+        !g_strcmp0 (gst_structure_get_string (st, "output-path"), paths[i][1]),
+        "element %s: %s, expected %s -> %s", names[i], struct_text (st), paths[i][0],
+        paths[i][1]);
+    gst_structure_free (st);
+  }
+  stop_pipeline (pipe);
+
+  for (guint f = 0; f < CHAIN_FRAMES; f++) {
+    gchar *frame = g_strdup_printf ("two devices, frame %u", f);
+
+    check_reference_then (&pass, input.frames[f], output.frames[f], &shift, 1, frame);
+    g_free (frame);
+  }
+  capture_free (&input);
+  capture_free (&output);
+  g_free (desc);
+  g_ptr_array_unref (gpus);
+  g_ptr_array_unref (cpus);
+}
+
+GST_END_TEST;
+
 static Suite *
 memory_suite (void)
 {
@@ -2263,6 +2524,15 @@ memory_suite (void)
   tcase_add_loop_test (tc, test_identity_renegotiates, 0, 2);
   tcase_add_test (tc, test_no_leaks);
   tcase_add_test (tc, test_no_cl_objects_left);
+
+  /* meson's devices test runs this case alone, with two CPU devices; memory excludes it */
+  tc = tcase_create ("devices");
+  tcase_set_tags (tc, "devices");
+  suite_add_tcase (s, tc);
+  tcase_add_checked_fixture (tc, NULL, stop_leftover_pipelines);
+  tcase_add_test (tc, test_auto_spreads);
+  tcase_add_test (tc, test_auto_concurrent);
+  tcase_add_loop_test (tc, test_chain_two_devices, 0, 2);
   return s;
 }
 

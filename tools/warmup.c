@@ -10,13 +10,14 @@
 
 /* Three modes:
  *   clconvolve-warmup --list
- *     each device: its "P:D" indices, name, platform, type and the device= strings that select
- *     it;
+ *     each device: its "P:D" indices, name, platform, type, the device= strings that select
+ *     it and the device=auto values that may place an element on it;
  *   clconvolve-warmup [--device S] [--format F,..] [--resolution WxH,..] [--kernel K,..]
  *       [--size N,..] [--method M,..] [--set "PROP=V ..."]
  *     runs clconvolve on two frames of every combination, waiting for its builds and tuning
  *     (GST_CLCONVOLVE_SYNC_BUILDS=1), so that the program, tuning and PoCL caches hold them: a
- *     progress line per job (from the element's clconvolve-job messages);
+ *     progress line per job (from the element's clconvolve-job messages). An "auto" device
+ *     warms every device it may place elements on, "all" every device;
  *   clconvolve-warmup --job ...   and   clconvolve-warmup --serve
  *     the worker's helper: one job (tune or build, then a launch) in this process, its result
  *     on stdout (gst/gstclworker.h says why); --serve takes one job per line of stdin until
@@ -129,6 +130,11 @@ list_devices (void)
       g_string_append_printf (sel, "%sdevice=\"%s\"", s ? ", " : "", d->selected_by[s]);
     g_print ("%s  %s\n      platform: %s\n      type: %s\n      selected by: %s\n",
         d->index_spec, d->name, d->platform, d->type, sel->str);
+    g_string_truncate (sel, 0);
+    for (gint s = 0; d->placed_by[s]; s++)
+      g_string_append_printf (sel, "%sdevice=\"%s\"", s ? ", " : "", d->placed_by[s]);
+    if (sel->len)
+      g_print ("      placed by: %s\n", sel->str);
     g_string_free (sel, TRUE);
   }
   g_ptr_array_unref (devs);
@@ -193,16 +199,29 @@ split_list (const gchar * s, const gchar * fallback)
   return g_strsplit (s ? s : fallback, ",", -1);
 }
 
-static gint
-warm_up (const gchar * device, gchar ** formats, gchar ** resolutions, gchar ** kernels,
-    gchar ** sizes, gchar ** methods, gchar ** extra)
+/* The devices of --device auto... (those it may place elements on) or --device all (every
+ * one), as "P:D". */
+static gchar **
+devices_of (const gchar * device)
 {
-  gchar *extras = extra ? g_strjoinv (" ", extra) : g_strdup ("");
-  Progress p = { 0, 0, g_get_monotonic_time () };
-  gint runs = 0;
+  GPtrArray *all;
+  gchar **out;
 
-  if (!g_strcmp0 (g_getenv ("GST_CLCONVOLVE_CACHE_DIR"), ""))
-    g_print ("note: GST_CLCONVOLVE_CACHE_DIR is empty: programs are not kept on disk\n");
+  if (gst_cl_device_spec_is_auto (device))
+    return gst_cl_device_auto_candidates (device);
+  all = gst_cl_device_list ();
+  out = g_new0 (gchar *, all->len + 1);
+  for (guint i = 0; i < all->len; i++)
+    out[i] = g_strdup (((GstClDeviceInfo *) g_ptr_array_index (all, i))->index_spec);
+  g_ptr_array_unref (all);
+  return out;
+}
+
+/* Every combination on device (NULL: the element's default), counted in *runs and p. */
+static gint
+warm_device (const gchar * device, gchar ** formats, gchar ** resolutions, gchar ** kernels,
+    gchar ** sizes, gchar ** methods, const gchar * extras, gint * runs, Progress * p)
+{
   for (gint f = 0; formats[f]; f++)
     for (gint r = 0; resolutions[r]; r++)
       for (gint k = 0; kernels[k]; k++)
@@ -225,17 +244,17 @@ warm_up (const gchar * device, gchar ** formats, gchar ** resolutions, gchar ** 
                 "method=%s %s ! fakesink", formats[f], w, h, device ? "device=\"" : "",
                 device ? device : "", device ? "\"" : "", kernels[k], sizes[s], methods[m],
                 extras);
-            g_print ("[%d] %s\n", ++runs, label);
+            g_print ("[%d] %s\n", ++*runs, label);
             pipe = gst_parse_launch (desc, &error);
             if (!pipe) {
               g_print ("  %s: error: %s\n", label, error->message);
               g_clear_error (&error);
-              p.failed++;
+              p->failed++;
             } else {
               GstBus *bus = gst_element_get_bus (pipe);
 
               gst_element_set_state (pipe, GST_STATE_PLAYING);
-              watch (bus, label, &p);
+              watch (bus, label, p);
               gst_element_set_state (pipe, GST_STATE_NULL);
               gst_object_unref (bus);
               gst_object_unref (pipe);
@@ -243,6 +262,40 @@ warm_up (const gchar * device, gchar ** formats, gchar ** resolutions, gchar ** 
             g_free (desc);
             g_free (label);
           }
+  return 0;
+}
+
+static gint
+warm_up (const gchar * device, gchar ** formats, gchar ** resolutions, gchar ** kernels,
+    gchar ** sizes, gchar ** methods, gchar ** extra)
+{
+  gchar *extras = extra ? g_strjoinv (" ", extra) : g_strdup ("");
+  Progress p = { 0, 0, g_get_monotonic_time () };
+  gint runs = 0, rc = 0;
+  gchar **devices = NULL;
+
+  if (!g_strcmp0 (g_getenv ("GST_CLCONVOLVE_CACHE_DIR"), ""))
+    g_print ("note: GST_CLCONVOLVE_CACHE_DIR is empty: programs are not kept on disk\n");
+  if (gst_cl_device_spec_is_auto (device) || !g_strcmp0 (device, "all")) {
+    devices = devices_of (device);
+    if (!devices[0]) {
+      g_printerr ("clconvolve-warmup: no OpenCL device for --device %s (--list shows "
+          "them)\n", device);
+      rc = 1;
+    }
+    for (gint d = 0; devices[d] && !rc; d++) {
+      g_print ("device=\"%s\" (of --device %s)\n", devices[d], device);
+      rc = warm_device (devices[d], formats, resolutions, kernels, sizes, methods, extras,
+          &runs, &p);
+    }
+    g_strfreev (devices);
+  } else {
+    rc = warm_device (device, formats, resolutions, kernels, sizes, methods, extras, &runs, &p);
+  }
+  if (rc) {
+    g_free (extras);
+    return rc;
+  }
   g_print ("%d setting%s: %d job%s done, %d failed, %.1f s\n", runs, runs == 1 ? "" : "s",
       p.done, p.done == 1 ? "" : "s", p.failed, (g_get_monotonic_time () - p.start) / 1e6);
   g_free (extras);
@@ -258,7 +311,8 @@ main (gint argc, gchar ** argv)
   GOptionEntry entries[] = {
     {"list", 'l', 0, G_OPTION_ARG_NONE, &list, "List the OpenCL devices and exit", NULL},
     {"device", 'd', 0, G_OPTION_ARG_STRING, &device, "clconvolve's device= (default: the "
-          "element's default)", "S"},
+          "element's default); 'auto...': every device it may place elements on; 'all': every "
+          "device", "S"},
     {"format", 'f', 0, G_OPTION_ARG_STRING, &formats, "Video formats (default RGBA)", "F,..."},
     {"resolution", 'r', 0, G_OPTION_ARG_STRING, &resolutions, "Frame sizes (default "
           "1280x720)", "WxH,..."},

@@ -103,6 +103,9 @@ cpu_seconds (void)
 
 /* ------------------------------------------------------------------ pipeline runs */
 
+/* the device-index of each stream's clconvolve in the last run of the element, comma-separated */
+static gchar *stream_devices;
+
 typedef struct
 {
   GMutex lock;
@@ -390,6 +393,20 @@ run_once (const gchar * element, const gchar * format, gint w, gint h, gint n_st
   r->first_ms = st[0].first_ms;
   r->pooled = st[0].pooled;
 
+  g_clear_pointer (&stream_devices, g_free);
+  if (st[0].f && g_object_class_find_property (G_OBJECT_GET_CLASS (st[0].f), "device-index")) {
+    /* where each stream's element went (device=auto spreads them) */
+    GString *where = g_string_new (NULL);
+
+    for (gint i = 0; i < n_streams; i++) {
+      gchar *index = NULL;
+
+      g_object_get (st[i].f, "device-index", &index, NULL);
+      g_string_append_printf (where, "%s%s", i ? "," : "", index ? index : "?");
+      g_free (index);
+    }
+    stream_devices = g_string_free (where, FALSE);
+  }
   st0 = get_stats (st[0].f);
   cpu0 = cpu_seconds ();
   t0 = g_get_monotonic_time ();
@@ -574,6 +591,8 @@ measure_element (const gchar * element, const gchar * profiled, const gchar * la
     g_free (s_min);
     g_free (s_max);
   }
+  if (stream_devices)
+    g_print (",\"devices\":\"%s\"", stream_devices);
   g_print (",\"worst_gap_ms\":%.4g", median_of (gap, n));
   if (opt.max_inflight > 0)
     g_print (",\"max_inflight\":%d", opt.max_inflight);
