@@ -298,6 +298,17 @@ gst_cl_device_spec_check (const gchar * spec, gchar ** why)
 {
   guint pi, di;
 
+  if (gst_cl_device_spec_is_auto (spec)) {
+    const gchar *filter = spec[4] == ':' ? spec + 5 : spec + 4;
+
+    if (!*filter || strspn (filter, "0123456789:") != strlen (filter))
+      return TRUE;
+    *why = g_strdup_printf ("device=\"%s\": auto places among a kind of device "
+        "(auto:gpu, auto:cpu, auto:accelerator) or the devices whose name contains a text "
+        "(auto:NAME), not among indices", spec);
+    return FALSE;
+  }
+
   if (!spec || !*spec || strspn (spec, "0123456789:") != strlen (spec) ||
       parse_indices (spec, &pi, &di))
     return TRUE;
@@ -354,7 +365,8 @@ least_loaded (GArray * devs, const gchar * spec)
 {
   const DeviceEntry *best = NULL;
   guint best_load = G_MAXUINT;
-  GString *loads = g_string_new (NULL);
+  GString *loads = gst_debug_category_get_threshold (gst_cl_context_debug) >= GST_LEVEL_INFO ?
+      g_string_new (NULL) : NULL;
 
   for (guint i = 0; i < devs->len; i++) {
     const DeviceEntry *e = &g_array_index (devs, DeviceEntry, i);
@@ -363,16 +375,19 @@ least_loaded (GArray * devs, const gchar * spec)
     if (!auto_candidate (devs, spec, e))
       continue;
     load = load_of (e->device);
-    g_string_append_printf (loads, "%s%u:%u %u", loads->len ? ", " : "", e->pi, e->di, load);
+    if (loads)
+      g_string_append_printf (loads, "%s%u:%u %u", loads->len ? ", " : "", e->pi, e->di,
+          load);
     if (load < best_load) {
       best = e;
       best_load = load;
     }
   }
-  if (best)
+  if (best && loads)
     GST_INFO ("device=\"%s\": %u:%u %s has the fewest elements (%s)", spec, best->pi,
         best->di, best->label, loads->str);
-  g_string_free (loads, TRUE);
+  if (loads)
+    g_string_free (loads, TRUE);
   return best;
 }
 
@@ -468,7 +483,8 @@ gst_cl_device_list (void)
     for (guint k = 0; k < G_N_ELEMENTS (kinds); k++)
       if (match_device (devs, kinds[k]) == e)
         g_ptr_array_add (sel, g_strdup (kinds[k]));
-    if (match_device (devs, d->name) == e)
+    /* a name that reads as an auto spec selects nothing by itself */
+    if (!gst_cl_device_spec_is_auto (d->name) && match_device (devs, d->name) == e)
       g_ptr_array_add (sel, g_strdup (d->name));
     g_ptr_array_add (sel, NULL);
     d->selected_by = (gchar **) g_ptr_array_free (sel, FALSE);
@@ -603,7 +619,9 @@ context_new (const DeviceEntry * e, cl_context cl, GError ** error)
   ctx->max_work_group_size = wgs;
   ctx->native_float_width = fwidth;
   ctx->host_unified = unified == CL_TRUE;
-  ctx->index_spec = g_strdup_printf ("%u:%u", e->pi, e->di);
+  /* G_MAXUINT: a device no platform lists (an application's sub-device): "?" selects none */
+  ctx->index_spec = e->pi == G_MAXUINT ? g_strdup ("?") : g_strdup_printf ("%u:%u", e->pi,
+      e->di);
   ctx->cache_dir = gst_cl_program_cache_dir ();
   ctx->identity = device_identity (e);
   GST_INFO ("created context on %s: local memory %" G_GSIZE_FORMAT " bytes (%s), "
@@ -644,17 +662,6 @@ gst_cl_context_leave (GstClContext * ctx)
   else if (device_load)
     g_hash_table_remove (device_load, ctx->device);
   g_mutex_unlock (&registry_lock);
-}
-
-guint
-gst_cl_context_device_load (GstClContext * ctx)
-{
-  guint load;
-
-  g_mutex_lock (&registry_lock);
-  load = load_of (ctx->device);
-  g_mutex_unlock (&registry_lock);
-  return load;
 }
 
 /* gst_cl_context_acquire, and with join the element counted on the device in the same step
@@ -905,7 +912,8 @@ gst_cl_context_new_wrapped (cl_context context, cl_device_id device, GError ** e
     cl_int err;
     GArray *all = list_devices (&err);
 
-    /* its "P:D", as device= names it */
+    /* its "P:D", as device= names it, if a platform lists it */
+    e.pi = e.di = G_MAXUINT;
     for (guint i = 0; i < all->len; i++)
       if (g_array_index (all, DeviceEntry, i).device == device) {
         e.pi = g_array_index (all, DeviceEntry, i).pi;
@@ -1003,7 +1011,7 @@ gst_cl_context_set_element_context (GstElement * element, GstContext * context,
     GstClContext ** offered)
 {
   GError *error = NULL;
-  GstClContext *ctx;
+  GstClContext *ctx, *old;
 
   if (!gst_context_has_context_type (context, GST_CL_CONTEXT_TYPE))
     return;
@@ -1015,9 +1023,11 @@ gst_cl_context_set_element_context (GstElement * element, GstContext * context,
     return;
   }
   GST_OBJECT_LOCK (element);
-  gst_object_replace ((GstObject **) offered, GST_OBJECT (ctx));
+  old = *offered;
+  *offered = ctx;
   GST_OBJECT_UNLOCK (element);
-  gst_object_unref (ctx);
+  /* outside the lock: the last reference releases OpenCL objects */
+  gst_clear_object (&old);
 }
 
 gboolean
@@ -1100,9 +1110,14 @@ gst_cl_context_ensure_element (GstElement * element, const gchar * spec,
   /* device=auto chooses by load at every start: what the pipeline gave (another branch's
    * context, through the bin) or an earlier start chose does not count */
   if (place) {
+    GstClContext *given;
+
     GST_OBJECT_LOCK (element);
-    gst_clear_object (offered);
+    given = *offered;
+    *offered = NULL;
     GST_OBJECT_UNLOCK (element);
+    /* unreferenced outside the lock: the last reference releases OpenCL objects */
+    gst_clear_object (&given);
   }
   ctx = offered_matching (element, offered, spec);
   if (ctx)

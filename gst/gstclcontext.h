@@ -58,7 +58,8 @@ struct _GstClContext
   cl_context context;
   cl_device_type type;
   gchar *device_name;           /* "device name (platform name)" */
-  gchar *index_spec;            /* "P:D": the device= string of its indices */
+  gchar *index_spec;            /* "P:D": the device= string of its indices; "?" for an
+                                 * application's device no platform lists (a sub-device) */
   gsize local_mem_size;
   gboolean local_mem_dedicated; /* CL_LOCAL: on-chip memory, worth staging tiles in */
   gsize max_work_group_size;
@@ -80,7 +81,8 @@ GstClContext *gst_cl_context_acquire (const gchar * spec, GError ** error);
 /* Whether spec is an "auto" placement. */
 gboolean gst_cl_device_spec_is_auto (const gchar * spec);
 /* FALSE, with *why set (free it), for a device spec that can never match: indices that are
- * not exactly "P:D" (e.g. "0:0:0", "1"). The property setter refuses those. */
+ * not exactly "P:D" (e.g. "0:0:0", "1"), an auto spec of indices ("auto:0:1"). The property
+ * setter refuses those. */
 gboolean gst_cl_device_spec_check (const gchar * spec, gchar ** why);
 
 /* One OpenCL device as clconvolve-warmup --list shows it. */
@@ -116,11 +118,9 @@ void gst_cl_context_release (GstClContext * ctx);
 
 /* The load device=auto balances: the elements working on each device, whichever context of
  * it they use. join counts one more on ctx's device (gst_cl_context_ensure_element does it for
- * the element it returns a context to), leave one less (NULL allowed); device_load is the
- * count now. */
+ * the element it returns a context to), leave one less (NULL allowed). */
 void gst_cl_context_join (GstClContext * ctx);
 void gst_cl_context_leave (GstClContext * ctx);
-guint gst_cl_context_device_load (GstClContext * ctx);
 
 /* Programs no kernel uses that a context keeps for a later request, the least recently used
  * released first; GST_CLCONVOLVE_IDLE_PROGRAMS (read when the context is created) changes it.

@@ -3244,7 +3244,7 @@ release_cl (GstClConvolve * self)
 /* device-name and device-index: ctx's, or NULL. Notifies only a change: gst-launch-1.0 -v
  * would print "device-name = (null)" at start. */
 static void
-set_device_name (GstClConvolve * self, GstClContext * ctx)
+show_device (GstClConvolve * self, GstClContext * ctx)
 {
   const gchar *name = ctx ? ctx->device_name : NULL, *index = ctx ? ctx->index_spec : NULL;
   gboolean name_changed, index_changed;
@@ -3343,7 +3343,7 @@ gst_cl_convolve_start (GstBaseTransform * bt)
   spec = g_strdup (self->device);
   GST_OBJECT_UNLOCK (self);
 
-  set_device_name (self, NULL);
+  show_device (self, NULL);
   ctx = gst_cl_context_ensure_element (GST_ELEMENT (self), spec, &self->offered, &error);
   GST_OBJECT_LOCK (self);
   self->ctx = ctx;
@@ -3434,7 +3434,7 @@ gst_cl_convolve_start (GstBaseTransform * bt)
     goto fail;
   }
 
-  set_device_name (self, self->ctx);
+  show_device (self, self->ctx);
   GST_INFO_OBJECT (self, "using OpenCL device %s %s", self->ctx->index_spec,
       self->ctx->device_name);
   return TRUE;
@@ -3448,7 +3448,7 @@ static gboolean
 gst_cl_convolve_stop (GstBaseTransform * bt)
 {
   release_cl (GST_CL_CONVOLVE (bt));
-  set_device_name (GST_CL_CONVOLVE (bt), NULL);
+  show_device (GST_CL_CONVOLVE (bt), NULL);
   return TRUE;
 }
 
@@ -3466,9 +3466,15 @@ static gboolean
 gst_cl_convolve_query (GstBaseTransform * bt, GstPadDirection direction, GstQuery * query)
 {
   GstClConvolve *self = GST_CL_CONVOLVE (bt);
-  gboolean ok;
+  gboolean ok, placed;
 
-  if (gst_cl_context_handle_query (GST_ELEMENT (bt), query, &self->offered))
+  GST_OBJECT_LOCK (self);
+  placed = gst_cl_device_spec_is_auto (self->device);
+  GST_OBJECT_UNLOCK (self);
+  /* a placed element answers with the context it runs on, or not at all: what it was given
+   * or ran on before would decide a neighbour's place instead of the load */
+  if (gst_cl_context_handle_query (GST_ELEMENT (bt), query, placed ? &self->ctx :
+          &self->offered))
     return TRUE;
   /* serialized on the sink pad: the streaming thread's, so the frames in flight are ours */
   if (direction == GST_PAD_SINK && GST_QUERY_TYPE (query) == GST_QUERY_DRAIN)

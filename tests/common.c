@@ -351,7 +351,7 @@ GstElement *
 start_parsed (GstElement * pipe, const gchar * desc, gboolean discrete)
 {
   /* tracked before it starts: a failed start leaves it to stop_leftover_pipelines () */
-  live_pipelines = g_list_prepend (live_pipelines, pipe);
+  track_pipeline (pipe);
   if (given_context)
     gst_element_set_context (pipe, given_context);
   set_discrete_env (discrete);
@@ -360,6 +360,13 @@ start_parsed (GstElement * pipe, const gchar * desc, gboolean discrete)
       "%s does not start", desc);
   g_unsetenv (DISCRETE_ENV);
   return pipe;
+}
+
+void
+track_pipeline (GstElement * pipe)
+{
+  if (!g_list_find (live_pipelines, pipe))
+    live_pipelines = g_list_prepend (live_pipelines, pipe);
 }
 
 void

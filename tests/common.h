@@ -131,6 +131,10 @@ GstElement *start_pipeline (const gchar * desc, gboolean discrete);
 GstElement *parse_pipeline (const gchar * desc);
 GstElement *start_parsed (GstElement * pipe, const gchar * desc, gboolean discrete);
 
+/* Tracks pipe (its reference becomes the tracking's) as start_parsed () does, without
+ * starting it, for a caller that starts it another way (from other threads). */
+void track_pipeline (GstElement * pipe);
+
 /* Sets a pipeline of start_pipeline () to NULL (a check: that must succeed) and unrefs it. */
 void stop_pipeline (GstElement * pipe);
 

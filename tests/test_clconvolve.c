@@ -2036,8 +2036,8 @@ GST_START_TEST (test_decimal_comma_matrix)
 
 GST_END_TEST;
 
-/* device strings that can never match are refused when set: indices other than "P:D"; the
- * empty default is taken */
+/* device strings that can never match are refused when set: indices other than "P:D", auto
+ * among indices; the empty default and the auto forms are taken */
 GST_START_TEST (test_device_spec_refused)
 {
   GstElement *e = gst_element_factory_make ("clconvolve", NULL);
@@ -2050,6 +2050,17 @@ GST_START_TEST (test_device_spec_refused)
     ASSERT_OUR_WARNING (g_object_set (e, "device", refused[i], NULL), "P:D");
     g_object_get (e, "device", &device, NULL);
     fail_unless_equals_string (device, "0:0");
+    g_free (device);
+  }
+  /* auto places among kinds or names, not indices */
+  ASSERT_OUR_WARNING (g_object_set (e, "device", "auto:0:1", NULL), "not among indices");
+  ASSERT_OUR_WARNING (g_object_set (e, "device", "AUTO:1", NULL), "not among indices");
+  for (guint i = 0; i < 3; i++) {
+    const gchar *taken[] = { "auto", "auto:", "Auto:GPU" };
+
+    g_object_set (e, "device", taken[i], NULL);
+    g_object_get (e, "device", &device, NULL);
+    fail_unless_equals_string (device, taken[i]);
     g_free (device);
   }
   g_object_set (e, "device", "cpu", NULL);

@@ -2269,7 +2269,7 @@ devices_of_type (cl_device_type want)
   return out;
 }
 
-/* cpu_devices (), failing the check with how to get two of them when there are fewer. */
+/* The CPU devices, failing the check with how to get two of them when there are fewer. */
 static GPtrArray *
 require_two_cpu_devices (void)
 {
@@ -2362,47 +2362,197 @@ GST_START_TEST (test_auto_spreads)
 
 GST_END_TEST;
 
-static gpointer
-pause_pipeline (gpointer pipe)
+/* Threads that start pipelines together: each waits until all are ready, then sets its
+ * pipeline to PAUSED (where the element starts and is placed). */
+typedef struct
 {
-  return GINT_TO_POINTER (gst_element_set_state (pipe, GST_STATE_PAUSED));
+  GMutex lock;
+  GCond go;
+  guint ready, n;
+} StartLine;
+
+typedef struct
+{
+  StartLine *line;
+  GstElement *pipe;
+} Starter;
+
+static gpointer
+start_together (gpointer data)
+{
+  Starter *st = data;
+
+  g_mutex_lock (&st->line->lock);
+  if (++st->line->ready == st->line->n)
+    g_cond_broadcast (&st->line->go);
+  while (st->line->ready < st->line->n)
+    g_cond_wait (&st->line->go, &st->line->lock);
+  g_mutex_unlock (&st->line->lock);
+  return GINT_TO_POINTER (gst_element_set_state (st->pipe, GST_STATE_PAUSED));
 }
 
-/* Pipelines started at the same time from as many threads each take a place of their own: two
- * per CPU device, never three on one (the choice and the count are one step). */
+/* Pipelines started at the same moment from as many threads each take a place of their own:
+ * two per CPU device, never three on one (the choice and the count are one step). Five
+ * rounds. */
 GST_START_TEST (test_auto_concurrent)
 {
   GPtrArray *cpus = require_two_cpu_devices ();
   guint n = cpus->len * 2;
-  GstElement **pipes = g_new0 (GstElement *, n);
+  Starter *st = g_new0 (Starter, n);
   GThread **threads = g_new0 (GThread *, n);
+  GstStateChangeReturn *ret = g_new0 (GstStateChangeReturn, n);
   guint *count = g_new0 (guint, cpus->len);
 
-  for (guint i = 0; i < n; i++)
-    pipes[i] = parse_pipeline (PLACED_PIPELINE);
-  for (guint i = 0; i < n; i++)
-    threads[i] = g_thread_new ("start", pause_pipeline, pipes[i]);
-  for (guint i = 0; i < n; i++)
-    fail_if (GPOINTER_TO_INT (g_thread_join (threads[i])) == GST_STATE_CHANGE_FAILURE,
-        "pipeline %u did not start", i);
-  for (guint i = 0; i < n; i++) {
-    gchar *index;
+  for (gint round = 0; round < 5; round++) {
+    StartLine line = { .n = n };
 
-    /* tracked (and set playing) for the teardown; started already, so not placed again */
-    start_parsed (pipes[i], PLACED_PIPELINE, FALSE);
-    index = index_of (pipes[i], "c");
+    g_mutex_init (&line.lock);
+    g_cond_init (&line.go);
+    memset (count, 0, sizeof (guint) * cpus->len);
+    for (guint i = 0; i < n; i++) {
+      st[i].line = &line;
+      st[i].pipe = parse_pipeline (PLACED_PIPELINE);
+      /* stopped by the teardown if a check below fails */
+      track_pipeline (st[i].pipe);
+    }
+    for (guint i = 0; i < n; i++)
+      threads[i] = g_thread_new ("start", start_together, &st[i]);
+    /* every thread joined before any check */
+    for (guint i = 0; i < n; i++)
+      ret[i] = GPOINTER_TO_INT (g_thread_join (threads[i]));
+    g_mutex_clear (&line.lock);
+    g_cond_clear (&line.go);
+    for (guint i = 0; i < n; i++) {
+      gchar *index;
+
+      fail_if (ret[i] == GST_STATE_CHANGE_FAILURE, "round %d: pipeline %u did not start",
+          round, i);
+      index = index_of (st[i].pipe, "c");
+      for (guint d = 0; d < cpus->len; d++)
+        count[d] += !g_strcmp0 (index, g_ptr_array_index (cpus, d));
+      g_free (index);
+    }
     for (guint d = 0; d < cpus->len; d++)
-      count[d] += !g_strcmp0 (index, g_ptr_array_index (cpus, d));
-    g_free (index);
+      fail_unless (count[d] == 2, "round %d: %u of %u pipelines started at once went to %s, "
+          "expected 2", round, count[d], n, (gchar *) g_ptr_array_index (cpus, d));
+    for (guint i = 0; i < n; i++)
+      stop_pipeline (st[i].pipe);
   }
-  for (guint d = 0; d < cpus->len; d++)
-    fail_unless (count[d] == 2, "%u of %u pipelines started at once went to %s, expected 2",
-        count[d], n, (gchar *) g_ptr_array_index (cpus, d));
-  for (guint i = 0; i < n; i++)
-    stop_pipeline (pipes[i]);
   g_free (count);
+  g_free (ret);
   g_free (threads);
-  g_free (pipes);
+  g_free (st);
+  g_ptr_array_unref (cpus);
+}
+
+GST_END_TEST;
+
+#define PLACED_CHAIN "videotestsrc num-buffers=1 ! video/x-raw,format=RGBA,width=32," \
+  "height=24 ! clconvolve name=a device=auto:cpu ! queue ! clconvolve name=b " \
+  "device=auto:cpu kernel=box size=3 ! fakesink"
+
+/* Fails unless a and b of pipe are both on expect. */
+static void
+check_chain_on (GstElement * pipe, const gchar * expect, const gchar * what)
+{
+  gchar *a = index_of (pipe, "a"), *b = index_of (pipe, "b");
+
+  fail_unless (!g_strcmp0 (a, expect) && !g_strcmp0 (b, expect), "%s: a on %s, b on %s, "
+      "expected both on %s", what, a, b, expect);
+  g_free (a);
+  g_free (b);
+}
+
+/* A chain placed again at every start: restarted while another pipeline holds the device it
+ * ran on, it goes to the other device (a stopped auto element answers no neighbour with its
+ * old context); a context set on the pipeline (another device's, through the bin) does not
+ * place it either; and device-index is NULL while the element is stopped. */
+GST_START_TEST (test_auto_restart)
+{
+  GPtrArray *cpus = require_two_cpu_devices ();
+  const gchar *first = g_ptr_array_index (cpus, 0), *second = g_ptr_array_index (cpus, 1);
+  GstElement *chain, *other;
+  GstContext *given;
+  GObject *ctx = NULL;
+  gchar *index = NULL;
+
+  chain = start_pipeline (PLACED_CHAIN, FALSE);
+  check_chain_on (chain, first, "first start");
+  /* its context, for the third part */
+  g_object_get (element_by_name (chain, "a"), "context", &ctx, NULL);
+  fail_unless (gst_element_set_state (chain, GST_STATE_NULL) == GST_STATE_CHANGE_SUCCESS);
+  g_object_get (element_by_name (chain, "a"), "device-index", &index, NULL);
+  fail_unless (index == NULL, "device-index %s after stop", index);
+
+  other = start_pipeline (PLACED_PIPELINE, FALSE);
+  index = index_of (other, "c");
+  fail_unless (!g_strcmp0 (index, first), "the second pipeline on %s, expected %s", index,
+      first);
+  g_free (index);
+  fail_if (gst_element_set_state (chain, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE);
+  check_chain_on (chain, second, "restarted while the first device is taken");
+  stop_pipeline (chain);
+  stop_pipeline (other);
+
+  /* a context on the first device set on the pipeline: the bin hands it to both elements */
+  other = start_pipeline (PLACED_PIPELINE, FALSE);
+  chain = parse_pipeline (PLACED_CHAIN);
+  given = gst_context_new ("gst.cl.context", TRUE);
+  gst_structure_set (gst_context_writable_structure (given), "context", G_TYPE_OBJECT, ctx,
+      NULL);
+  gst_element_set_context (chain, given);
+  gst_context_unref (given);
+  start_parsed (chain, PLACED_CHAIN, FALSE);
+  check_chain_on (chain, second, "given the first device's context");
+  stop_pipeline (chain);
+  stop_pipeline (other);
+  g_clear_object (&ctx);
+  g_ptr_array_unref (cpus);
+}
+
+GST_END_TEST;
+
+/* The forms of an auto spec: "auto" takes the GPUs where there are any, else the CPUs; the
+ * kind is case-insensitive; "auto:portable" the devices of PoCL's platform ("Portable
+ * Computing Language": the CPU devices on the machines this runs on); one that matches no
+ * device is an error at start naming the devices there are. */
+GST_START_TEST (test_auto_specs)
+{
+  GPtrArray *cpus = require_two_cpu_devices ();
+  GPtrArray *gpus = devices_of_type (CL_DEVICE_TYPE_GPU);
+  GPtrArray *set = gpus->len ? gpus : cpus;
+  const gchar *specs[] = { "auto", "AUTO:CPU", "auto:portable" };
+  GPtrArray *sets[] = { set, cpus, cpus };
+  GError *error = NULL;
+  gchar *debug = NULL;
+
+  for (guint k = 0; k < G_N_ELEMENTS (specs); k++) {
+    GstElement *pipes[2];
+
+    for (guint i = 0; i < 2; i++) {
+      gchar *desc = g_strdup_printf ("videotestsrc num-buffers=1 ! video/x-raw,format=RGBA,"
+          "width=32,height=24 ! clconvolve name=c device=\"%s\" ! fakesink", specs[k]);
+      const gchar *expect = g_ptr_array_index (sets[k], i % sets[k]->len);
+      gchar *index;
+
+      pipes[i] = start_pipeline (desc, FALSE);
+      index = index_of (pipes[i], "c");
+      fail_unless (!g_strcmp0 (index, expect), "device=\"%s\", pipeline %u: on %s, expected "
+          "%s", specs[k], i, index, expect);
+      g_free (index);
+      g_free (desc);
+    }
+    for (guint i = 0; i < 2; i++)
+      stop_pipeline (pipes[i]);
+  }
+
+  fail_if (run_one_frame_pipeline ("clconvolve device=auto:no-such-device", &error, &debug));
+  fail_unless (error && strstr (error->message, "auto:no-such-device") &&
+      strstr (error->message, g_ptr_array_index (cpus, 1)), "error: %s",
+      error ? error->message : "none");
+  g_clear_error (&error);
+  g_free (debug);
+  g_ptr_array_unref (gpus);
   g_ptr_array_unref (cpus);
 }
 
@@ -2532,6 +2682,8 @@ memory_suite (void)
   tcase_add_checked_fixture (tc, NULL, stop_leftover_pipelines);
   tcase_add_test (tc, test_auto_spreads);
   tcase_add_test (tc, test_auto_concurrent);
+  tcase_add_test (tc, test_auto_restart);
+  tcase_add_test (tc, test_auto_specs);
   tcase_add_loop_test (tc, test_chain_two_devices, 0, 2);
   return s;
 }

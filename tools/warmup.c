@@ -217,7 +217,8 @@ devices_of (const gchar * device)
   return out;
 }
 
-/* Every combination on device (NULL: the element's default), counted in *runs and p. */
+/* Every combination on device (NULL: the element's default), counted in *runs and p; 2 at
+ * a --resolution that is not WIDTHxHEIGHT, else 0. */
 static gint
 warm_device (const gchar * device, gchar ** formats, gchar ** resolutions, gchar ** kernels,
     gchar ** sizes, gchar ** methods, const gchar * extras, gint * runs, Progress * p)

@@ -103,9 +103,6 @@ cpu_seconds (void)
 
 /* ------------------------------------------------------------------ pipeline runs */
 
-/* the device-index of each stream's clconvolve in the last run of the element, comma-separated */
-static gchar *stream_devices;
-
 typedef struct
 {
   GMutex lock;
@@ -122,6 +119,8 @@ typedef struct
   gdouble first_ms;             /* first push to first output (includes program builds) */
   gboolean pooled;              /* frames came from the element's proposed pool */
   GstStructure *stats;          /* clconvolve stats over the measured frames, or NULL */
+  gchar *devices;               /* each stream's clconvolve device-index, comma-separated, or
+                                 * NULL (another element) */
   /* with several streams: the slowest and fastest stream's frames/s, and the longest gap
    * between two output buffers of one stream while measuring */
   gdouble stream_min_fps, stream_max_fps, worst_gap_ms;
@@ -393,7 +392,6 @@ run_once (const gchar * element, const gchar * format, gint w, gint h, gint n_st
   r->first_ms = st[0].first_ms;
   r->pooled = st[0].pooled;
 
-  g_clear_pointer (&stream_devices, g_free);
   if (st[0].f && g_object_class_find_property (G_OBJECT_GET_CLASS (st[0].f), "device-index")) {
     /* where each stream's element went (device=auto spreads them) */
     GString *where = g_string_new (NULL);
@@ -405,7 +403,7 @@ run_once (const gchar * element, const gchar * format, gint w, gint h, gint n_st
       g_string_append_printf (where, "%s%s", i ? "," : "", index ? index : "?");
       g_free (index);
     }
-    stream_devices = g_string_free (where, FALSE);
+    r->devices = g_string_free (where, FALSE);
   }
   st0 = get_stats (st[0].f);
   cpu0 = cpu_seconds ();
@@ -507,7 +505,7 @@ measure_element (const gchar * element, const gchar * profiled, const gchar * la
   gdouble *up = g_new0 (gdouble, runs), *kern = g_new0 (gdouble, runs);
   gdouble *down = g_new0 (gdouble, runs), *ovl = g_new0 (gdouble, runs);
   gdouble *copies = g_new0 (gdouble, runs);
-  gchar *path_in = NULL, *path_out = NULL, *variant = NULL;
+  gchar *path_in = NULL, *path_out = NULL, *variant = NULL, *devices = NULL;
   gint nstage = 0, ncopies = 0;
   gboolean pooled = FALSE;
   guint frames = 0;
@@ -520,8 +518,10 @@ measure_element (const gchar * element, const gchar * profiled, const gchar * la
     /* the pipeline without the element, in the same run, just before */
     if (!run_once (NULL, opt.format, w, h, n_streams, &without))
       continue;
-    if (!run_once (element, opt.format, w, h, n_streams, &with))
+    if (!run_once (element, opt.format, w, h, n_streams, &with)) {
+      g_free (with.devices);
       continue;
+    }
     per_with = with.wall_s / with.frames;
     per_without = without.wall_s / without.frames;
     fps[n] = 1.0 / MAX (per_with - per_without, 1e-9);
@@ -552,6 +552,10 @@ measure_element (const gchar * element, const gchar * profiled, const gchar * la
       }
       gst_structure_free (with.stats);
     }
+    if (with.devices) {
+      g_free (devices);
+      devices = with.devices;
+    }
     n++;
   }
 
@@ -564,6 +568,7 @@ measure_element (const gchar * element, const gchar * profiled, const gchar * la
       nstage = 1;
     if (pr.stats)
       gst_structure_free (pr.stats);
+    g_free (pr.devices);
   }
 
   if (n == 0) {
@@ -591,8 +596,8 @@ measure_element (const gchar * element, const gchar * profiled, const gchar * la
     g_free (s_min);
     g_free (s_max);
   }
-  if (stream_devices)
-    g_print (",\"devices\":\"%s\"", stream_devices);
+  if (devices)
+    g_print (",\"devices\":\"%s\"", devices);
   g_print (",\"worst_gap_ms\":%.4g", median_of (gap, n));
   if (opt.max_inflight > 0)
     g_print (",\"max_inflight\":%d", opt.max_inflight);
@@ -634,6 +639,7 @@ out:
   g_free (gap);
   g_free (path_in);
   g_free (variant);
+  g_free (devices);
   g_free (path_out);
 }
 
