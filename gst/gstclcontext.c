@@ -293,13 +293,20 @@ parse_indices (const gchar * spec, guint * pi, guint * di)
   return TRUE;
 }
 
+/* What follows "auto" or "auto:" in an auto spec ("" for plain auto). */
+static const gchar *
+auto_filter (const gchar * spec)
+{
+  return spec[4] == ':' ? spec + 5 : spec + 4;
+}
+
 gboolean
 gst_cl_device_spec_check (const gchar * spec, gchar ** why)
 {
   guint pi, di;
 
   if (gst_cl_device_spec_is_auto (spec)) {
-    const gchar *filter = spec[4] == ':' ? spec + 5 : spec + 4;
+    const gchar *filter = auto_filter (spec);
 
     if (!*filter || strspn (filter, "0123456789:") != strlen (filter))
       return TRUE;
@@ -330,7 +337,7 @@ gst_cl_device_spec_is_auto (const gchar * spec)
 static gboolean
 auto_candidate (GArray * devs, const gchar * spec, const DeviceEntry * e)
 {
-  const gchar *filter = spec[4] == ':' ? spec + 5 : spec + 4;
+  const gchar *filter = auto_filter (spec);
   gchar *needle, *hay;
   gboolean found;
 
