@@ -2292,8 +2292,10 @@ index_of (GstElement * pipe, const gchar * name)
   return index;
 }
 
+/* placement alone: one fixed variant, no tuning run on each device */
 #define PLACED_PIPELINE "videotestsrc num-buffers=1 ! video/x-raw,format=RGBA,width=32," \
-  "height=24 ! clconvolve name=c device=auto:cpu kernel=box size=3 ! fakesink"
+  "height=24 ! clconvolve name=c method=float4 autotune=false device=auto:cpu kernel=box " \
+  "size=3 ! fakesink"
 
 /* N pipelines of the same launch line with device=auto:cpu, started one after the other,
  * spread evenly over the CPU devices in list order (each goes to the device with the fewest
@@ -2327,7 +2329,7 @@ GST_START_TEST (test_auto_spreads)
 
   /* a chain: b (downstream, started first) is placed, a takes b's context */
   pipe = start_pipeline ("videotestsrc num-buffers=1 ! video/x-raw,format=RGBA,width=32,"
-      "height=24 ! clconvolve name=a device=auto:cpu ! clconvolve name=b device=auto:cpu "
+      "height=24 ! clconvolve name=a method=float4 autotune=false device=auto:cpu ! clconvolve name=b method=float4 autotune=false device=auto:cpu "
       "kernel=box size=3 ! fakesink", FALSE);
   index = index_of (pipe, "a");
   other = index_of (pipe, "b");
@@ -2347,8 +2349,8 @@ GST_START_TEST (test_auto_spreads)
 
   /* two branches of one pipeline, nothing else running */
   pipe = start_pipeline ("videotestsrc num-buffers=1 ! video/x-raw,format=RGBA,width=32,"
-      "height=24 ! clconvolve name=a device=auto:cpu ! fakesink videotestsrc num-buffers=1 ! "
-      "video/x-raw,format=RGBA,width=32,height=24 ! clconvolve name=b device=auto:cpu ! "
+      "height=24 ! clconvolve name=a method=float4 autotune=false device=auto:cpu ! fakesink videotestsrc num-buffers=1 ! "
+      "video/x-raw,format=RGBA,width=32,height=24 ! clconvolve name=b method=float4 autotune=false device=auto:cpu ! "
       "fakesink", FALSE);
   index = index_of (pipe, "a");
   other = index_of (pipe, "b");
@@ -2448,7 +2450,7 @@ GST_START_TEST (test_auto_concurrent)
 GST_END_TEST;
 
 #define PLACED_CHAIN "videotestsrc num-buffers=1 ! video/x-raw,format=RGBA,width=32," \
-  "height=24 ! clconvolve name=a device=auto:cpu ! queue ! clconvolve name=b " \
+  "height=24 ! clconvolve name=a method=float4 autotune=false device=auto:cpu ! queue ! clconvolve name=b " \
   "device=auto:cpu kernel=box size=3 ! fakesink"
 
 /* Fails unless a and b of pipe are both on expect. */
@@ -2531,7 +2533,7 @@ GST_START_TEST (test_auto_specs)
 
     for (guint i = 0; i < 2; i++) {
       gchar *desc = g_strdup_printf ("videotestsrc num-buffers=1 ! video/x-raw,format=RGBA,"
-          "width=32,height=24 ! clconvolve name=c device=\"%s\" ! fakesink", specs[k]);
+          "width=32,height=24 ! clconvolve name=c method=float4 autotune=false device=\"%s\" ! fakesink", specs[k]);
       const gchar *expect = g_ptr_array_index (sets[k], i % sets[k]->len);
       gchar *index;
 
