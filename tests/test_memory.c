@@ -2292,10 +2292,10 @@ index_of (GstElement * pipe, const gchar * name)
   return index;
 }
 
-/* placement alone: one fixed variant, no tuning run on each device */
+/* placed by auto:cpu; one fixed variant, no tuning run on each device (placement alone) */
+#define PLACED "method=float4 autotune=false device=auto:cpu"
 #define PLACED_PIPELINE "videotestsrc num-buffers=1 ! video/x-raw,format=RGBA,width=32," \
-  "height=24 ! clconvolve name=c method=float4 autotune=false device=auto:cpu kernel=box " \
-  "size=3 ! fakesink"
+  "height=24 ! clconvolve name=c " PLACED " kernel=box size=3 ! fakesink"
 
 /* N pipelines of the same launch line with device=auto:cpu, started one after the other,
  * spread evenly over the CPU devices in list order (each goes to the device with the fewest
@@ -2329,8 +2329,8 @@ GST_START_TEST (test_auto_spreads)
 
   /* a chain: b (downstream, started first) is placed, a takes b's context */
   pipe = start_pipeline ("videotestsrc num-buffers=1 ! video/x-raw,format=RGBA,width=32,"
-      "height=24 ! clconvolve name=a method=float4 autotune=false device=auto:cpu ! clconvolve name=b method=float4 autotune=false device=auto:cpu "
-      "kernel=box size=3 ! fakesink", FALSE);
+      "height=24 ! clconvolve name=a " PLACED " ! clconvolve name=b " PLACED " kernel=box "
+      "size=3 ! fakesink", FALSE);
   index = index_of (pipe, "a");
   other = index_of (pipe, "b");
   g_object_get (element_by_name (pipe, "a"), "context", &ctx[0], NULL);
@@ -2349,9 +2349,9 @@ GST_START_TEST (test_auto_spreads)
 
   /* two branches of one pipeline, nothing else running */
   pipe = start_pipeline ("videotestsrc num-buffers=1 ! video/x-raw,format=RGBA,width=32,"
-      "height=24 ! clconvolve name=a method=float4 autotune=false device=auto:cpu ! fakesink videotestsrc num-buffers=1 ! "
-      "video/x-raw,format=RGBA,width=32,height=24 ! clconvolve name=b method=float4 autotune=false device=auto:cpu ! "
-      "fakesink", FALSE);
+      "height=24 ! clconvolve name=a " PLACED " ! fakesink videotestsrc num-buffers=1 ! "
+      "video/x-raw,format=RGBA,width=32,height=24 ! clconvolve name=b " PLACED " ! fakesink",
+      FALSE);
   index = index_of (pipe, "a");
   other = index_of (pipe, "b");
   fail_unless (g_strcmp0 (index, other), "two branches of one pipeline both on %s", index);
@@ -2450,8 +2450,8 @@ GST_START_TEST (test_auto_concurrent)
 GST_END_TEST;
 
 #define PLACED_CHAIN "videotestsrc num-buffers=1 ! video/x-raw,format=RGBA,width=32," \
-  "height=24 ! clconvolve name=a method=float4 autotune=false device=auto:cpu ! queue ! clconvolve name=b " \
-  "device=auto:cpu kernel=box size=3 ! fakesink"
+  "height=24 ! clconvolve name=a " PLACED " ! queue ! clconvolve name=b " PLACED \
+  " kernel=box size=3 ! fakesink"
 
 /* Fails unless a and b of pipe are both on expect. */
 static void
@@ -2533,7 +2533,8 @@ GST_START_TEST (test_auto_specs)
 
     for (guint i = 0; i < 2; i++) {
       gchar *desc = g_strdup_printf ("videotestsrc num-buffers=1 ! video/x-raw,format=RGBA,"
-          "width=32,height=24 ! clconvolve name=c method=float4 autotune=false device=\"%s\" ! fakesink", specs[k]);
+          "width=32,height=24 ! clconvolve name=c method=float4 autotune=false device=\"%s\" ! "
+          "fakesink", specs[k]);
       const gchar *expect = g_ptr_array_index (sets[k], i % sets[k]->len);
       gchar *index;
 
