@@ -1722,6 +1722,44 @@ GST_START_TEST (test_device_chain_yuv)
 
 GST_END_TEST;
 
+/* The end of a test of a (pipe's "a", with memory:CLBuffer out) into b on another context:
+ * two contexts, the paths each side took (paths[i]: input, output), then pipe stopped and
+ * each frame against the reference (pass, then b's shift left, exact). Frees the captures. */
+static void
+check_across (GstElement * pipe, const gchar * const (*paths)[2], const Setting * pass,
+    Capture * input, Capture * output, const gchar * what)
+{
+  const MatrixPass shift = { shift_left, REF_BORDER_CLAMP };
+  const gchar *const names[] = { "a", "b" };
+  GObject *ctx[2] = { NULL, NULL };
+
+  for (gint i = 0; i < 2; i++)
+    g_object_get (element_by_name (pipe, names[i]), "context", &ctx[i], NULL);
+  fail_unless (ctx[0] && ctx[1] && ctx[0] != ctx[1], "%s: a and b share a context", what);
+  g_clear_object (&ctx[0]);
+  g_clear_object (&ctx[1]);
+  fail_unless (pad_has_cl_buffer (element_by_name (pipe, "a"), "src"));
+  for (gint i = 0; i < 2; i++) {
+    GstStructure *st = get_stats (element_by_name (pipe, names[i]));
+
+    fail_unless (!g_strcmp0 (gst_structure_get_string (st, "input-path"), paths[i][0]) &&
+        !g_strcmp0 (gst_structure_get_string (st, "output-path"), paths[i][1]),
+        "%s, element %s: %s, expected %s -> %s", what, names[i], struct_text (st),
+        paths[i][0], paths[i][1]);
+    gst_structure_free (st);
+  }
+  stop_pipeline (pipe);
+
+  for (guint f = 0; f < CHAIN_FRAMES; f++) {
+    gchar *frame = g_strdup_printf ("%s, frame %u", what, f);
+
+    check_reference_then (pass, input->frames[f], output->frames[f], &shift, 1, frame);
+    g_free (frame);
+  }
+  capture_free (input);
+  capture_free (output);
+}
+
 /* Two elements on two OpenCL contexts (each given its own by the application) with
  * memory:CLBuffer negotiated between them: b cannot use a's buffers on its device, so it maps
  * them on the host (a's memory comes down) and stages them; the frames match the reference.
@@ -1730,7 +1768,6 @@ GST_START_TEST (test_chain_two_contexts)
 {
   gboolean discrete = __i__ || !host_unified;
   Setting pass = { "RGBA", 97, 61, "sharpen", 3, 0.0, "mirror" };
-  const MatrixPass shift = { shift_left, REF_BORDER_CLAMP };
   const gchar *src = "videotestsrc num-buffers=12 pattern=zone-plate kx2=20 ky2=20 kt=1 ! "
       "video/x-raw,format=RGBA,width=97,height=61,framerate=30/1";
   gchar *desc = g_strdup_printf ("%s ! clconvolve name=a kernel=sharpen size=3 border=mirror ! "
@@ -1744,7 +1781,6 @@ GST_START_TEST (test_chain_two_contexts)
   cl_device_id dev[2];
   cl_context cl[2] = { app_context (&dev[0]), app_context (&dev[1]) };
   GstContext *given[2] = { app_gst_context (cl[0], dev[0]), app_gst_context (cl[1], dev[1]) };
-  GObject *ctx[2] = { NULL, NULL };
   Capture input, output;
   GstElement *pipe;
 
@@ -1755,31 +1791,7 @@ GST_START_TEST (test_chain_two_contexts)
     clReleaseContext (cl[i]);
   }
   pipe = capture_chain (src, desc, pipe, discrete, &pass, &input, &output);
-  for (gint i = 0; i < 2; i++)
-    g_object_get (element_by_name (pipe, names[i]), "context", &ctx[i], NULL);
-  fail_unless (ctx[0] && ctx[1] && ctx[0] != ctx[1], "a and b share a context");
-  g_clear_object (&ctx[0]);
-  g_clear_object (&ctx[1]);
-  fail_unless (pad_has_cl_buffer (element_by_name (pipe, "a"), "src"));
-  for (gint i = 0; i < 2; i++) {
-    GstStructure *st = get_stats (element_by_name (pipe, names[i]));
-
-    fail_unless (!g_strcmp0 (gst_structure_get_string (st, "input-path"), paths[i][0]) &&
-        !g_strcmp0 (gst_structure_get_string (st, "output-path"), paths[i][1]),
-        "element %s: %s, expected %s -> %s", names[i], struct_text (st), paths[i][0],
-        paths[i][1]);
-    gst_structure_free (st);
-  }
-  stop_pipeline (pipe);
-
-  for (guint f = 0; f < CHAIN_FRAMES; f++) {
-    gchar *frame = g_strdup_printf ("two contexts, frame %u", f);
-
-    check_reference_then (&pass, input.frames[f], output.frames[f], &shift, 1, frame);
-    g_free (frame);
-  }
-  capture_free (&input);
-  capture_free (&output);
+  check_across (pipe, paths, &pass, &input, &output, "two contexts");
   g_free (desc);
 }
 
@@ -2593,7 +2605,6 @@ GST_START_TEST (test_chain_two_devices)
   };
   gboolean discrete_a = __i__ || !unified_at (on[0]), discrete_b = __i__ || !unified_at (on[1]);
   Setting pass = { "RGBA", 97, 61, "sharpen", 3, 0.0, "mirror" };
-  const MatrixPass shift = { shift_left, REF_BORDER_CLAMP };
   const gchar *src = "videotestsrc num-buffers=12 pattern=zone-plate kx2=20 ky2=20 kt=1 ! "
       "video/x-raw,format=RGBA,width=97,height=61,framerate=30/1";
   gchar *desc = g_strdup_printf ("%s ! clconvolve name=a device=%s kernel=sharpen size=3 "
@@ -2605,7 +2616,6 @@ GST_START_TEST (test_chain_two_devices)
     {pinned_path (discrete_a), device_path (discrete_a)},
     {"staging-copy", pinned_path (discrete_b)}
   };
-  GObject *ctx[2] = { NULL, NULL };
   Capture input, output;
   GstElement *pipe;
 
@@ -2616,31 +2626,8 @@ GST_START_TEST (test_chain_two_devices)
     fail_unless (!g_strcmp0 (index, on[i]), "element %s on %s, expected %s", names[i], index,
         on[i]);
     g_free (index);
-    g_object_get (element_by_name (pipe, names[i]), "context", &ctx[i], NULL);
   }
-  fail_unless (ctx[0] && ctx[1] && ctx[0] != ctx[1], "a and b share a context");
-  g_clear_object (&ctx[0]);
-  g_clear_object (&ctx[1]);
-  fail_unless (pad_has_cl_buffer (element_by_name (pipe, "a"), "src"));
-  for (gint i = 0; i < 2; i++) {
-    GstStructure *st = get_stats (element_by_name (pipe, names[i]));
-
-    fail_unless (!g_strcmp0 (gst_structure_get_string (st, "input-path"), paths[i][0]) &&
-        !g_strcmp0 (gst_structure_get_string (st, "output-path"), paths[i][1]),
-        "element %s: %s, expected %s -> %s", names[i], struct_text (st), paths[i][0],
-        paths[i][1]);
-    gst_structure_free (st);
-  }
-  stop_pipeline (pipe);
-
-  for (guint f = 0; f < CHAIN_FRAMES; f++) {
-    gchar *frame = g_strdup_printf ("two devices, frame %u", f);
-
-    check_reference_then (&pass, input.frames[f], output.frames[f], &shift, 1, frame);
-    g_free (frame);
-  }
-  capture_free (&input);
-  capture_free (&output);
+  check_across (pipe, paths, &pass, &input, &output, "two devices");
   g_free (desc);
   g_ptr_array_unref (gpus);
   g_ptr_array_unref (cpus);
