@@ -738,6 +738,17 @@ conv_taps (const float *f, int n, ConvTap * taps, int max)
   return conv_taps_pair (f, NULL, n, taps, max);
 }
 
+int
+conv_is_box (const float *f, int n)
+{
+  if (n < 2 || f[0] == 0.0f)
+    return 0;
+  for (int i = 1; i < n * n; i++)
+    if (f[i] != f[0])
+      return 0;
+  return 1;
+}
+
 void
 conv_transpose (const double *k, int n, double *out)
 {

@@ -134,6 +134,10 @@ int conv_taps (const float *f, int n, ConvTap * taps, int max);
  * either is non-zero, g's coefficient in bits2 (g NULL: conv_taps). */
 int conv_taps_pair (const float *f, const float *g, int n, ConvTap * taps, int max);
 
+/* Whether the device matrix f[n * n] is a box: n > 1 and every coefficient the same non-zero
+ * value (running sums then compute it at any size for the same cost). */
+int conv_is_box (const float *f, int n);
+
 /* out[n * n] = the transpose of k[n * n] (the y-gradient of an x-gradient preset). */
 void conv_transpose (const double *k, int n, double *out);
 

@@ -59,7 +59,8 @@ GST_DEBUG_CATEGORY_STATIC (gst_cl_convolve_debug);
 /* Each program's variant file (ClKernelSource's order, which is kernels/meson.build's): what
  * GST_CLCONVOLVE_KERNEL_SOURCE reads instead of the embedded sources. */
 static const gchar *const kernel_files[CL_N_SOURCES] = {
-  "direct.cl", "vector.cl", "vsplit.cl", "tiled.cl", "separable.cl", "vsep.cl", "sparse.cl"
+  "direct.cl", "vector.cl", "vsplit.cl", "tiled.cl", "separable.cl", "vsep.cl", "sparse.cl",
+  "box.cl", "lsep.cl"
 };
 
 #define COMMON_SOURCE "common.cl"
@@ -288,6 +289,7 @@ struct _GstClConvolve
   gint rank;
   gint rank_a;                  /* ... of them the first matrix's (combine: the second's follow) */
   gint ntaps;
+  gboolean box;                 /* every matrix a box (ClKernelRequest.box) */
   cl_mem tmp_mem;               /* method=separable: the row pass's output */
   gsize tmp_bytes;
   ClBuilt built[CL_MAX_SHAPES];  /* specialised kernels, per pixel shape */
@@ -1719,7 +1721,7 @@ ensure_kernel (GstClConvolve * self, gint slot, const ClShape * shape, const ClL
     shape->channels, shape->depth, shape->skipmask, shape->only, s->border,
     self->block_override, self->rank, 0, 0, shape->passmask, s->autotune, self->split_override,
     self->discrete, shape->bits, shape->shift, shape->swap,
-    cl_variant_taps (self->ntaps, matrix_size (s)), s->combine
+    cl_variant_taps (self->ntaps, matrix_size (s)), s->combine, self->box
   };
   ClTuner t;
   ClTuneOutcome how = CL_TUNE_KNOWN;
@@ -2076,6 +2078,7 @@ prepare (GstClConvolve * self, const GstVideoInfo * info, gboolean fields, ClLay
     self->n_matrices = per_comp ? CL_MAX_MATRICES : 1;
     self->rank = 0;
     self->ntaps = 0;
+    self->box = !settings_paired (self->cur);
     for (gint m = 0; m < self->n_matrices && err == CL_SUCCESS; m++) {
       gfloat *coef = g_new0 (gfloat, 2 * NCOEF);
       gfloat sep[2 * CL_MAX_RANK * CONV_MAX_SIZE] = { 0 };
@@ -2088,6 +2091,7 @@ prepare (GstClConvolve * self, const GstVideoInfo * info, gboolean fields, ClLay
           NULL, n, taps, CL_MAX_TAPS);
       if (self->m_ntaps[m] > CL_MAX_TAPS)
         self->m_ntaps[m] = 0;
+      self->box &= conv_is_box (coef, n) != 0;
       if (m == 0)
         self->rank_a = self->m_rank_a[m];
       self->rank = self->rank < 0 || self->m_rank[m] < 0 ? -1 :

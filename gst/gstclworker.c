@@ -34,12 +34,14 @@ GST_DEBUG_CATEGORY_STATIC (gst_cl_worker_debug);
  * embedded at build time (kernels/embed.py), and the SHA-256 of them all. */
 extern const char gst_cl_source_direct[], gst_cl_source_vector[], gst_cl_source_vsplit[],
     gst_cl_source_tiled[], gst_cl_source_separable[], gst_cl_source_vsep[],
-    gst_cl_source_sparse[];
+    gst_cl_source_sparse[], gst_cl_source_box[],
+    gst_cl_source_lsep[];
 extern const char gst_cl_sources_digest[];
 
 static const gchar *const embedded_sources[CL_N_SOURCES] = {
   gst_cl_source_direct, gst_cl_source_vector, gst_cl_source_vsplit, gst_cl_source_tiled,
-  gst_cl_source_separable, gst_cl_source_vsep, gst_cl_source_sparse
+  gst_cl_source_separable, gst_cl_source_vsep, gst_cl_source_sparse, gst_cl_source_box,
+  gst_cl_source_lsep
 };
 
 const gchar *const *
@@ -224,7 +226,7 @@ helper_path (void)
 /* seconds a helper waits for the next job before the worker ends it */
 #define HELPER_IDLE_S 30
 
-#define REQUEST_FIELDS 20
+#define REQUEST_FIELDS 21
 #define VARIANT_FIELDS 5
 #define FACTS_FIELDS 4
 
@@ -256,7 +258,7 @@ request_ints (const ClKernelRequest * r, gint64 * v)
 {
   const gint64 f[REQUEST_FIELDS] = { r->method, r->size, r->channels, r->depth, r->skipmask,
     r->only, r->border, r->block, r->rank, r->width, r->height, r->passmask, r->autotune,
-    r->split, r->discrete, r->bits, r->shift, r->swap, r->taps, r->combine
+    r->split, r->discrete, r->bits, r->shift, r->swap, r->taps, r->combine, r->box
   };
 
   memcpy (v, f, sizeof (f));
@@ -309,7 +311,7 @@ gst_cl_job_spec_from_args (gchar ** args, ClJobSpec * spec, gchar ** device, gch
   spec->tune_dir = *args[4] ? args[4] : NULL;
   spec->streaming = !strcmp (args[5], "streaming");
   spec->request = (ClKernelRequest) { r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8],
-    r[9], r[10], r[11], r[12], r[13], r[14], r[15], r[16], r[17], r[18], r[19]
+    r[9], r[10], r[11], r[12], r[13], r[14], r[15], r[16], r[17], r[18], r[19], r[20]
   };
   spec->variant = (ClVariant) { v[0], v[1], v[2], v[3], v[4] };
   spec->facts = (ClDeviceFacts) { d[0], d[1], d[2], d[3] };

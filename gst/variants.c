@@ -17,7 +17,8 @@
 
 static const gchar *const source_entries[CL_N_SOURCES] = {
   "convolve_direct", "convolve_vector", "convolve_vsplit", "convolve_tiled", "convolve_cols",
-  "convolve_vsep", "convolve_sparse",
+  "convolve_vsep", "convolve_sparse", "convolve_box",
+  "convolve_lsep",
 };
 
 const gchar *
@@ -177,6 +178,54 @@ one_pass_fits (const ClDeviceFacts * d, const ClKernelRequest * r)
       !r->swap;
 }
 
+/* Running sums (convolve_box) for a box: like the one-pass kernel, for CPUs working in place
+ * (a strip's rows must all be readable), at any size and sample layout; blocks of 64 pixels
+ * down strips of 64 rows. */
+static gboolean
+box_fits (const ClDeviceFacts * d, const ClKernelRequest * r)
+{
+  return r->box && !d->local_mem_dedicated && !r->discrete && !r->combine;
+}
+
+static const ClVariant box_sums = { GST_CL_CONVOLVE_METHOD_SEPARABLE, 256, 128,
+  CL_SEPARABLE_BOX
+};
+
+/* One kernel through local memory (convolve_lsep) where on-chip local memory holds its ring:
+ * the KSIZE + LSEP_TH - 1 rows of horizontal sums per pair of a strip's LSEP_TW columns
+ * (work-groups of 32 x 8 down strips of 128 rows). */
+#define LSEP_TW 32
+#define LSEP_TH 8
+#define LSEP_STRIP 128
+
+static gboolean
+lsep_fits (const ClDeviceFacts * d, const ClKernelRequest * r)
+{
+  gsize ring = (gsize) MAX (r->rank, 1) * (r->size + LSEP_TH - 1) * LSEP_TW * sizeof (gfloat) *
+      cl_variant_sum_values (r->channels, r->only);
+
+  return d->local_mem_dedicated && r->rank >= 1 && !r->combine &&
+      d->max_work_group_size >= LSEP_TW * LSEP_TH && ring + 256 <= d->local_mem_size;
+}
+
+static const ClVariant lsep = { GST_CL_CONVOLVE_METHOD_SEPARABLE, LSEP_TW, LSEP_STRIP,
+  CL_SEPARABLE_LOCAL
+};
+
+/* The separable variant where the matrix splits: running sums for a box on a CPU, one pass
+ * through local memory on a GPU, one pass in private memory on a CPU, else two passes. */
+static ClVariant
+separable_for (const ClDeviceFacts * d, const ClKernelRequest * r)
+{
+  if (r->block == 1)
+    return two_pass;
+  if (box_fits (d, r))
+    return box_sums;
+  if (lsep_fits (d, r))
+    return lsep;
+  return one_pass_fits (d, r) ? one_pass_for (r, 64) : two_pass;
+}
+
 /* Whether method=vector gets the wider blockings: 4-sample pixels on a CPU with 32 SIMD
  * registers (AVX-512: a native float vector of 16), where more accumulators fit in registers
  * (on 1-sample pixels 3 x 2 stays ahead there). */
@@ -290,11 +339,11 @@ cl_variant_fixed (const ClDeviceFacts * d, const ClKernelRequest * r, gchar ** w
           "coefficients (or none); using float4", r->size, r->size, CL_MAX_TAPS);
     return dense;
   }
-  /* auto: separable where it wins (separable_wins) */
+  /* auto: separable where it wins (separable_wins), running sums for any box */
   if (asked == GST_CL_CONVOLVE_METHOD_SEPARABLE ||
-      (asked == GST_CL_CONVOLVE_METHOD_AUTO && separable_wins (d, r))) {
+      (asked == GST_CL_CONVOLVE_METHOD_AUTO && (separable_wins (d, r) || box_fits (d, r)))) {
     if (r->rank >= 0)
-      return one_pass_fits (d, r) && r->block != 1 ? one_pass_for (r, 64) : two_pass;
+      return separable_for (d, r);
     if (why)
       *why = g_strdup_printf ("method=separable: this %dx%d matrix needs more than %d vector "
           "pairs; using a dense kernel", r->size, r->size, CL_MAX_RANK);
@@ -345,8 +394,8 @@ cl_variant_candidates (const ClDeviceFacts * d, const ClKernelRequest * r, ClVar
 
   G_STATIC_ASSERT (G_N_ELEMENTS (wide_vector) == G_N_ELEMENTS (cpu_vector));
   G_STATIC_ASSERT (G_N_ELEMENTS (gpu_vector) == G_N_ELEMENTS (cpu_vector));
-  G_STATIC_ASSERT (G_N_ELEMENTS (tiled_blocks) + 1 + G_N_ELEMENTS (cpu_vector) + 1 + 3 + 1 <=
-      CL_MAX_CANDIDATES);
+  G_STATIC_ASSERT (G_N_ELEMENTS (tiled_blocks) + 1 + G_N_ELEMENTS (cpu_vector) + 1 + 1 + 3 + 1
+      <= CL_MAX_CANDIDATES);
 
   if (r->combine) {
     /* what computes the combined sums: float4, separable, sparse */
@@ -376,6 +425,10 @@ cl_variant_candidates (const ClDeviceFacts * d, const ClKernelRequest * r, ClVar
     };
   if (cl_variant_split_offered (d, r))
     out[n++] = split_variant (d, r);
+  if (box_fits (d, r))
+    out[n++] = box_sums;
+  if (lsep_fits (d, r))
+    out[n++] = lsep;
   if (r->rank >= 0) {
     out[n++] = two_pass;
     /* one pass (CPU-like devices): 3 vectors down 64 rows, 4 down 128 */
@@ -427,7 +480,10 @@ cl_variant_options (const ClDeviceFacts * d, const ClKernelRequest * r, const Cl
       v->method == GST_CL_CONVOLVE_METHOD_SPARSE ?
       g_strdup_printf (" -DNV=%d -DMY=%d", v->bx, v->by) :
       v->method == GST_CL_CONVOLVE_METHOD_FLOAT4 ?
-      g_strdup_printf (" -DBLOCK=%d", v->bx) : v->bx ?
+      g_strdup_printf (" -DBLOCK=%d", v->bx) : v->split == CL_SEPARABLE_LOCAL ?
+      g_strdup_printf (" -DLSEP_TW=%d -DLSEP_TH=%d -DSTRIP=%d -DLSEP_RANK=%d", v->bx, LSEP_TH,
+      v->by, MAX (r->rank, 1)) : v->split == CL_SEPARABLE_BOX ?
+      g_strdup_printf (" -DBOX_W=%d -DSTRIP=%d", v->bx, v->by) : v->bx ?
       g_strdup_printf (" -DNV=%d -DSTRIP=%d", v->bx, v->by) : g_strdup ("");
   /* unaligned vector stores as single moves where the device is a CPU (put8, kernels/common.cl) */
   options = g_strdup_printf ("-DKSIZE=%d -DCHANNELS=%d -DDEPTH=%d -DSKIPMASK=%u "
@@ -447,7 +503,8 @@ cl_variant_source (const ClVariant * v)
   gboolean sparse = v->method == GST_CL_CONVOLVE_METHOD_SPARSE;
 
   return v->method == GST_CL_CONVOLVE_METHOD_TILED || (sparse && v->split) ? CL_SOURCE_TILED :
-      sparse ? CL_SOURCE_SPARSE :
+      sparse ? CL_SOURCE_SPARSE : separable && v->split == CL_SEPARABLE_BOX ? CL_SOURCE_BOX :
+      separable && v->split == CL_SEPARABLE_LOCAL ? CL_SOURCE_LSEP :
       separable && v->bx > 0 ? CL_SOURCE_VSEP : separable ? CL_SOURCE_SEPARABLE :
       v->split ? CL_SOURCE_VSPLIT : v->method == GST_CL_CONVOLVE_METHOD_VECTOR ?
       CL_SOURCE_VECTOR : CL_SOURCE_DIRECT;
@@ -460,12 +517,32 @@ cl_variant_launch (const ClDeviceFacts * d, const ClKernelRequest * r, const ClV
   gboolean sparse = v->method == GST_CL_CONVOLVE_METHOD_SPARSE;
   gboolean tiled = v->method == GST_CL_CONVOLVE_METHOD_TILED || (sparse && v->split);
   gboolean separable = v->method == GST_CL_CONVOLVE_METHOD_SEPARABLE;
+  gboolean box = separable && v->split == CL_SEPARABLE_BOX;
   gboolean one_pass = separable && v->bx > 0;
-  gboolean vector = v->method == GST_CL_CONVOLVE_METHOD_VECTOR || one_pass ||
+  gboolean vector = v->method == GST_CL_CONVOLVE_METHOD_VECTOR || (one_pass && !box) ||
       (sparse && !v->split);
   gsize tile = 16;
 
   memset (out, 0, sizeof (*out));
+  if (separable && v->split == CL_SEPARABLE_LOCAL) {
+    /* a work-group a strip: LSEP_TH rows of work-items cover its STRIP rows */
+    if (wg < (gsize) v->bx * LSEP_TH)
+      return FALSE;
+    out->local[0] = v->bx;
+    out->local[1] = LSEP_TH;
+    out->px = 1;
+    out->py = v->by / LSEP_TH;
+    out->one_pass = TRUE;
+    return TRUE;
+  }
+  if (box) {
+    /* a work-item a block: work-groups of one, as many as there are blocks */
+    out->local[0] = out->local[1] = 1;
+    out->px = v->bx;
+    out->py = v->by;
+    out->one_pass = TRUE;
+    return TRUE;
+  }
   if (tiled) {
     ClTileGeometry g = cl_variant_tile_geometry (d, r, v->bx, v->by);
 
@@ -507,6 +584,10 @@ cl_variant_text (const ClVariant * v, gchar * buf, gsize n)
     g_snprintf (buf, n, "%s block=%d", name, v->bx);
   else if (v->method == GST_CL_CONVOLVE_METHOD_TILED)
     g_snprintf (buf, n, "%s %dx%d", name, v->bx, v->by);
+  else if (v->method == GST_CL_CONVOLVE_METHOD_SEPARABLE && v->split == CL_SEPARABLE_BOX)
+    g_snprintf (buf, n, "%s box w=%d strip=%d", name, v->bx, v->by);
+  else if (v->method == GST_CL_CONVOLVE_METHOD_SEPARABLE && v->split == CL_SEPARABLE_LOCAL)
+    g_snprintf (buf, n, "%s local w=%d strip=%d", name, v->bx, v->by);
   else if (v->method == GST_CL_CONVOLVE_METHOD_SEPARABLE && v->bx)
     g_snprintf (buf, n, "%s nv=%d strip=%d", name, v->bx, v->by);
   else if (v->method == GST_CL_CONVOLVE_METHOD_VECTOR && v->split)

@@ -24,7 +24,7 @@ G_BEGIN_DECLS
 /* method=separable: at most this many vector pairs */
 #define CL_MAX_RANK 4
 /* the most candidates the tuner times for one request */
-#define CL_MAX_CANDIDATES 11
+#define CL_MAX_CANDIDATES 12
 /* method=sparse: at most this many non-zero coefficients (16 bytes each in constant memory) */
 #define CL_MAX_TAPS 1024
 
@@ -61,7 +61,14 @@ typedef struct
                                  * 0: more than CL_MAX_TAPS, or none */
   gint combine;                 /* GstClConvolveCombine: 0, or the two matrices' combination
                                  * (taps and rank then count both matrices) */
+  gboolean box;                 /* every coefficient of the matrix equal (a box): running sums
+                                 * (convolve_box) compute it at any size for the same cost */
 } ClKernelRequest;
+
+/* ClVariant.split of method=separable: one kernel through local memory on GPUs (convolve_lsep),
+ * the running sums of a box (convolve_box) */
+#define CL_SEPARABLE_LOCAL 1
+#define CL_SEPARABLE_BOX 2
 
 /* One compiled variant of the convolution: which kernel and its blocking. */
 typedef struct
@@ -73,7 +80,10 @@ typedef struct
                                  * NV vectors down STRIP rows */
   gint split;                   /* vector: 1 for the split colour planes (convolve_vsplit);
                                  * sparse: 1 for the taps over a local tile (tiled.cl, -DSPARSE:
-                                 * bx, by as method=tiled's) */
+                                 * bx, by as method=tiled's); separable: CL_SEPARABLE_LOCAL for
+                                 * lsep.cl (work-groups bx wide down strips of by rows),
+                                 * CL_SEPARABLE_BOX for running sums (box.cl: bx pixels down
+                                 * strips of by rows) */
   gboolean generic;             /* float4 block=1, or separable in two passes, with the matrix
                                  * side and border as arguments: one program per pixel shape,
                                  * whatever the settings */
@@ -93,7 +103,8 @@ ClVariant cl_variant_generic_for (const ClKernelRequest * r);
 typedef enum
 {
   CL_SOURCE_DIRECT, CL_SOURCE_VECTOR, CL_SOURCE_VSPLIT, CL_SOURCE_TILED, CL_SOURCE_SEPARABLE,
-  CL_SOURCE_VSEP, CL_SOURCE_SPARSE, CL_N_SOURCES
+  CL_SOURCE_VSEP, CL_SOURCE_SPARSE, CL_SOURCE_BOX, CL_SOURCE_LSEP,
+  CL_N_SOURCES
 } ClKernelSource;
 
 /* method=tiled's geometry for mx x my outputs per work-item: the work-group, whether the tile
@@ -109,7 +120,7 @@ typedef struct
 {
   gsize local[2];
   gint px, py;                  /* pixels per work-item along x, rows along y */
-  gboolean one_pass;            /* convolve_vsep */
+  gboolean one_pass;            /* convolve_vsep, _box or _lsep (vsep's arguments) */
   gboolean two_pass;            /* a row pass (convolve_rows) before the entry point */
 } ClLaunch;
 

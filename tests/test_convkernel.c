@@ -2100,6 +2100,23 @@ test_taps_pair (void)
   g_assert_cmpint (conv_taps_pair (f, g, 3, taps, 3), ==, 4);
 }
 
+/* A box: every coefficient the same non-zero value, side 2 or more. */
+static void
+test_is_box (void)
+{
+  float box[9] = { 0.25f, 0.25f, 0.25f, 0.25f, 0.25f, 0.25f, 0.25f, 0.25f, 0.25f };
+  float zeros[9] = { 0 }, one = 1.0f;
+
+  g_assert_true (conv_is_box (box, 3));
+  g_assert_false (conv_is_box (zeros, 3));
+  g_assert_false (conv_is_box (&one, 1));
+  box[8] = 0.2500001f;
+  g_assert_false (conv_is_box (box, 3));
+  box[8] = 0.25f;
+  box[0] = -0.25f;
+  g_assert_false (conv_is_box (box, 3));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -2107,6 +2124,7 @@ main (int argc, char **argv)
   g_test_set_nonfatal_assertions ();
 
   g_test_add_func ("/convkernel/gaussian-default-sigma", test_default_sigma);
+  g_test_add_func ("/convkernel/is-box", test_is_box);
   g_test_add_func ("/convkernel/preset/identity", test_identity);
   g_test_add_func ("/convkernel/preset/custom-is-identity", test_custom_is_identity);
   g_test_add_func ("/convkernel/preset/box", test_box);

@@ -1878,6 +1878,96 @@ GST_START_TEST (test_combine_sizes)
 
 GST_END_TEST;
 
+/* --------------------------------------------------------------------------------- blurs */
+
+/* The blurs' own kernels (issue 41): running sums for every box (convolve_box, on CPU-like
+ * devices working in place) and one separable kernel through local memory (convolve_lsep, on
+ * GPUs), against the reference: each border, sizes 3 to 63, 8 and 16-bit samples (of 10 bits,
+ * big-endian), 1 to 4 samples a pixel, one chroma alone (NV12), packed 4:2:2 (a view whose
+ * pixels another view writes too), frames from 1x1 to wider than a box block (256 pixels) and
+ * taller than an lsep strip (128 rows), a custom matrix of equal values with a bias, a matrix
+ * of two vector pairs (as unsharp). Each case names the variant its first frame must run on a CPU-like
+ * device on the unified path and on a GPU (NULL: whatever the rules pick); loop index:
+ * case * 2 + discrete. */
+static const gdouble equal3[9] = { 2, 2, 2, 2, 2, 2, 2, 2, 2 };
+
+static const Filter f_box3 = { "box", 3, 0.0, 0.0 };
+static const Filter f_box5_bias = { "box", 5, 0.0, -20.0 };
+static const Filter f_box31 = { "box", 31, 0.0, 0.0 };
+static const Filter f_box63 = { "box", 63, 0.0, 0.0 };
+static const Filter f_equal3 = { NULL, 3, 0.0, 10.0, equal3 };
+static const Filter f_gauss3 = { "gaussian", 3, 0.0, 0.0 };
+static const Filter f_gauss15 = { "gaussian", 15, 0.0, 0.0 };
+static const Filter f_gauss31 = { "gaussian", 31, 0.0, 0.0 };
+static const Filter f_gauss63 = { "gaussian", 63, 0.0, 0.0 };
+/* two vector pairs (a gaussian-like outer product and a sharper centre), as unsharp has */
+static const gdouble rank2_5[25] = {
+  1, 2, 3, 2, 1,
+  2, 4, 6, 4, 2,
+  3, 6, 29, 6, 3,
+  2, 4, 6, 4, 2,
+  1, 2, 3, 2, 1
+};
+static const Filter f_rank2_5 = { NULL, 5, 0.0, 0.0, rank2_5 };
+
+typedef struct
+{
+  Case c;
+  const gchar *cpu, *gpu;       /* the variant's prefix on either device, or NULL */
+} BlurCase;
+
+#define BOX_RAN "separable box"
+#define LOCAL_RAN "separable local"
+
+static const BlurCase blur_cases[] = {
+  {{"RGBA", 37, 29, "auto", &f_box3, "clamp", "separable", INPUT_DEFAULT}, BOX_RAN, LOCAL_RAN},
+  {{"BGRx", 300, 21, "auto", &f_box15, "mirror", "auto", INPUT_POOL}, BOX_RAN, NULL},
+  {{"GRAY8", 301, 40, "y", &f_box63, "wrap", "separable", INPUT_PADDED}, BOX_RAN, LOCAL_RAN},
+  {{"GRAY16_LE", 41, 33, "y", &f_box31, "constant", "auto", INPUT_DEFAULT}, BOX_RAN, NULL},
+  {{"NV12", 66, 38, "y+u+v", &f_box15, "wrap", "separable", INPUT_POOL}, BOX_RAN, LOCAL_RAN},
+  {{"NV12", 35, 27, "u", &f_box5_bias, "constant", "separable", INPUT_DEFAULT}, BOX_RAN,
+      LOCAL_RAN},
+  {{"YUY2", 37, 19, "y+u+v", &f_box5_bias, "mirror", "separable", INPUT_DEFAULT}, BOX_RAN,
+      LOCAL_RAN},
+  {{"RGB", 263, 17, "auto", &f_box15, "wrap", "separable", INPUT_DEFAULT}, BOX_RAN, LOCAL_RAN},
+  {{"P010_10LE", 40, 22, "y+u+v", &f_box31, "clamp", "separable", INPUT_POOL}, BOX_RAN,
+      LOCAL_RAN},
+  {{"GRAY16_BE", 29, 31, "y", &f_box5_bias, "wrap", "separable", INPUT_DEFAULT}, BOX_RAN,
+      LOCAL_RAN},
+  {{"RGBA", 1, 1, "auto", &f_box63, "clamp", "separable", INPUT_DEFAULT}, BOX_RAN, LOCAL_RAN},
+  {{"RGBA", 2, 3, "r+g+b+a", &f_box63, "mirror", "separable", INPUT_DEFAULT}, BOX_RAN,
+      LOCAL_RAN},
+  {{"GRAY8", 1, 5, "y", &f_box31, "wrap", "separable", INPUT_DEFAULT}, BOX_RAN, LOCAL_RAN},
+  {{"I420", 3, 1, "y+u+v", &f_box15, "constant", "separable", INPUT_DEFAULT}, BOX_RAN,
+      LOCAL_RAN},
+  {{"RGBA", 290, 70, "auto", &f_box63, "constant", "separable", INPUT_POOL_PADDED}, BOX_RAN,
+      LOCAL_RAN},
+  {{"AYUV", 45, 23, "y+u+v", &f_equal3, "clamp", "separable", INPUT_DEFAULT}, BOX_RAN,
+      LOCAL_RAN},
+  {{"RGBA", 67, 45, "auto", &f_gauss3, "clamp", "separable", INPUT_DEFAULT}, NULL, LOCAL_RAN},
+  {{"GRAY8", 130, 200, "y", &f_gauss15, "mirror", "separable", INPUT_PADDED}, NULL, LOCAL_RAN},
+  {{"NV12", 66, 38, "y+u+v", &f_gauss31, "wrap", "separable", INPUT_POOL}, NULL, LOCAL_RAN},
+  {{"GRAY16_LE", 41, 33, "y", &f_gauss63, "constant", "separable", INPUT_DEFAULT}, NULL,
+      LOCAL_RAN},
+  {{"YUY2", 37, 19, "y+u+v", &f_gauss7, "constant", "separable", INPUT_DEFAULT}, NULL,
+      LOCAL_RAN},
+  {{"RGB", 33, 21, "auto", &f_rank2_5, "clamp", "separable", INPUT_DEFAULT}, NULL, LOCAL_RAN},
+  {{"I420", 3, 1, "y+u+v", &f_gauss63, "mirror", "separable", INPUT_DEFAULT}, NULL, LOCAL_RAN},
+};
+
+GST_START_TEST (test_blurs)
+{
+  const BlurCase *b = &blur_cases[__i__ >> 1];
+  gboolean discrete = __i__ & 1;
+  DeviceFacts d;
+
+  fail_unless (suite_device_facts (&d), "OpenCL does not know the suite's device");
+  run_case_then (&b->c, discrete, 2, 4100 + __i__, NULL, d.local_mem_dedicated ? b->gpu :
+      discrete ? NULL : b->cpu);
+}
+
+GST_END_TEST;
+
 /* ------------------------------------------------------------------------------- regions */
 
 /* A rectangle of frame pixels as the test gives it (the roi properties, or a meta of type) */
@@ -2247,6 +2337,11 @@ formats_suite (void)
   tcase_add_checked_fixture (tc, reset_split_env, stop_leftover_pipelines);
   tcase_add_loop_test (tc, test_combine, 0, 2 * G_N_ELEMENTS (combine_cases));
   tcase_add_loop_test (tc, test_combine_sizes, 0, 12);
+
+  tc = tcase_create ("blurs");
+  suite_add_tcase (s, tc);
+  tcase_add_checked_fixture (tc, reset_split_env, stop_leftover_pipelines);
+  tcase_add_loop_test (tc, test_blurs, 0, 2 * G_N_ELEMENTS (blur_cases));
 
   tc = tcase_create ("regions");
   suite_add_tcase (s, tc);

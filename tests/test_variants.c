@@ -124,8 +124,8 @@ assert_launch (const ClDeviceFacts * d, const ClKernelRequest * r, gsize wg, gsi
 
 /* On-chip local memory: tiles. RGBA 7x7 at 2x4 outputs per work-item: a 70x38 tile of float4
  * is 42560 bytes, under 48 KiB; at 31x31 the 94x62 float tile (93 KB) does not fit but the
- * raw one (23 KB) does. Separable from 9 for a rank-1 matrix, and two passes (no one-pass
- * kernel on a GPU). */
+ * raw one (23 KB) does. Separable from 9 for a rank-1 matrix, in one kernel through local
+ * memory where its ring fits, else two passes. */
 static void
 test_gpu (void)
 {
@@ -143,15 +143,35 @@ test_gpu (void)
 
   g9.rank = 1;
   g7.rank = 1;
-  assert_fixed (&gpu, &g9, "separable");
+  assert_fixed (&gpu, &g9, "separable local w=32 strip=128");
   assert_fixed (&gpu, &g7, "tiled 2x4");
   v = cl_variant_fixed (&gpu, &g9, NULL);
-  g_assert_cmpint (cl_variant_source (&v), ==, CL_SOURCE_SEPARABLE);
+  g_assert_cmpint (cl_variant_source (&v), ==, CL_SOURCE_LSEP);
+  g_assert_cmpstr (cl_kernel_source_entry (cl_variant_source (&v)), ==, "convolve_lsep");
   g_assert_true (cl_variant_launch (&gpu, &g9, &v, 1024, &l));
-  g_assert_true (l.two_pass);
+  g_assert_true (l.one_pass);
+  g_assert_false (l.two_pass);
+  g_assert_cmpuint (l.local[0], ==, 32);
+  g_assert_cmpuint (l.local[1], ==, 8);
+  g_assert_cmpint (l.py, ==, 16);
+  /* compiled for fewer work-items than its work-group: it cannot run */
+  g_assert_false (cl_variant_launch (&gpu, &g9, &v, 128, &l));
+  assert_options (&gpu, &g9, "-DKSIZE=9 -DCHANNELS=4 -DDEPTH=8 -DSKIPMASK=0 -DBORDER=0 "
+      "-DLSEP_TW=32 -DLSEP_TH=8 -DSTRIP=128 -DLSEP_RANK=1");
+  /* its ring of 63 + 7 rows of 32 float4 per pair (35840 bytes) fits once, not twice; nor on
+   * a device of 128 work-items: two passes then */
+  g9.size = 63;
+  assert_fixed (&gpu, &g9, "separable local w=32 strip=128");
+  g9.rank = 2;
+  assert_fixed (&gpu, &g9, "separable");
+  v = cl_variant_fixed (&gpu, &g9, NULL);
+  g_assert_true (cl_variant_launch (&gpu, &g9, &v, 1024, &l));
   g_assert_false (l.one_pass);
+  g_assert_true (l.two_pass);
   g_assert_cmpuint (l.local[0], ==, 16);
   g_assert_cmpuint (l.local[1], ==, 16);
+  g9.rank = 1;
+  assert_fixed (&small, &g9, "separable");
 
   r.method = FLOAT4;
   assert_fixed (&gpu, &r, "float4 block=1");
@@ -162,7 +182,7 @@ test_gpu (void)
   assert_candidates (&gpu, &r, "tiled 2x4, tiled 1x4, tiled 1x1, float4 block=1, "
       "vector nv=1 my=1, vector nv=3 my=2");
   assert_candidates (&gpu, &g7, "tiled 2x4, tiled 1x4, tiled 1x1, float4 block=1, "
-      "vector nv=1 my=1, vector nv=3 my=2, separable");
+      "vector nv=1 my=1, vector nv=3 my=2, separable local w=32 strip=128, separable");
   /* a view that shares its pixels (packed 4:2:2 luma): no vector kernels */
   r.skipmask = 0xa;
   assert_candidates (&gpu, &r, "tiled 2x4, tiled 1x4, tiled 1x1, float4 block=1");
@@ -535,6 +555,50 @@ test_combine (void)
       "separable nv=4 strip=128, sparse nv=4 my=2");
 }
 
+/* A box (every coefficient equal): running sums on CPU-like devices working in place, at any
+ * size, layout and split; not on a GPU (lsep), the discrete path, or combined with a second
+ * matrix. */
+static void
+test_box (void)
+{
+  ClKernelRequest r = req (AUTO, 63, 4, 8), gray = req (SEPARABLE, 3, 1, 16);
+  ClVariant v;
+  ClLaunch l;
+
+  r.rank = gray.rank = 1;
+  r.box = gray.box = TRUE;
+  r.passmask = 8;
+  assert_fixed (&avx512, &r, "separable box w=256 strip=128");
+  assert_fixed (&avx2, &gray, "separable box w=256 strip=128");
+  gray.skipmask = 2;
+  gray.swap = TRUE;
+  assert_fixed (&avx2, &gray, "separable box w=256 strip=128");
+  v = cl_variant_fixed (&avx512, &r, NULL);
+  g_assert_cmpint (cl_variant_source (&v), ==, CL_SOURCE_BOX);
+  g_assert_cmpstr (cl_kernel_source_entry (cl_variant_source (&v)), ==, "convolve_box");
+  g_assert_true (cl_variant_launch (&avx512, &r, &v, 4096, &l));
+  g_assert_true (l.one_pass);
+  g_assert_false (l.two_pass);
+  g_assert_cmpint (l.px, ==, 256);
+  g_assert_cmpint (l.py, ==, 128);
+  g_assert_cmpint (l.local[0], ==, 1);
+  assert_options (&avx512, &r, "-DKSIZE=63 -DCHANNELS=4 -DDEPTH=8 -DSKIPMASK=0 -DBORDER=0 "
+      "-DBOX_W=256 -DSTRIP=128 -DPACKED_IO");
+  assert_candidates (&avx512, &r, "float4 block=8, vector nv=3 my=2, vector nv=4 my=3, "
+      "vector split nx=1 my=2, separable box w=256 strip=128, separable");
+  /* where the running sums do not run: the other separable kernels */
+  r.discrete = TRUE;
+  assert_fixed (&avx512, &r, "separable");
+  r.discrete = FALSE;
+  assert_fixed (&gpu, &r, "separable local w=32 strip=128");
+  r.box = FALSE;
+  assert_fixed (&avx512, &r, "separable");
+  r.box = TRUE;
+  r.combine = GST_CL_CONVOLVE_COMBINE_MAGNITUDE;
+  r.rank = 2;
+  assert_fixed (&avx512, &r, "separable");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -549,5 +613,6 @@ main (int argc, char **argv)
   g_test_add_func ("/variants/rgb24-swap", test_rgb24_swap);
   g_test_add_func ("/variants/sparse", test_sparse);
   g_test_add_func ("/variants/combine", test_combine);
+  g_test_add_func ("/variants/box", test_box);
   return g_test_run ();
 }

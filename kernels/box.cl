@@ -1,0 +1,281 @@
+/* clconvolve, method=separable for a matrix whose coefficients are all equal (box, or a custom
+ * matrix of equal values): convolve_box, running sums. A program is common.cl and this file.
+ * Copyright (C) 2026 clconvolve developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Build options (besides the common ones):
+ *   -DBOX_W=w -DSTRIP=s   blocks of w pixels down strips of s rows per work-item
+ */
+
+#ifdef BOX_W
+/* A work-item keeps, for each column of its block and the halo either side, the sum of the
+ * KSIZE input rows around its output row (a column sum); going down one row adds the row
+ * entering the window to each column sum and takes away the row leaving it. An output pixel is
+ * the sum of KSIZE adjacent column sums: the difference of two prefix sums along the row. A few
+ * integer additions per sample whatever the size, and the sums are exact: at most 63 x 63
+ * samples of 16 bits fit in 32 bits (and unsigned wrap-around keeps differences exact). The
+ * coefficient (they are all equal) is applied to the integer sum once.
+ * Columns outside the plane map through the border rule (zeros for constant), rows too; pixels
+ * from width to span are copied. Needs the rows of the whole strip readable (no bands).
+ * coef as for the other separable kernels ([pair][vertical KSIZE, horizontal KSIZE], one pair:
+ * every coefficient is coef[0] * coef[KSIZE]); rank is not read. */
+
+/* Column and prefix sums are kept per sample (CHANNELS interleaved) and go 16 samples at a
+ * time; outputs are rounded as put8 does (common.cl) and written 16 samples at a time, the
+ * row's last pixels one at a time. */
+#if CHANNELS == 1
+typedef uint ipix_t;
+#define LOAD_IPIX(i, p) (p)[i]
+#define STORE_IPIX(v, i, p) ((p)[i] = (v))
+#define IPIX_FLOAT(a) convert_float (a)
+#elif CHANNELS == 2
+typedef uint2 ipix_t;
+#define LOAD_IPIX(i, p) vload2 (i, p)
+#define STORE_IPIX(v, i, p) vstore2 (v, i, p)
+#define IPIX_FLOAT(a) convert_float2 (a)
+#elif CHANNELS == 3
+typedef uint3 ipix_t;
+#define LOAD_IPIX(i, p) vload3 (i, p)
+#define STORE_IPIX(v, i, p) vstore3 (v, i, p)
+#define IPIX_FLOAT(a) convert_float3 (a)
+#else
+typedef uint4 ipix_t;
+#define LOAD_IPIX(i, p) vload4 (i, p)
+#define STORE_IPIX(v, i, p) vstore4 (v, i, p)
+#define IPIX_FLOAT(a) convert_float4 (a)
+#endif
+
+/* what store () takes: the sample ONLY alone, else the whole pixel */
+#if defined (ONLY) && CHANNELS > 1
+#define BOX_SUM(a) convert_float (PICK (a))
+#else
+#define BOX_SUM(a) IPIX_FLOAT (a)
+#endif
+
+#ifdef SWAP
+#define STORED16(v) rotate (v, (ushort16) (8))
+#else
+#define STORED16(v) (v)
+#endif
+
+/* 16 sums at any sample of a work-item's arrays: on CPUs (-DPACKED_IO) through a packed
+ * struct, one unaligned move, where PoCL 3.1 splits vload16 of private memory into 8-byte
+ * pieces */
+#ifdef PACKED_IO
+typedef struct __attribute__ ((packed))
+{
+  uint16 v;
+} u16_io;
+#define LOAD16(p) (((const u16_io *) (p))->v)
+#define STORE16(x, p) (((u16_io *) (p))->v = (x))
+#else
+#define LOAD16(p) vload16 (0, p)
+#define STORE16(x, p) vstore16 (x, 0, p)
+#endif
+
+/* column sums a work-item keeps: its block and the halo either side, in samples */
+#ifdef GENERIC
+#define BOX_COLS ((BOX_W + 62) * CHANNELS)
+#else
+#define BOX_COLS ((BOX_W + KSIZE - 1) * CHANNELS)
+#endif
+
+/* Input rows yin and yout (mapped inside the plane, -1: none) added to and taken away from the
+ * column sums of the nc pixels from x0 (= xb - RADIUS): a row entering the window and one
+ * leaving it. Inside the plane 16 samples at a time. */
+inline void
+box_slide (uint * cs, __global const uchar * src, int pitch, int yin, int yout, int x0, int nc,
+    int width, int inside SHAPE_PARAMS)
+{
+  __global const samp_t *a = CSAMPLES (src + max (yin, 0) * pitch + x0 * PIX_BYTES);
+  __global const samp_t *b = CSAMPLES (src + max (yout, 0) * pitch + x0 * PIX_BYTES);
+  int ns = nc * CHANNELS, q = 0;
+
+  if (inside && yin >= 0 && yout >= 0) {
+    for (; q + 16 <= ns; q += 16)
+      STORE16 (LOAD16 (cs + q) + convert_uint16 (STORED16 (vload16 (0, a + q))) -
+          convert_uint16 (STORED16 (vload16 (0, b + q))), cs + q);
+    for (; q < ns; q++)
+      cs[q] += (uint) STORED (a[q]) - (uint) STORED (b[q]);
+    return;
+  }
+  if (inside) {
+    uint sign = yin >= 0 ? 1u : (uint) -1;
+    __global const samp_t *r = yin >= 0 ? a : b;
+
+    if (yin < 0 && yout < 0)
+      return;
+    for (; q + 16 <= ns; q += 16)
+      STORE16 (LOAD16 (cs + q) + sign * convert_uint16 (STORED16 (vload16 (0, r + q))),
+          cs + q);
+    for (; q < ns; q++)
+      cs[q] += sign * (uint) STORED (r[q]);
+    return;
+  }
+  for (int i = 0; i < nc; i++) {
+    int x = x0 + i;
+
+    if (BORDER == BORDER_CONSTANT) {
+      if (x < 0 || x >= width)
+        continue;
+    } else {
+      x = border_coord (x, width SHAPE_ARGS);
+    }
+    for (int c = 0; c < CHANNELS; c++) {
+      int o = (x - x0) * CHANNELS + c;
+
+      cs[i * CHANNELS + c] += (yin >= 0 ? (uint) STORED (a[o]) : 0u) -
+          (yout >= 0 ? (uint) STORED (b[o]) : 0u);
+    }
+  }
+}
+
+/* Row y mapped inside the plane by the border, or -1 where it reads zeros (constant). */
+inline int
+box_row (int y, int height SHAPE_PARAMS)
+{
+  if (BORDER == BORDER_CONSTANT)
+    return y < 0 || y >= height ? -1 : y;
+  return border_coord (y, height SHAPE_ARGS);
+}
+
+/* 16 samples shifted up by m lanes, zeros shifted in: the steps of an in-register prefix sum */
+#define UP1(x) ((uint16) (0, (x).s0123, (x).s456789ab, (x).scde))
+#define UP2(x) ((uint16) ((uint2) (0), (x).s0123, (x).s456789ab, (x).scd))
+#define UP4(x) ((uint16) ((uint4) (0), (x).s0123, (x).s456789ab))
+#define UP8(x) ((uint16) ((uint8) (0), (x).s01234567))
+
+/* ps[C + q] = the sum of cs[q'] over q' <= q of the same channel (ps[0 .. C) are zeros): the
+ * prefix sums of a row's column sums along it, 16 samples at a time where the pixel divides
+ * 16 */
+inline void
+box_prefix (const uint * cs, uint * ps, int nc)
+{
+  int ns = nc * CHANNELS, q = 0;
+
+#if CHANNELS != 3
+  uint16 carry = (uint16) (0);
+
+  for (; q + 16 <= ns; q += 16) {
+    uint16 x = LOAD16 (cs + q);
+
+#if CHANNELS == 1
+    x += UP1 (x);
+#endif
+#if CHANNELS <= 2
+    x += UP2 (x);
+#endif
+    x += UP4 (x);
+    x += UP8 (x) + carry;
+    STORE16 (x, ps + CHANNELS + q);
+    /* the last pixel's sums, in every pixel of the next 16 samples */
+#if CHANNELS == 1
+    carry = (uint16) (x.sf);
+#elif CHANNELS == 2
+    carry = (uint16) (x.sef, x.sef, x.sef, x.sef, x.sef, x.sef, x.sef, x.sef);
+#else
+    carry = (uint16) (x.scdef, x.scdef, x.scdef, x.scdef);
+#endif
+  }
+#endif
+  for (; q < ns; q++)
+    ps[CHANNELS + q] = ps[q] + cs[q];
+}
+
+#if DEPTH == 8
+#define TO_SAMPLES16(f) convert_uchar16 (convert_int16 (f))
+#define PASS16(m) convert_char16 (m)
+#else
+#define TO_SAMPLES16(f) convert_ushort16 (convert_int16 (f))
+#define PASS16(m) convert_short16 (m)
+#endif
+
+#ifdef PACKED_IO
+typedef struct __attribute__ ((packed))
+{
+  VEC (16) v;
+} vec16_io;
+#endif
+
+/* Which lanes of the k-th 16 samples are copied from the centre (the pattern of 3-sample pixels
+ * repeats every 48). */
+inline int16
+box_pass (uint passmask, int k)
+{
+  return (int16) (lane_pass (passmask, 2 * k), lane_pass (passmask, 2 * k + 1));
+}
+
+__kernel void
+convolve_box (int row0, __global const uchar * src, int src_offset, int src_pitch,
+    __global uchar * dst, int dst_offset, int dst_pitch, int width, int height, int span,
+    __constant float *coef, int rank, float bias, uint passmask SHAPE_PARAMS)
+{
+  int xb = get_global_id (0) * BOX_W, ys = row0 + (int) get_global_id (1) * STRIP;
+  uint cs[BOX_COLS];
+  /* the prefix sums of a row's column sums, after a pixel of zeros */
+  uint ps[BOX_COLS + CHANNELS];
+  float w = coef[0] * coef[KSIZE];
+
+  if (xb >= span || ys >= height)
+    return;
+  src += src_offset;
+  dst += dst_offset;
+
+  int n = min (BOX_W, span - xb), ye = min (ys + STRIP, height);
+  /* the real pixels of the block (the others, from width to span, are copied) */
+  int nw = clamp (width - xb, 0, n), nc = nw + KSIZE - 1, x0 = xb - RADIUS;
+  int inside = x0 >= 0 && x0 + nc <= width;
+  /* samples written 16 at a time (whole vectors of real pixels; SKIPMASK: none) */
+  int n16 = SKIPMASK ? 0 : nw * CHANNELS / 16;
+  int16 pass0 = box_pass (passmask, 0), pass1 = box_pass (passmask, 1),
+      pass2 = box_pass (passmask, 2);
+
+  for (int q = 0; q < nc * CHANNELS; q++)
+    cs[q] = 0;
+  for (int c = 0; c < CHANNELS; c++)
+    ps[c] = 0;
+  for (int t = -RADIUS; t <= RADIUS; t++)
+    box_slide (cs, src, src_pitch, box_row (ys + t, height SHAPE_ARGS), -1, x0, nc, width,
+        inside SHAPE_ARGS);
+  for (int y = ys; y < ye; y++) {
+    __global const samp_t *in = CSAMPLES (src + y * src_pitch + xb * PIX_BYTES);
+    __global samp_t *out = SAMPLES (dst + y * dst_pitch + xb * PIX_BYTES);
+
+    if (y > ys) {
+      int yin = box_row (y + RADIUS, height SHAPE_ARGS);
+      int yout = box_row (y - RADIUS - 1, height SHAPE_ARGS);
+
+      if (yin != yout)
+        box_slide (cs, src, src_pitch, yin, yout, x0, nc, width, inside SHAPE_ARGS);
+    }
+    /* output pixel j sums column sums j .. j + KSIZE - 1: ps[j + KSIZE] - ps[j] (in pixels) */
+    box_prefix (cs, ps, nc);
+    for (int v = 0, k = 0; v < n16; v++, k = k == 2 ? 0 : k + 1) {
+      uint16 sum = LOAD16 (ps + 16 * v + KSIZE * CHANNELS) - LOAD16 (ps + 16 * v);
+      float16 acc = convert_float16 (sum) * w;
+      VEC (16) res = STORED16 (select (TO_SAMPLES16 (OUT8 (acc, bias)),
+              STORED16 (vload16 (v, in)), PASS16 (CHANNELS != 3 || k == 0 ? pass0 :
+                  k == 1 ? pass1 : pass2)));
+
+#ifdef PACKED_IO
+      ((__global vec16_io *) out)[v].v = res;
+#else
+      vstore16 (res, v, out);
+#endif
+    }
+    /* the pixels left one at a time, those from width to span copied */
+    for (int j = n16 * 16 / CHANNELS; j < n; j++) {
+      pix_t centre = READ ((__global const uchar *) in + j * PIX_BYTES);
+      __global uchar *o = (__global uchar *) out + j * PIX_BYTES;
+
+      if (j < nw) {
+        ipix_t sum = LOAD_IPIX (j + KSIZE, ps) - LOAD_IPIX (j, ps);
+
+        store (o, BOX_SUM (sum) * w, bias, centre, passmask);
+      } else {
+        write_pix (centre, o);
+      }
+    }
+  }
+}
+#endif
