@@ -16,6 +16,10 @@
  *                             the element proposes; clconvolve also gives per-stage device time
  *   {"kind":"transfer", ...}  pinned host<->device bandwidth on the same OpenCL device, each way
  *                             alone and both at once on two queues, and the frame rates they allow
+ *   {"kind":"floor", ...}     device time of one frame copied buffer to buffer on the device
+ *                             (profiling events, median of FLOOR_COPIES); measured with "element"
+ *                             whenever a record has a kernel time, which then carries
+ *                             kernel_floor_ratio = kernel time a frame / that copy
  *   {"kind":"naive", ...}     a plain single-threaded C loop doing the same convolution
  *   {"kind":"process", ...}   peak RSS of this process
  * tests/bench/run-bench drives it (and the peers outside GStreamer) and writes the report. */
@@ -41,6 +45,7 @@
 #define N_POOL_BUFFERS 3
 #define WARMUP_FRAMES 3
 #define NCOEF_MAX (CONV_MAX_SIZE * CONV_MAX_SIZE)
+#define FLOOR_COPIES 20
 
 typedef struct
 {
@@ -474,6 +479,8 @@ json_escape (const gchar * s)
 
 static gchar *device_name;      /* of the last clconvolve run */
 
+static gdouble floor_copy_us (gint w, gint h);
+
 /* Per-frame stage figures and host copies from the stats of one run (NULL stats: none). */
 static gboolean
 stage_figures (RunResult * r, gdouble * up, gdouble * kern, gdouble * down, gdouble * ovl)
@@ -507,6 +514,7 @@ measure_element (const gchar * element, const gchar * profiled, const gchar * la
   gdouble *copies = g_new0 (gdouble, runs);
   gchar *path_in = NULL, *path_out = NULL, *variant = NULL, *devices = NULL;
   gint nstage = 0, ncopies = 0;
+  gdouble floor_us = NAN;
   gboolean pooled = FALSE;
   guint frames = 0;
   gchar *s_fps, *s_cpu, *s_first, *s_base, *esc = json_escape (element);
@@ -571,6 +579,10 @@ measure_element (const gchar * element, const gchar * profiled, const gchar * la
     g_free (pr.devices);
   }
 
+  /* the floor of the same frame size, its record before this one */
+  if (nstage && median_of (kern, nstage) > 0.0)
+    floor_us = floor_copy_us (w, h);
+
   if (n == 0) {
     g_print ("{\"kind\":\"element\",\"element\":\"%s\",\"label\":\"%s\",\"width\":%d,"
         "\"height\":%d,\"error\":\"no run completed\"}\n", esc, label, w, h);
@@ -603,10 +615,13 @@ measure_element (const gchar * element, const gchar * profiled, const gchar * la
     g_print (",\"max_inflight\":%d", opt.max_inflight);
   if (opt.interlaced)
     g_print (",\"interlaced\":true");
-  if (nstage)
+  if (nstage) {
     g_print (",\"upload_ms\":%.6g,\"kernel_ms\":%.6g,\"download_ms\":%.6g,"
         "\"overlap_fraction\":%.4g", median_of (up, nstage), median_of (kern, nstage),
         median_of (down, nstage), median_of (ovl, nstage));
+    if (!isnan (floor_us))
+      g_print (",\"kernel_floor_ratio\":%.4g", 1000.0 * median_of (kern, nstage) / floor_us);
+  }
   if (ncopies)
     g_print (",\"host_copies_per_frame\":%.4g", median_of (copies, ncopies));
   if (path_in)
@@ -614,10 +629,14 @@ measure_element (const gchar * element, const gchar * profiled, const gchar * la
   if (variant)
     g_print (",\"variant\":\"%s\"", variant);
   g_print ("}\n");
-  g_printerr ("%-10s %-10s %-6s %-10s %2d %4dx%-4d %9.2f fps (median of %d, %d stream%s)%s%s\n",
+  g_printerr ("%-10s %-10s %-6s %-10s %2d %4dx%-4d %9.2f fps (median of %d, %d stream%s)%s%s",
       label, method ? method : "", opt.format, kernel ? kernel : "", size, w, h,
       median_of (fps, n), n, n_streams, n_streams > 1 ? "s" : "", variant ? ", ran " : "",
       variant ? variant : "");
+  if (nstage && !isnan (floor_us))
+    g_printerr (", kernel %.4g ms = %.3g x floor", median_of (kern, nstage),
+        1000.0 * median_of (kern, nstage) / floor_us);
+  g_printerr ("\n");
   g_free (s_fps);
   g_free (s_cpu);
   g_free (s_first);
@@ -786,6 +805,26 @@ fail:
 
 /* ------------------------------------------------------------------ naive C loop */
 
+/* The preset of a kernel= name; motionblur for any other. */
+static ConvPreset
+preset_by_name (const gchar * kernel)
+{
+  static const struct
+  {
+    const gchar *name;
+    ConvPreset preset;
+  } presets[] = {
+    {"box", CONV_PRESET_BOX}, {"gaussian", CONV_PRESET_GAUSSIAN},
+    {"sharpen", CONV_PRESET_SHARPEN}, {"emboss", CONV_PRESET_EMBOSS},
+    {"edge", CONV_PRESET_EDGE}, {"unsharp", CONV_PRESET_UNSHARP},
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (presets); i++)
+    if (!strcmp (kernel, presets[i].name))
+      return presets[i].preset;
+  return CONV_PRESET_MOTIONBLUR;
+}
+
 /* The obvious loops: RGBA, clamp border, float sums, alpha copied. */
 static void
 naive_rgba (const guint8 * src, guint8 * dst, gint w, gint h, const gfloat * k, gint n)
@@ -826,8 +865,7 @@ measure_naive (const gchar * kernel, gint size, gint w, gint h)
         size, w, h, macs);
     goto out;
   }
-  conv_preset_generate (!strcmp (kernel, "gaussian") ? CONV_PRESET_GAUSSIAN :
-      CONV_PRESET_MOTIONBLUR, size, 0.0, 45.0, k);
+  conv_preset_generate (preset_by_name (kernel), size, 0.0, 45.0, k);
   for (gint i = 0; i < size * size; i++)
     kf[i] = (gfloat) k[i];
   memset (src, 7, bytes);
@@ -892,6 +930,100 @@ plugin_context (void)
   return ctx;
 }
 
+/* ------------------------------------------------------------------ floor */
+
+typedef struct
+{
+  gint w, h;
+  gdouble us;
+} Floor;
+
+static GArray *floors;          /* Floor: the frame sizes measured, NAN where it failed */
+
+/* Device time in us of FLOOR_COPIES copies of one frame of --format at w x h between two
+ * buffers on the device (profiling events, after a warm-up), printed as a "floor" record; the
+ * median, or NAN. */
+static gdouble
+measure_floor (GstClContext * ctx, gint w, gint h)
+{
+  GstVideoInfo info;
+  gsize bytes;
+  cl_int err;
+  cl_command_queue q = NULL;
+  cl_mem a = NULL, b = NULL;
+  cl_event ev[FLOOR_COPIES] = { NULL };
+  gdouble us[FLOOR_COPIES], med = NAN;
+  guint8 zero = 0;
+  gchar *s_us;
+
+  if (!gst_video_info_set_format (&info, gst_video_format_from_string (opt.format), w, h)) {
+    g_printerr ("bench: no floor for format %s\n", opt.format);
+    return NAN;
+  }
+  bytes = GST_VIDEO_INFO_SIZE (&info);
+  q = clCreateCommandQueue (ctx->context, ctx->device, CL_QUEUE_PROFILING_ENABLE, &err);
+  a = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE, bytes, NULL, &err);
+  b = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE, bytes, NULL, &err);
+  if (!q || !a || !b) {
+    g_printerr ("bench: cannot allocate floor buffers: %s\n", gst_cl_error_to_string (err));
+    goto fail;
+  }
+  /* warm-up: both buffers resident */
+  CHECK (clEnqueueFillBuffer (q, a, &zero, 1, 0, bytes, 0, NULL, NULL));
+  for (gint i = 0; i < 3; i++)
+    CHECK (clEnqueueCopyBuffer (q, a, b, 0, 0, bytes, 0, NULL, NULL));
+  CHECK (clFinish (q));
+  for (gint i = 0; i < FLOOR_COPIES; i++)
+    CHECK (clEnqueueCopyBuffer (q, a, b, 0, 0, bytes, 0, NULL, &ev[i]));
+  CHECK (clFinish (q));
+  for (gint i = 0; i < FLOOR_COPIES; i++) {
+    cl_ulong t0, t1;
+
+    CHECK (clGetEventProfilingInfo (ev[i], CL_PROFILING_COMMAND_START, sizeof (t0), &t0, NULL));
+    CHECK (clGetEventProfilingInfo (ev[i], CL_PROFILING_COMMAND_END, sizeof (t1), &t1, NULL));
+    us[i] = (t1 - t0) / 1e3;
+  }
+  s_us = summary_json (us, FLOOR_COPIES);
+  med = median_of (us, FLOOR_COPIES);
+  /* gbs: bytes read and written */
+  g_print ("{\"kind\":\"floor\",\"device\":\"%s\",\"format\":\"%s\",\"width\":%d,"
+      "\"height\":%d,\"bytes\":%" G_GSIZE_FORMAT ",\"copies\":%d,\"copy_us\":%s,"
+      "\"copy_gbs\":%.4g}\n", ctx->device_name, opt.format, w, h, bytes, FLOOR_COPIES, s_us,
+      2e-3 * bytes / med);
+  g_printerr ("floor    %4dx%-4d %s device copy %.4g us (median of %d), %.2f GB/s read+write\n",
+      w, h, opt.format, med, FLOOR_COPIES, 2e-3 * bytes / med);
+  g_free (s_us);
+
+fail:
+  for (gint i = 0; i < FLOOR_COPIES; i++)
+    g_clear_pointer (&ev[i], clReleaseEvent);
+  g_clear_pointer (&a, clReleaseMemObject);
+  g_clear_pointer (&b, clReleaseMemObject);
+  g_clear_pointer (&q, clReleaseCommandQueue);
+  return med;
+}
+
+/* The floor of w x h on opt.device, measured on first use. */
+static gdouble
+floor_copy_us (gint w, gint h)
+{
+  GstClContext *ctx;
+  Floor f = { w, h, NAN };
+
+  if (!floors)
+    floors = g_array_new (FALSE, FALSE, sizeof (Floor));
+  for (guint i = 0; i < floors->len; i++)
+    if (g_array_index (floors, Floor, i).w == w && g_array_index (floors, Floor, i).h == h)
+      return g_array_index (floors, Floor, i).us;
+  ctx = plugin_context ();
+  if (ctx) {
+    f.us = measure_floor (ctx, w, h);
+    gst_object_unref (ctx);
+  }
+  g_array_append_val (floors, f);
+  return f.us;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -902,7 +1034,8 @@ main (int argc, char **argv)
     {"quick", 'q', 0, G_OPTION_ARG_NONE, &opt.quick,
         "Small matrix (1920x1080; sizes 3,7) and short runs", NULL},
     {"what", 'w', 0, G_OPTION_ARG_STRING, &what,
-        "Comma list of: element, transfer, naive (default: element)", "LIST"},
+        "Comma list of: element, transfer, floor, naive (default: element; the floor "
+        "comes with every element record that has a kernel time)", "LIST"},
     {"element", 'e', 0, G_OPTION_ARG_STRING, &opt.element,
         "Measure this element (gst-launch syntax, {size} is replaced) instead of clconvolve",
         "DESC"},
@@ -917,7 +1050,8 @@ main (int argc, char **argv)
     {"methods", 'm', 0, G_OPTION_ARG_STRING, &methods,
         "clconvolve methods (default tiled,float4,auto)", "M,..."},
     {"kernels", 'k', 0, G_OPTION_ARG_STRING, &kernels,
-        "Presets: motionblur (dense), gaussian (separable) (default both)", "K,..."},
+        "Presets (kernel=): e.g. motionblur (dense), gaussian, box, unsharp (split) "
+        "(default motionblur,gaussian)", "K,..."},
     {"seconds", 't', 0, G_OPTION_ARG_DOUBLE, &opt.seconds,
         "Measuring time per run (default 1)", "S"},
     {"min-frames", 0, 0, G_OPTION_ARG_INT, &opt.min_frames,
@@ -985,8 +1119,7 @@ main (int argc, char **argv)
       g_printerr ("bench: --print-kernel needs one odd size in --sizes\n");
       return 2;
     }
-    conv_preset_generate (!strcmp (print_kernel, "gaussian") ? CONV_PRESET_GAUSSIAN :
-        CONV_PRESET_MOTIONBLUR, n, 0.0, 45.0, k);
+    conv_preset_generate (preset_by_name (print_kernel), n, 0.0, 45.0, k);
     g_print ("[");
     for (gint i = 0; i < n * n; i++)
       g_print ("%s%.17g", i ? "," : "", k[i]);
@@ -1012,6 +1145,8 @@ main (int argc, char **argv)
       measure_transfer (ctx, w, h);
       gst_object_unref (ctx);
     }
+    if (strstr (what, "floor"))
+      floor_copy_us (w, h);
     for (gint si = 0; opt.sizes[si]; si++) {
       gint size = atoi (opt.sizes[si]);
 
