@@ -60,7 +60,7 @@ GST_DEBUG_CATEGORY_STATIC (gst_cl_convolve_debug);
  * GST_CLCONVOLVE_KERNEL_SOURCE reads instead of the embedded sources. */
 static const gchar *const kernel_files[CL_N_SOURCES] = {
   "direct.cl", "vector.cl", "vsplit.cl", "tiled.cl", "separable.cl", "vsep.cl", "sparse.cl",
-  "box.cl", "lsep.cl"
+  "box.cl", "lsep.cl", "csep.cl"
 };
 
 #define COMMON_SOURCE "common.cl"

@@ -35,13 +35,13 @@ GST_DEBUG_CATEGORY_STATIC (gst_cl_worker_debug);
 extern const char gst_cl_source_direct[], gst_cl_source_vector[], gst_cl_source_vsplit[],
     gst_cl_source_tiled[], gst_cl_source_separable[], gst_cl_source_vsep[],
     gst_cl_source_sparse[], gst_cl_source_box[],
-    gst_cl_source_lsep[];
+    gst_cl_source_lsep[], gst_cl_source_csep[];
 extern const char gst_cl_sources_digest[];
 
 static const gchar *const embedded_sources[CL_N_SOURCES] = {
   gst_cl_source_direct, gst_cl_source_vector, gst_cl_source_vsplit, gst_cl_source_tiled,
   gst_cl_source_separable, gst_cl_source_vsep, gst_cl_source_sparse, gst_cl_source_box,
-  gst_cl_source_lsep
+  gst_cl_source_lsep, gst_cl_source_csep
 };
 
 const gchar *const *

@@ -18,7 +18,7 @@
 static const gchar *const source_entries[CL_N_SOURCES] = {
   "convolve_direct", "convolve_vector", "convolve_vsplit", "convolve_tiled", "convolve_cols",
   "convolve_vsep", "convolve_sparse", "convolve_box",
-  "convolve_lsep",
+  "convolve_lsep", "convolve_csep",
 };
 
 const gchar *
@@ -192,38 +192,70 @@ static const ClVariant box_sums = { GST_CL_CONVOLVE_METHOD_SEPARABLE, 256, 128,
 };
 
 /* One kernel through local memory (convolve_lsep) where on-chip local memory holds its ring:
- * the KSIZE + LSEP_TH - 1 rows of horizontal sums per pair of a strip's LSEP_TW columns
- * (work-groups of 32 x 8 down strips of 128 rows). */
+ * per pair the KSIZE - 1 + LSEP_TH my rows of horizontal sums of a strip's LSEP_TW columns
+ * (work-groups of 32 x 8 down strips of 128 rows, my rows per work-item and step). */
 #define LSEP_TW 32
 #define LSEP_TH 8
 #define LSEP_STRIP 128
 
 static gboolean
-lsep_fits (const ClDeviceFacts * d, const ClKernelRequest * r)
+lsep_fits (const ClDeviceFacts * d, const ClKernelRequest * r, gint my)
 {
-  gsize ring = (gsize) MAX (r->rank, 1) * (r->size + LSEP_TH - 1) * LSEP_TW * sizeof (gfloat) *
-      cl_variant_sum_values (r->channels, r->only);
+  gsize ring = (gsize) MAX (r->rank, 1) * (r->size - 1 + LSEP_TH * my) * LSEP_TW *
+      sizeof (gfloat) * cl_variant_sum_values (r->channels, r->only);
 
   return d->local_mem_dedicated && r->rank >= 1 && !r->combine &&
       d->max_work_group_size >= LSEP_TW * LSEP_TH && ring + 256 <= d->local_mem_size;
 }
 
-static const ClVariant lsep = { GST_CL_CONVOLVE_METHOD_SEPARABLE, LSEP_TW, LSEP_STRIP,
-  CL_SEPARABLE_LOCAL
+/* lsep's rows per work-item and step, most first (each ring row read serves that many
+ * outputs) */
+static const gint lsep_my[] = { 4, 2, 1 };
+
+static ClVariant
+lsep_variant (gint my)
+{
+  return (ClVariant) { GST_CL_CONVOLVE_METHOD_SEPARABLE, my, LSEP_STRIP, CL_SEPARABLE_LOCAL };
+}
+
+/* The largest lsep blocking that fits into *v; FALSE where none does. */
+static gboolean
+lsep_default (const ClDeviceFacts * d, const ClKernelRequest * r, ClVariant * v)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (lsep_my); i++)
+    if (lsep_fits (d, r, lsep_my[i])) {
+      *v = lsep_variant (lsep_my[i]);
+      return TRUE;
+    }
+  return FALSE;
+}
+
+/* The vertical pass first, row by row (convolve_csep), on CPU-like devices: blocks of 256
+ * pixels on 8 rows per work-item; not for a second matrix (combine). */
+static gboolean
+csep_fits (const ClDeviceFacts * d, const ClKernelRequest * r)
+{
+  return !d->local_mem_dedicated && r->rank >= 1 && !r->combine;
+}
+
+static const ClVariant csep = { GST_CL_CONVOLVE_METHOD_SEPARABLE, 256, 8,
+  CL_SEPARABLE_COLUMNS
 };
 
 /* The separable variant where the matrix splits: running sums for a box on a CPU, one pass
- * through local memory on a GPU, one pass in private memory on a CPU, else two passes. */
+ * through local memory on a GPU, the vertical pass first on a CPU, else two passes. */
 static ClVariant
 separable_for (const ClDeviceFacts * d, const ClKernelRequest * r)
 {
   if (r->block == 1)
     return two_pass;
+  ClVariant v;
+
   if (box_fits (d, r))
     return box_sums;
-  if (lsep_fits (d, r))
-    return lsep;
-  return one_pass_fits (d, r) ? one_pass_for (r, 64) : two_pass;
+  if (lsep_default (d, r, &v))
+    return v;
+  return csep_fits (d, r) ? csep : two_pass;
 }
 
 /* Whether method=vector gets the wider blockings: 4-sample pixels on a CPU with 32 SIMD
@@ -394,8 +426,11 @@ cl_variant_candidates (const ClDeviceFacts * d, const ClKernelRequest * r, ClVar
 
   G_STATIC_ASSERT (G_N_ELEMENTS (wide_vector) == G_N_ELEMENTS (cpu_vector));
   G_STATIC_ASSERT (G_N_ELEMENTS (gpu_vector) == G_N_ELEMENTS (cpu_vector));
-  G_STATIC_ASSERT (G_N_ELEMENTS (tiled_blocks) + 1 + G_N_ELEMENTS (cpu_vector) + 1 + 1 + 3 + 1
-      <= CL_MAX_CANDIDATES);
+  /* with local memory: tiles, float4, vectors, lsep, two passes, sparse; without: float4,
+   * vectors, split, box, two passes and one, sparse */
+  G_STATIC_ASSERT (G_N_ELEMENTS (tiled_blocks) + 1 + G_N_ELEMENTS (cpu_vector) +
+      G_N_ELEMENTS (lsep_my) + 1 + 1 <= CL_MAX_CANDIDATES);
+  G_STATIC_ASSERT (1 + G_N_ELEMENTS (cpu_vector) + 1 + 1 + 1 + 3 + 1 <= CL_MAX_CANDIDATES);
 
   if (r->combine) {
     /* what computes the combined sums: float4, separable, sparse */
@@ -427,8 +462,11 @@ cl_variant_candidates (const ClDeviceFacts * d, const ClKernelRequest * r, ClVar
     out[n++] = split_variant (d, r);
   if (box_fits (d, r))
     out[n++] = box_sums;
-  if (lsep_fits (d, r))
-    out[n++] = lsep;
+  for (guint i = 0; i < G_N_ELEMENTS (lsep_my); i++)
+    if (lsep_fits (d, r, lsep_my[i]))
+      out[n++] = lsep_variant (lsep_my[i]);
+  if (csep_fits (d, r))
+    out[n++] = csep;
   if (r->rank >= 0) {
     out[n++] = two_pass;
     /* one pass (CPU-like devices): 3 vectors down 64 rows, 4 down 128 */
@@ -481,8 +519,10 @@ cl_variant_options (const ClDeviceFacts * d, const ClKernelRequest * r, const Cl
       g_strdup_printf (" -DNV=%d -DMY=%d", v->bx, v->by) :
       v->method == GST_CL_CONVOLVE_METHOD_FLOAT4 ?
       g_strdup_printf (" -DBLOCK=%d", v->bx) : v->split == CL_SEPARABLE_LOCAL ?
-      g_strdup_printf (" -DLSEP_TW=%d -DLSEP_TH=%d -DSTRIP=%d -DLSEP_RANK=%d", v->bx, LSEP_TH,
-      v->by, MAX (r->rank, 1)) : v->split == CL_SEPARABLE_BOX ?
+      g_strdup_printf (" -DLSEP_TW=%d -DLSEP_TH=%d -DLSEP_MY=%d -DSTRIP=%d -DLSEP_RANK=%d",
+      LSEP_TW, LSEP_TH, v->bx, v->by, MAX (r->rank, 1)) : v->split == CL_SEPARABLE_COLUMNS ?
+      g_strdup_printf (" -DCSEP_W=%d -DCSEP_MY=%d", v->bx, v->by) :
+      v->split == CL_SEPARABLE_BOX ?
       g_strdup_printf (" -DBOX_W=%d -DSTRIP=%d", v->bx, v->by) : v->bx ?
       g_strdup_printf (" -DNV=%d -DSTRIP=%d", v->bx, v->by) : g_strdup ("");
   /* unaligned vector stores as single moves where the device is a CPU (put8, kernels/common.cl) */
@@ -505,6 +545,7 @@ cl_variant_source (const ClVariant * v)
   return v->method == GST_CL_CONVOLVE_METHOD_TILED || (sparse && v->split) ? CL_SOURCE_TILED :
       sparse ? CL_SOURCE_SPARSE : separable && v->split == CL_SEPARABLE_BOX ? CL_SOURCE_BOX :
       separable && v->split == CL_SEPARABLE_LOCAL ? CL_SOURCE_LSEP :
+      separable && v->split == CL_SEPARABLE_COLUMNS ? CL_SOURCE_CSEP :
       separable && v->bx > 0 ? CL_SOURCE_VSEP : separable ? CL_SOURCE_SEPARABLE :
       v->split ? CL_SOURCE_VSPLIT : v->method == GST_CL_CONVOLVE_METHOD_VECTOR ?
       CL_SOURCE_VECTOR : CL_SOURCE_DIRECT;
@@ -517,7 +558,8 @@ cl_variant_launch (const ClDeviceFacts * d, const ClKernelRequest * r, const ClV
   gboolean sparse = v->method == GST_CL_CONVOLVE_METHOD_SPARSE;
   gboolean tiled = v->method == GST_CL_CONVOLVE_METHOD_TILED || (sparse && v->split);
   gboolean separable = v->method == GST_CL_CONVOLVE_METHOD_SEPARABLE;
-  gboolean box = separable && v->split == CL_SEPARABLE_BOX;
+  gboolean box = separable && (v->split == CL_SEPARABLE_BOX ||
+      v->split == CL_SEPARABLE_COLUMNS);
   gboolean one_pass = separable && v->bx > 0;
   gboolean vector = v->method == GST_CL_CONVOLVE_METHOD_VECTOR || (one_pass && !box) ||
       (sparse && !v->split);
@@ -526,9 +568,9 @@ cl_variant_launch (const ClDeviceFacts * d, const ClKernelRequest * r, const ClV
   memset (out, 0, sizeof (*out));
   if (separable && v->split == CL_SEPARABLE_LOCAL) {
     /* a work-group a strip: LSEP_TH rows of work-items cover its STRIP rows */
-    if (wg < (gsize) v->bx * LSEP_TH)
+    if (wg < (gsize) LSEP_TW * LSEP_TH)
       return FALSE;
-    out->local[0] = v->bx;
+    out->local[0] = LSEP_TW;
     out->local[1] = LSEP_TH;
     out->px = 1;
     out->py = v->by / LSEP_TH;
@@ -536,7 +578,7 @@ cl_variant_launch (const ClDeviceFacts * d, const ClKernelRequest * r, const ClV
     return TRUE;
   }
   if (box) {
-    /* a work-item a block: work-groups of one, as many as there are blocks */
+    /* a work-item a block (box, csep): work-groups of one, as many as there are blocks */
     out->local[0] = out->local[1] = 1;
     out->px = v->bx;
     out->py = v->by;
@@ -586,8 +628,10 @@ cl_variant_text (const ClVariant * v, gchar * buf, gsize n)
     g_snprintf (buf, n, "%s %dx%d", name, v->bx, v->by);
   else if (v->method == GST_CL_CONVOLVE_METHOD_SEPARABLE && v->split == CL_SEPARABLE_BOX)
     g_snprintf (buf, n, "%s box w=%d strip=%d", name, v->bx, v->by);
+  else if (v->method == GST_CL_CONVOLVE_METHOD_SEPARABLE && v->split == CL_SEPARABLE_COLUMNS)
+    g_snprintf (buf, n, "%s columns w=%d my=%d", name, v->bx, v->by);
   else if (v->method == GST_CL_CONVOLVE_METHOD_SEPARABLE && v->split == CL_SEPARABLE_LOCAL)
-    g_snprintf (buf, n, "%s local w=%d strip=%d", name, v->bx, v->by);
+    g_snprintf (buf, n, "%s local my=%d strip=%d", name, v->bx, v->by);
   else if (v->method == GST_CL_CONVOLVE_METHOD_SEPARABLE && v->bx)
     g_snprintf (buf, n, "%s nv=%d strip=%d", name, v->bx, v->by);
   else if (v->method == GST_CL_CONVOLVE_METHOD_VECTOR && v->split)

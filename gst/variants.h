@@ -69,6 +69,8 @@ typedef struct
  * the running sums of a box (convolve_box) */
 #define CL_SEPARABLE_LOCAL 1
 #define CL_SEPARABLE_BOX 2
+/* ... and on CPUs the vertical pass first, row by row (convolve_csep) */
+#define CL_SEPARABLE_COLUMNS 3
 
 /* One compiled variant of the convolution: which kernel and its blocking. */
 typedef struct
@@ -81,9 +83,10 @@ typedef struct
   gint split;                   /* vector: 1 for the split colour planes (convolve_vsplit);
                                  * sparse: 1 for the taps over a local tile (tiled.cl, -DSPARSE:
                                  * bx, by as method=tiled's); separable: CL_SEPARABLE_LOCAL for
-                                 * lsep.cl (work-groups bx wide down strips of by rows),
+                                 * lsep.cl (bx rows per work-item and step, strips of by),
                                  * CL_SEPARABLE_BOX for running sums (box.cl: bx pixels down
-                                 * strips of by rows) */
+                                 * strips of by rows), CL_SEPARABLE_COLUMNS for csep.cl (bx
+                                 * pixels on by rows) */
   gboolean generic;             /* float4 block=1, or separable in two passes, with the matrix
                                  * side and border as arguments: one program per pixel shape,
                                  * whatever the settings */
@@ -104,7 +107,7 @@ typedef enum
 {
   CL_SOURCE_DIRECT, CL_SOURCE_VECTOR, CL_SOURCE_VSPLIT, CL_SOURCE_TILED, CL_SOURCE_SEPARABLE,
   CL_SOURCE_VSEP, CL_SOURCE_SPARSE, CL_SOURCE_BOX, CL_SOURCE_LSEP,
-  CL_N_SOURCES
+  CL_SOURCE_CSEP, CL_N_SOURCES
 } ClKernelSource;
 
 /* method=tiled's geometry for mx x my outputs per work-item: the work-group, whether the tile
@@ -120,7 +123,7 @@ typedef struct
 {
   gsize local[2];
   gint px, py;                  /* pixels per work-item along x, rows along y */
-  gboolean one_pass;            /* convolve_vsep, _box or _lsep (vsep's arguments) */
+  gboolean one_pass;            /* convolve_vsep, _box, _lsep or _csep (vsep's arguments) */
   gboolean two_pass;            /* a row pass (convolve_rows) before the entry point */
 } ClLaunch;
 

@@ -82,45 +82,43 @@ typedef struct __attribute__ ((packed))
 
 /* Input rows yin and yout (mapped inside the plane, -1: none) added to and taken away from the
  * column sums of the nc pixels from x0 (= xb - RADIUS): a row entering the window and one
- * leaving it. Inside the plane 16 samples at a time. */
+ * leaving it. The columns inside the plane 16 samples at a time, those of the halo outside it
+ * (at most RADIUS either side) one by one from the column they map to. */
 inline void
 box_slide (uint * cs, __global const uchar * src, int pitch, int yin, int yout, int x0, int nc,
-    int width, int inside SHAPE_PARAMS)
+    int width SHAPE_PARAMS)
 {
   __global const samp_t *a = CSAMPLES (src + max (yin, 0) * pitch + x0 * PIX_BYTES);
   __global const samp_t *b = CSAMPLES (src + max (yout, 0) * pitch + x0 * PIX_BYTES);
-  int ns = nc * CHANNELS, q = 0;
+  int lo = max (x0, 0), hi = min (x0 + nc, width);
+  int q = (lo - x0) * CHANNELS, q1 = (hi - x0) * CHANNELS;
 
-  if (inside && yin >= 0 && yout >= 0) {
-    for (; q + 16 <= ns; q += 16)
+  if (yin < 0 && yout < 0)
+    return;
+  if (yin >= 0 && yout >= 0) {
+    for (; q + 16 <= q1; q += 16)
       STORE16 (LOAD16 (cs + q) + convert_uint16 (STORED16 (vload16 (0, a + q))) -
           convert_uint16 (STORED16 (vload16 (0, b + q))), cs + q);
-    for (; q < ns; q++)
+    for (; q < q1; q++)
       cs[q] += (uint) STORED (a[q]) - (uint) STORED (b[q]);
-    return;
-  }
-  if (inside) {
+  } else {
     uint sign = yin >= 0 ? 1u : (uint) -1;
     __global const samp_t *r = yin >= 0 ? a : b;
 
-    if (yin < 0 && yout < 0)
-      return;
-    for (; q + 16 <= ns; q += 16)
+    for (; q + 16 <= q1; q += 16)
       STORE16 (LOAD16 (cs + q) + sign * convert_uint16 (STORED16 (vload16 (0, r + q))),
           cs + q);
-    for (; q < ns; q++)
+    for (; q < q1; q++)
       cs[q] += sign * (uint) STORED (r[q]);
-    return;
   }
+  if (BORDER == BORDER_CONSTANT)
+    return;
   for (int i = 0; i < nc; i++) {
     int x = x0 + i;
 
-    if (BORDER == BORDER_CONSTANT) {
-      if (x < 0 || x >= width)
-        continue;
-    } else {
-      x = border_coord (x, width SHAPE_ARGS);
-    }
+    if (x >= lo && x < hi)
+      continue;
+    x = border_coord (x, width SHAPE_ARGS);
     for (int c = 0; c < CHANNELS; c++) {
       int o = (x - x0) * CHANNELS + c;
 
@@ -224,7 +222,6 @@ convolve_box (int row0, __global const uchar * src, int src_offset, int src_pitc
   int n = min (BOX_W, span - xb), ye = min (ys + STRIP, height);
   /* the real pixels of the block (the others, from width to span, are copied) */
   int nw = clamp (width - xb, 0, n), nc = nw + KSIZE - 1, x0 = xb - RADIUS;
-  int inside = x0 >= 0 && x0 + nc <= width;
   /* samples written 16 at a time (whole vectors of real pixels; SKIPMASK: none) */
   int n16 = SKIPMASK ? 0 : nw * CHANNELS / 16;
   int16 pass0 = box_pass (passmask, 0), pass1 = box_pass (passmask, 1),
@@ -235,8 +232,8 @@ convolve_box (int row0, __global const uchar * src, int src_offset, int src_pitc
   for (int c = 0; c < CHANNELS; c++)
     ps[c] = 0;
   for (int t = -RADIUS; t <= RADIUS; t++)
-    box_slide (cs, src, src_pitch, box_row (ys + t, height SHAPE_ARGS), -1, x0, nc, width,
-        inside SHAPE_ARGS);
+    box_slide (cs, src, src_pitch, box_row (ys + t, height SHAPE_ARGS), -1, x0, nc, width
+        SHAPE_ARGS);
   for (int y = ys; y < ye; y++) {
     __global const samp_t *in = CSAMPLES (src + y * src_pitch + xb * PIX_BYTES);
     __global samp_t *out = SAMPLES (dst + y * dst_pitch + xb * PIX_BYTES);
@@ -246,7 +243,7 @@ convolve_box (int row0, __global const uchar * src, int src_offset, int src_pitc
       int yout = box_row (y - RADIUS - 1, height SHAPE_ARGS);
 
       if (yin != yout)
-        box_slide (cs, src, src_pitch, yin, yout, x0, nc, width, inside SHAPE_ARGS);
+        box_slide (cs, src, src_pitch, yin, yout, x0, nc, width SHAPE_ARGS);
     }
     /* output pixel j sums column sums j .. j + KSIZE - 1: ps[j + KSIZE] - ps[j] (in pixels) */
     box_prefix (cs, ps, nc);

@@ -534,7 +534,11 @@ filter_coefficients (const Filter * f, gdouble * k, gdouble * k2, gdouble * divi
 {
   gint n = f->size;
 
-  if (f->kernel)
+  /* unsharp: amount 1 and the default sigma (the element's defaults, which apply_filter
+   * leaves) */
+  if (f->kernel && !strcmp (f->kernel, "unsharp"))
+    conv_unsharp_generate (n, 0.0, 1.0, k);
+  else if (f->kernel)
     conv_preset_generate (preset_from_nick (f->kernel), n, 0.0, 45.0, k);
   else
     memcpy (k, f->matrix ? f->matrix : custom5, sizeof (gdouble) * n * n);
@@ -1881,14 +1885,14 @@ GST_END_TEST;
 /* --------------------------------------------------------------------------------- blurs */
 
 /* The blurs' own kernels (issue 41): running sums for every box (convolve_box, on CPU-like
- * devices working in place) and one separable kernel through local memory (convolve_lsep, on
- * GPUs), against the reference: each border, sizes 3 to 63, 8 and 16-bit samples (of 10 bits,
- * big-endian), 1 to 4 samples a pixel, one chroma alone (NV12), packed 4:2:2 (a view whose
- * pixels another view writes too), frames from 1x1 to wider than a box block (256 pixels) and
- * taller than an lsep strip (128 rows), a custom matrix of equal values with a bias, a matrix
- * of two vector pairs (as unsharp). Each case names the variant its first frame must run on a CPU-like
- * device on the unified path and on a GPU (NULL: whatever the rules pick); loop index:
- * case * 2 + discrete. */
+ * devices working in place), the vertical pass first (convolve_csep, on CPU-like devices) and
+ * one separable kernel through local memory (convolve_lsep, on GPUs), against the reference:
+ * each border, sizes 3 to 63, 8 and 16-bit samples (of 10 bits, big-endian), 1 to 4 samples a
+ * pixel, one chroma alone (NV12), packed 4:2:2 (a view whose pixels another view writes too),
+ * frames from 1x1 to wider than a block (256 pixels) and taller than an lsep strip (128 rows),
+ * a custom matrix of equal values with a bias, matrices of two vector pairs (unsharp). Each
+ * case names the variant its first frame must run on a CPU-like device on the unified path and
+ * on a GPU (NULL: whatever the rules pick); loop index: case * 2 + discrete. */
 static const gdouble equal3[9] = { 2, 2, 2, 2, 2, 2, 2, 2, 2 };
 
 static const Filter f_box3 = { "box", 3, 0.0, 0.0 };
@@ -1909,6 +1913,10 @@ static const gdouble rank2_5[25] = {
   1, 2, 3, 2, 1
 };
 static const Filter f_rank2_5 = { NULL, 5, 0.0, 0.0, rank2_5 };
+/* unsharp (two pairs) of RGBA at 31 and 39: lsep's ring fits a GPU's 48 KiB with 2 and with
+ * 1 row per work-item and step (each size its own blocking) */
+static const Filter f_unsharp31 = { "unsharp", 31, 0.0, 0.0 };
+static const Filter f_unsharp39 = { "unsharp", 39, 0.0, 0.0 };
 
 typedef struct
 {
@@ -1918,6 +1926,7 @@ typedef struct
 
 #define BOX_RAN "separable box"
 #define LOCAL_RAN "separable local"
+#define COLUMNS_RAN "separable columns"
 
 static const BlurCase blur_cases[] = {
   {{"RGBA", 37, 29, "auto", &f_box3, "clamp", "separable", INPUT_DEFAULT}, BOX_RAN, LOCAL_RAN},
@@ -1944,15 +1953,23 @@ static const BlurCase blur_cases[] = {
       LOCAL_RAN},
   {{"AYUV", 45, 23, "y+u+v", &f_equal3, "clamp", "separable", INPUT_DEFAULT}, BOX_RAN,
       LOCAL_RAN},
-  {{"RGBA", 67, 45, "auto", &f_gauss3, "clamp", "separable", INPUT_DEFAULT}, NULL, LOCAL_RAN},
-  {{"GRAY8", 130, 200, "y", &f_gauss15, "mirror", "separable", INPUT_PADDED}, NULL, LOCAL_RAN},
-  {{"NV12", 66, 38, "y+u+v", &f_gauss31, "wrap", "separable", INPUT_POOL}, NULL, LOCAL_RAN},
-  {{"GRAY16_LE", 41, 33, "y", &f_gauss63, "constant", "separable", INPUT_DEFAULT}, NULL,
+  {{"RGBA", 67, 45, "auto", &f_gauss3, "clamp", "separable", INPUT_DEFAULT}, COLUMNS_RAN,
       LOCAL_RAN},
-  {{"YUY2", 37, 19, "y+u+v", &f_gauss7, "constant", "separable", INPUT_DEFAULT}, NULL,
+  {{"GRAY8", 130, 200, "y", &f_gauss15, "mirror", "separable", INPUT_PADDED}, COLUMNS_RAN,
       LOCAL_RAN},
-  {{"RGB", 33, 21, "auto", &f_rank2_5, "clamp", "separable", INPUT_DEFAULT}, NULL, LOCAL_RAN},
-  {{"I420", 3, 1, "y+u+v", &f_gauss63, "mirror", "separable", INPUT_DEFAULT}, NULL, LOCAL_RAN},
+  {{"NV12", 66, 38, "y+u+v", &f_gauss31, "wrap", "separable", INPUT_POOL}, COLUMNS_RAN, LOCAL_RAN},
+  {{"GRAY16_LE", 41, 33, "y", &f_gauss63, "constant", "separable", INPUT_DEFAULT}, COLUMNS_RAN,
+      LOCAL_RAN},
+  {{"YUY2", 37, 19, "y+u+v", &f_gauss7, "constant", "separable", INPUT_DEFAULT}, COLUMNS_RAN,
+      LOCAL_RAN},
+  {{"RGB", 33, 21, "auto", &f_rank2_5, "clamp", "separable", INPUT_DEFAULT}, COLUMNS_RAN,
+      LOCAL_RAN},
+  {{"I420", 3, 1, "y+u+v", &f_gauss63, "mirror", "separable", INPUT_DEFAULT}, COLUMNS_RAN,
+      LOCAL_RAN},
+  {{"RGBA", 70, 150, "auto", &f_unsharp31, "wrap", "separable", INPUT_POOL}, COLUMNS_RAN,
+      LOCAL_RAN " my=2"},
+  {{"RGBA", 45, 40, "auto", &f_unsharp39, "mirror", "separable", INPUT_DEFAULT}, COLUMNS_RAN,
+      LOCAL_RAN " my=1"},
 };
 
 GST_START_TEST (test_blurs)

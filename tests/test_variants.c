@@ -143,7 +143,7 @@ test_gpu (void)
 
   g9.rank = 1;
   g7.rank = 1;
-  assert_fixed (&gpu, &g9, "separable local w=32 strip=128");
+  assert_fixed (&gpu, &g9, "separable local my=4 strip=128");
   assert_fixed (&gpu, &g7, "tiled 2x4");
   v = cl_variant_fixed (&gpu, &g9, NULL);
   g_assert_cmpint (cl_variant_source (&v), ==, CL_SOURCE_LSEP);
@@ -157,11 +157,12 @@ test_gpu (void)
   /* compiled for fewer work-items than its work-group: it cannot run */
   g_assert_false (cl_variant_launch (&gpu, &g9, &v, 128, &l));
   assert_options (&gpu, &g9, "-DKSIZE=9 -DCHANNELS=4 -DDEPTH=8 -DSKIPMASK=0 -DBORDER=0 "
-      "-DLSEP_TW=32 -DLSEP_TH=8 -DSTRIP=128 -DLSEP_RANK=1");
-  /* its ring of 63 + 7 rows of 32 float4 per pair (35840 bytes) fits once, not twice; nor on
-   * a device of 128 work-items: two passes then */
+      "-DLSEP_TW=32 -DLSEP_TH=8 -DLSEP_MY=4 -DSTRIP=128 -DLSEP_RANK=1");
+  /* its ring per pair: 62 + 8 my rows of 32 float4; at 63 that fits in 48 KiB even for my 4
+   * (48128 bytes), but not twice (two pairs, 71680 bytes at my 1); nor on a device of 128
+   * work-items: two passes then */
   g9.size = 63;
-  assert_fixed (&gpu, &g9, "separable local w=32 strip=128");
+  assert_fixed (&gpu, &g9, "separable local my=4 strip=128");
   g9.rank = 2;
   assert_fixed (&gpu, &g9, "separable");
   v = cl_variant_fixed (&gpu, &g9, NULL);
@@ -182,7 +183,8 @@ test_gpu (void)
   assert_candidates (&gpu, &r, "tiled 2x4, tiled 1x4, tiled 1x1, float4 block=1, "
       "vector nv=1 my=1, vector nv=3 my=2");
   assert_candidates (&gpu, &g7, "tiled 2x4, tiled 1x4, tiled 1x1, float4 block=1, "
-      "vector nv=1 my=1, vector nv=3 my=2, separable local w=32 strip=128, separable");
+      "vector nv=1 my=1, vector nv=3 my=2, separable local my=4 strip=128, "
+      "separable local my=2 strip=128, separable local my=1 strip=128, separable");
   /* a view that shares its pixels (packed 4:2:2 luma): no vector kernels */
   r.skipmask = 0xa;
   assert_candidates (&gpu, &r, "tiled 2x4, tiled 1x4, tiled 1x1, float4 block=1");
@@ -209,25 +211,31 @@ test_avx512 (void)
   assert_launch (&avx512, &gray, 4096, 16, 1, 24, 2);
 
   sep.rank = 1;
-  assert_fixed (&avx512, &sep, "separable nv=4 strip=64");
+  assert_fixed (&avx512, &sep, "separable columns w=256 my=8");
+  assert_options (&avx512, &sep, "-DKSIZE=7 -DCHANNELS=4 -DDEPTH=8 -DSKIPMASK=0 -DBORDER=0 "
+      "-DCSEP_W=256 -DCSEP_MY=8 -DPACKED_IO");
   v = cl_variant_fixed (&avx512, &sep, NULL);
-  g_assert_cmpint (cl_variant_source (&v), ==, CL_SOURCE_VSEP);
-  g_assert_cmpstr (cl_kernel_source_entry (cl_variant_source (&v)), ==, "convolve_vsep");
+  g_assert_cmpint (cl_variant_source (&v), ==, CL_SOURCE_CSEP);
+  g_assert_cmpstr (cl_kernel_source_entry (cl_variant_source (&v)), ==, "convolve_csep");
   g_assert_true (cl_variant_launch (&avx512, &sep, &v, 4096, &l));
   g_assert_true (l.one_pass);
   g_assert_false (l.two_pass);
+  g_assert_cmpint (l.px, ==, 256);
+  g_assert_cmpint (l.py, ==, 8);
   assert_candidates (&avx512, &sep, "float4 block=8, vector nv=3 my=2, vector nv=4 my=3, "
-      "separable, separable nv=4 strip=64, separable nv=4 strip=128");
+      "separable columns w=256 my=8, separable, separable nv=4 strip=64, "
+      "separable nv=4 strip=128");
+  /* the one-pass kernel's strips are too tall for bands; csep's 8 rows are not */
   sep.discrete = TRUE;
-  assert_fixed (&avx512, &sep, "separable");
+  assert_fixed (&avx512, &sep, "separable columns w=256 my=8");
   assert_candidates (&avx512, &sep, "float4 block=8, vector nv=3 my=2, vector nv=4 my=3, "
-      "separable");
+      "separable columns w=256 my=8, separable");
   sep.discrete = FALSE;
   sep.block = 1;
   assert_fixed (&avx512, &sep, "separable");
   sep.block = 0;
   sep.size = 33;
-  assert_fixed (&avx512, &sep, "separable");
+  assert_fixed (&avx512, &sep, "separable columns w=256 my=8");
   sep.size = 7;
   sep.rank = 2;                 /* 8 multiply-adds of two pairs against 7: dense */
   assert_fixed (&avx512, &sep, "vector nv=4 my=3");
@@ -394,11 +402,12 @@ test_rgb24_swap (void)
   assert_launch (&avx2, &rgb, 4096, 16, 1, 8, 2);
   rgb.rank = be.rank = 1;
   assert_candidates (&avx2, &rgb, "float4 block=8, vector nv=3 my=2, vector nv=6 my=1, "
-      "separable, separable nv=3 strip=64, separable nv=3 strip=128");
+      "separable columns w=256 my=8, separable, separable nv=3 strip=64, "
+      "separable nv=3 strip=128");
   assert_candidates (&avx2, &be, "float4 block=8, vector nv=3 my=2, vector nv=4 my=1, "
-      "separable");
-  assert_fixed (&avx2, &rgb, "separable nv=3 strip=64");
-  assert_fixed (&avx2, &be, "separable");
+      "separable columns w=256 my=8, separable");
+  assert_fixed (&avx2, &rgb, "separable columns w=256 my=8");
+  assert_fixed (&avx2, &be, "separable columns w=256 my=8");
   be.rank = -1;
   assert_options (&avx2, &be, "-DKSIZE=7 -DCHANNELS=1 -DDEPTH=16 -DSKIPMASK=0 -DBORDER=0 "
       "-DSWAP -DNV=3 -DMY=2 -DPACKED_IO");
@@ -502,7 +511,7 @@ test_sparse (void)
   a.rank = 1;
   assert_fixed (&avx512, &a, "sparse nv=4 my=2");
   a.taps = 93;
-  assert_fixed (&avx512, &a, "separable nv=4 strip=64");
+  assert_fixed (&avx512, &a, "separable columns w=256 my=8");
   a.size = 5;
   a.rank = -1;
   a.taps = 15;
@@ -585,14 +594,15 @@ test_box (void)
   assert_options (&avx512, &r, "-DKSIZE=63 -DCHANNELS=4 -DDEPTH=8 -DSKIPMASK=0 -DBORDER=0 "
       "-DBOX_W=256 -DSTRIP=128 -DPACKED_IO");
   assert_candidates (&avx512, &r, "float4 block=8, vector nv=3 my=2, vector nv=4 my=3, "
-      "vector split nx=1 my=2, separable box w=256 strip=128, separable");
+      "vector split nx=1 my=2, separable box w=256 strip=128, separable columns w=256 my=8, "
+      "separable");
   /* where the running sums do not run: the other separable kernels */
   r.discrete = TRUE;
-  assert_fixed (&avx512, &r, "separable");
+  assert_fixed (&avx512, &r, "separable columns w=256 my=8");
   r.discrete = FALSE;
-  assert_fixed (&gpu, &r, "separable local w=32 strip=128");
+  assert_fixed (&gpu, &r, "separable local my=4 strip=128");
   r.box = FALSE;
-  assert_fixed (&avx512, &r, "separable");
+  assert_fixed (&avx512, &r, "separable columns w=256 my=8");
   r.box = TRUE;
   r.combine = GST_CL_CONVOLVE_COMBINE_MAGNITUDE;
   r.rank = 2;

@@ -1,0 +1,235 @@
+/* clconvolve, method=separable on CPUs, vertical pass first: convolve_csep. A program is
+ * common.cl and this file.
+ * Copyright (C) 2026 clconvolve developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Build options (besides the common ones):
+ *   -DCSEP_W=w -DCSEP_MY=m   blocks of w pixels on m rows per work-item
+ */
+
+#ifdef CSEP_W
+/* For each output row of its block a work-item takes, per vector pair, the vertical sums of the
+ * block's columns and the halo either side (16 samples at a time, straight from the KSIZE input
+ * rows), then the horizontal sums of those (16 samples at a time, unaligned loads of the row of
+ * vertical sums): 2 KSIZE multiply-adds per sample and pair, no shuffles, no ring, and output
+ * rows independent of each other. Rows outside the plane map through the border rule (constant:
+ * their coefficient is 0), columns too (constant: vertical sums of 0). Pixels from width to
+ * span are copied. coef: [pair][vertical KSIZE, horizontal KSIZE] as the other separable
+ * kernels, rank pairs (no -DCOMBINE). */
+
+/* 16 floats at any sample of a work-item's arrays: on CPUs (-DPACKED_IO) through a packed
+ * struct, one unaligned move, where PoCL 3.1 splits vload16 of private memory into pieces */
+#ifdef PACKED_IO
+typedef struct __attribute__ ((packed))
+{
+  float16 v;
+} f16_io;
+#define LOADF16(p) (((const f16_io *) (p))->v)
+#define STOREF16(x, p) (((f16_io *) (p))->v = (x))
+#else
+#define LOADF16(p) vload16 (0, p)
+#define STOREF16(x, p) vstore16 (x, 0, p)
+#endif
+
+#ifdef SWAP
+#define CSEP_STORED16(v) rotate (v, (ushort16) (8))
+#else
+#define CSEP_STORED16(v) (v)
+#endif
+
+#if DEPTH == 8
+#define CSEP_TO_SAMPLES16(f) convert_uchar16 (convert_int16 (f))
+#define CSEP_PASS16(m) convert_char16 (m)
+#else
+#define CSEP_TO_SAMPLES16(f) convert_ushort16 (convert_int16 (f))
+#define CSEP_PASS16(m) convert_short16 (m)
+#endif
+
+#ifdef PACKED_IO
+typedef struct __attribute__ ((packed))
+{
+  VEC (16) v;
+} csep16_io;
+#endif
+
+/* the vertical sums a work-item keeps: its block and the halo either side, in samples, with
+ * room for the last 16-sample load past them */
+#define CSEP_COLS ((CSEP_W + KSIZE - 1) * CHANNELS + 16)
+
+/* 16 samples as floats from stored ones */
+#define CSEP_LOAD16(p) convert_float16 (CSEP_STORED16 (vload16 (0, p)))
+
+__kernel void
+convolve_csep (int row0, __global const uchar * src, int src_offset, int src_pitch,
+    __global uchar * dst, int dst_offset, int dst_pitch, int width, int height, int span,
+    __constant float *coef, int rank, float bias, uint passmask)
+{
+  int xb = get_global_id (0) * CSEP_W, y0 = row0 + (int) get_global_id (1) * CSEP_MY;
+  float vs[CSEP_COLS];
+  float hs[CSEP_W * CHANNELS + 16];
+  int rows[KSIZE];
+  float vw[KSIZE];
+
+  if (xb >= span || y0 >= height)
+    return;
+  src += src_offset;
+  dst += dst_offset;
+
+  int n = min (CSEP_W, span - xb), y1 = min (y0 + CSEP_MY, height);
+  /* the real pixels of the block (the others, from width to span, are copied) */
+  int nw = clamp (width - xb, 0, n), nc = nw + KSIZE - 1, x0 = xb - RADIUS;
+  int nh = nw * CHANNELS;
+  /* samples written 16 at a time (whole vectors of real pixels; SKIPMASK: none) */
+  int n16 = SKIPMASK ? 0 : nh / 16;
+  int16 pass0 = (int16) (lane_pass (passmask, 0), lane_pass (passmask, 1)),
+      pass1 = (int16) (lane_pass (passmask, 2), lane_pass (passmask, 3)),
+      pass2 = (int16) (lane_pass (passmask, 4), lane_pass (passmask, 5));
+
+  for (int y = y0; y < y1; y++) {
+    __global const samp_t *in = CSAMPLES (src + y * src_pitch + xb * PIX_BYTES);
+    __global samp_t *out = SAMPLES (dst + y * dst_pitch + xb * PIX_BYTES);
+
+    for (int p = 0; p < RANK_ALL (rank); p++) {
+      __constant float *v = coef + 2 * p * KSIZE, *h = v + KSIZE;
+
+      /* the input rows of the window, mapped by the border (constant: weight 0 outside) */
+      for (int t = 0; t < KSIZE; t++) {
+        int yy = y + t - RADIUS;
+
+        if (BORDER == BORDER_CONSTANT) {
+          vw[t] = yy >= 0 && yy < height ? v[t] : 0.0f;
+          rows[t] = clamp (yy, 0, height - 1) * src_pitch;
+        } else {
+          vw[t] = v[t];
+          rows[t] = border_coord (yy, height) * src_pitch;
+        }
+      }
+      /* vertical sums: of the columns inside the plane 64 samples at a time, then the halo's
+       * outside it, from the column they map to */
+      {
+        int lo = max (x0, 0), hi = min (x0 + nc, width);
+        int q0 = (lo - x0) * CHANNELS, q1 = (hi - x0) * CHANNELS, q = q0;
+        __global const uchar *base = src + x0 * PIX_BYTES;
+
+        for (; q + 64 <= q1; q += 64) {
+          float16 a0 = (float16) (0.0f), a1 = a0, a2 = a0, a3 = a0;
+
+          for (int t = 0; t < KSIZE; t++) {
+            __global const samp_t *r = CSAMPLES (base + rows[t]) + q;
+            float16 c = (float16) (vw[t]);
+
+            a0 = fma (c, CSEP_LOAD16 (r), a0);
+            a1 = fma (c, CSEP_LOAD16 (r + 16), a1);
+            a2 = fma (c, CSEP_LOAD16 (r + 32), a2);
+            a3 = fma (c, CSEP_LOAD16 (r + 48), a3);
+          }
+          STOREF16 (a0, vs + q);
+          STOREF16 (a1, vs + q + 16);
+          STOREF16 (a2, vs + q + 32);
+          STOREF16 (a3, vs + q + 48);
+        }
+        for (; q < q1; q++) {
+          float a = 0.0f;
+
+          for (int t = 0; t < KSIZE; t++)
+            a += vw[t] * convert_float (STORED (CSAMPLES (base + rows[t])[q]));
+          vs[q] = a;
+        }
+        for (int i = 0; i < nc; i++) {
+          int x = x0 + i, xm;
+
+          if (x >= lo && x < hi)
+            continue;
+          if (BORDER == BORDER_CONSTANT) {
+            for (int c = 0; c < CHANNELS; c++)
+              vs[i * CHANNELS + c] = 0.0f;
+            continue;
+          }
+          xm = border_coord (x, width);
+          for (int c = 0; c < CHANNELS; c++) {
+            float a = 0.0f;
+
+            if (xm >= lo && xm < hi) {
+              a = vs[(xm - x0) * CHANNELS + c];
+            } else {
+              for (int t = 0; t < KSIZE; t++)
+                a += vw[t] * convert_float (STORED (CSAMPLES (src + rows[t] + xm *
+                            PIX_BYTES)[c]));
+            }
+            vs[i * CHANNELS + c] = a;
+          }
+        }
+      }
+      /* horizontal sums, added to the other pairs' (four 16-sample chains: an FMA's latency
+       * is four of its issue slots) */
+      {
+        int q = 0;
+
+        for (; q + 64 <= nh; q += 64) {
+          float16 a0 = (float16) (0.0f), a1 = a0, a2 = a0, a3 = a0;
+
+          if (p > 0) {
+            a0 = LOADF16 (hs + q);
+            a1 = LOADF16 (hs + q + 16);
+            a2 = LOADF16 (hs + q + 32);
+            a3 = LOADF16 (hs + q + 48);
+          }
+          for (int t = 0; t < KSIZE; t++) {
+            float16 c = (float16) (h[t]);
+            const float *w = vs + q + t * CHANNELS;
+
+            a0 = fma (c, LOADF16 (w), a0);
+            a1 = fma (c, LOADF16 (w + 16), a1);
+            a2 = fma (c, LOADF16 (w + 32), a2);
+            a3 = fma (c, LOADF16 (w + 48), a3);
+          }
+          STOREF16 (a0, hs + q);
+          STOREF16 (a1, hs + q + 16);
+          STOREF16 (a2, hs + q + 32);
+          STOREF16 (a3, hs + q + 48);
+        }
+        for (; q < nh; q++) {
+          float a = p > 0 ? hs[q] : 0.0f;
+
+          for (int t = 0; t < KSIZE; t++)
+            a += h[t] * vs[q + t * CHANNELS];
+          hs[q] = a;
+        }
+      }
+    }
+    for (int k = 0, v = 0; v < n16; v++, k = k == 2 ? 0 : k + 1) {
+      VEC (16) res = CSEP_STORED16 (select (CSEP_TO_SAMPLES16 (OUT8 (LOADF16 (hs + 16 * v),
+                      bias)), CSEP_STORED16 (vload16 (v, in)),
+              CSEP_PASS16 (CHANNELS != 3 || k == 0 ? pass0 : k == 1 ? pass1 : pass2)));
+
+#ifdef PACKED_IO
+      ((__global csep16_io *) out)[v].v = res;
+#else
+      vstore16 (res, v, out);
+#endif
+    }
+    /* the pixels left one at a time, those from width to span copied */
+    for (int j = n16 * 16 / CHANNELS; j < n; j++) {
+      pix_t centre = READ ((__global const uchar *) in + j * PIX_BYTES);
+      __global uchar *o = (__global uchar *) out + j * PIX_BYTES;
+
+      if (j < nw) {
+#if defined (ONLY) && CHANNELS > 1
+        float sum = hs[j * CHANNELS + ONLY];
+#elif CHANNELS == 1
+        float sum = hs[j];
+#elif CHANNELS == 2
+        float2 sum = vload2 (j, hs);
+#elif CHANNELS == 3
+        float3 sum = vload3 (j, hs);
+#else
+        float4 sum = vload4 (j, hs);
+#endif
+        store (o, sum, bias, centre, passmask);
+      } else {
+        write_pix (centre, o);
+      }
+    }
+  }
+}
+#endif
