@@ -193,10 +193,10 @@ static const ClVariant box_sums = { GST_CL_CONVOLVE_METHOD_SEPARABLE, 256, 128,
 
 /* One kernel through local memory (convolve_lsep) where on-chip local memory holds its ring:
  * per pair the KSIZE - 1 + LSEP_TH my rows of horizontal sums of a strip's LSEP_TW columns
- * (work-groups of 32 x 8 down strips of 128 rows, my rows per work-item and step). */
+ * (work-groups of 32 x 8 down strips of 64 rows, my rows per work-item and step). */
 #define LSEP_TW 32
 #define LSEP_TH 8
-#define LSEP_STRIP 128
+#define LSEP_STRIP 64
 
 static gboolean
 lsep_fits (const ClDeviceFacts * d, const ClKernelRequest * r, gint my)

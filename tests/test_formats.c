@@ -1889,7 +1889,7 @@ GST_END_TEST;
  * one separable kernel through local memory (convolve_lsep, on GPUs), against the reference:
  * each border, sizes 3 to 63, 8 and 16-bit samples (of 10 bits, big-endian), 1 to 4 samples a
  * pixel, one chroma alone (NV12), packed 4:2:2 (a view whose pixels another view writes too),
- * frames from 1x1 to wider than a block (256 pixels) and taller than an lsep strip (128 rows),
+ * frames from 1x1 to wider than a block (256 pixels) and taller than an lsep strip (64 rows),
  * a custom matrix of equal values with a bias, matrices of two vector pairs (unsharp). Each
  * case names the variant its first frame must run on a CPU-like device on the unified path and
  * on a GPU (NULL: whatever the rules pick); loop index: case * 2 + discrete. */
@@ -2122,6 +2122,8 @@ static const Case region_cases[] = {
   {"YUY2", 41, 29, "y+u+v", &f_gauss7, "mirror", "vector", INPUT_DEFAULT},
   {"GRAY16_LE", 33, 27, "y", &f_motion31, "wrap", "sparse", INPUT_PADDED},
   {"RGB", 35, 21, "auto", &f_sharpen, "clamp", "auto", INPUT_POOL},
+  /* csep on a CPU, lsep on a GPU (the box above: the running sums on a CPU) */
+  {"RGBA", 45, 70, "auto", &f_gauss15, "mirror", "separable", INPUT_DEFAULT},
 };
 
 /* Regions against the reference, the element's frames in place (same caps on both sides):

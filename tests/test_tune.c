@@ -207,7 +207,7 @@ expected_choices (gint size, gboolean splits, Choice * out, gint * n_maybe, Choi
       out[n++] = split;
     /* lsep: the blockings whose ring fits the device */
     for (gint my = 4; my >= 1 && splits && maybe; my /= 2)
-      maybe[m++] = (Choice) { M_SEPARABLE, my, 128, 1 };
+      maybe[m++] = (Choice) { M_SEPARABLE, my, 64, 1 };
     if (splits)
       out[n++] = (Choice) { M_SEPARABLE, 0, 0 };
   } else {

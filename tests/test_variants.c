@@ -143,7 +143,7 @@ test_gpu (void)
 
   g9.rank = 1;
   g7.rank = 1;
-  assert_fixed (&gpu, &g9, "separable local my=4 strip=128");
+  assert_fixed (&gpu, &g9, "separable local my=4 strip=64");
   assert_fixed (&gpu, &g7, "tiled 2x4");
   v = cl_variant_fixed (&gpu, &g9, NULL);
   g_assert_cmpint (cl_variant_source (&v), ==, CL_SOURCE_LSEP);
@@ -153,16 +153,16 @@ test_gpu (void)
   g_assert_false (l.two_pass);
   g_assert_cmpuint (l.local[0], ==, 32);
   g_assert_cmpuint (l.local[1], ==, 8);
-  g_assert_cmpint (l.py, ==, 16);
+  g_assert_cmpint (l.py, ==, 8);
   /* compiled for fewer work-items than its work-group: it cannot run */
   g_assert_false (cl_variant_launch (&gpu, &g9, &v, 128, &l));
   assert_options (&gpu, &g9, "-DKSIZE=9 -DCHANNELS=4 -DDEPTH=8 -DSKIPMASK=0 -DBORDER=0 "
-      "-DLSEP_TW=32 -DLSEP_TH=8 -DLSEP_MY=4 -DSTRIP=128 -DLSEP_RANK=1");
+      "-DLSEP_TW=32 -DLSEP_TH=8 -DLSEP_MY=4 -DSTRIP=64 -DLSEP_RANK=1");
   /* its ring per pair: 62 + 8 my rows of 32 float4; at 63 that fits in 48 KiB even for my 4
    * (48128 bytes), but not twice (two pairs, 71680 bytes at my 1); nor on a device of 128
    * work-items: two passes then */
   g9.size = 63;
-  assert_fixed (&gpu, &g9, "separable local my=4 strip=128");
+  assert_fixed (&gpu, &g9, "separable local my=4 strip=64");
   g9.rank = 2;
   assert_fixed (&gpu, &g9, "separable");
   v = cl_variant_fixed (&gpu, &g9, NULL);
@@ -183,8 +183,8 @@ test_gpu (void)
   assert_candidates (&gpu, &r, "tiled 2x4, tiled 1x4, tiled 1x1, float4 block=1, "
       "vector nv=1 my=1, vector nv=3 my=2");
   assert_candidates (&gpu, &g7, "tiled 2x4, tiled 1x4, tiled 1x1, float4 block=1, "
-      "vector nv=1 my=1, vector nv=3 my=2, separable local my=4 strip=128, "
-      "separable local my=2 strip=128, separable local my=1 strip=128, separable");
+      "vector nv=1 my=1, vector nv=3 my=2, separable local my=4 strip=64, "
+      "separable local my=2 strip=64, separable local my=1 strip=64, separable");
   /* a view that shares its pixels (packed 4:2:2 luma): no vector kernels */
   r.skipmask = 0xa;
   assert_candidates (&gpu, &r, "tiled 2x4, tiled 1x4, tiled 1x1, float4 block=1");
@@ -600,7 +600,7 @@ test_box (void)
   r.discrete = TRUE;
   assert_fixed (&avx512, &r, "separable columns w=256 my=8");
   r.discrete = FALSE;
-  assert_fixed (&gpu, &r, "separable local my=4 strip=128");
+  assert_fixed (&gpu, &r, "separable local my=4 strip=64");
   r.box = FALSE;
   assert_fixed (&avx512, &r, "separable columns w=256 my=8");
   r.box = TRUE;
