@@ -1244,6 +1244,90 @@ keep_binary (GstClContext * ctx, const gchar * key, cl_program prog)
   g_free (binary);
 }
 
+/* The stores this thread holds back (gst_cl_context_hold_stores): a binary to write for a
+ * context's disk cache under a key. */
+typedef struct
+{
+  GstClContext *ctx;
+  gchar *key;
+  cl_program prog;
+} HeldStore;
+
+typedef struct
+{
+  gboolean holding;
+  GSList *stores;               /* HeldStore, the latest first */
+} HeldStores;
+
+static void
+held_stores_free (gpointer data)
+{
+  HeldStores *h = data;
+
+  g_warn_if_fail (h->stores == NULL);
+  g_free (h);
+}
+
+static GPrivate held_stores = G_PRIVATE_INIT (held_stores_free);
+
+static HeldStores *
+this_thread_stores (void)
+{
+  HeldStores *h = g_private_get (&held_stores);
+
+  if (!h) {
+    h = g_new0 (HeldStores, 1);
+    g_private_set (&held_stores, h);
+  }
+  return h;
+}
+
+void
+gst_cl_context_hold_stores (void)
+{
+  this_thread_stores ()->holding = TRUE;
+}
+
+void
+gst_cl_context_release_stores (void)
+{
+  HeldStores *h = this_thread_stores ();
+  GSList *stores = g_slist_reverse (h->stores);
+
+  h->holding = FALSE;
+  h->stores = NULL;
+  for (GSList * l = stores; l; l = l->next) {
+    HeldStore *s = l->data;
+
+    keep_binary (s->ctx, s->key, s->prog);
+    clReleaseProgram (s->prog);
+    gst_object_unref (s->ctx);
+    g_free (s->key);
+    g_free (s);
+  }
+  g_slist_free (stores);
+}
+
+/* A freshly built program's binary for the disk cache: written now, or at the release where
+ * this thread holds stores back. */
+static void
+store_binary (GstClContext * ctx, const gchar * key, cl_program prog)
+{
+  HeldStores *h = this_thread_stores ();
+  HeldStore *s;
+
+  if (!h->holding) {
+    keep_binary (ctx, key, prog);
+    return;
+  }
+  s = g_new (HeldStore, 1);
+  s->ctx = gst_object_ref (ctx);
+  s->key = g_strdup (key);
+  s->prog = prog;
+  clRetainProgram (prog);
+  h->stores = g_slist_prepend (h->stores, s);
+}
+
 /* Releases the least recently used idle programs beyond the bound (under ctx->lock). */
 static void
 evict_idle (GstClContext * ctx)
@@ -1313,7 +1397,7 @@ make_program (GstClContext * ctx, const gchar * source, const gchar * options, c
   GST_INFO ("built program '%s' for %s in %.1f ms", options, ctx->device_name,
       (g_get_monotonic_time () - t0) / 1000.0);
   if (disk_key)
-    keep_binary (ctx, disk_key, prog);
+    store_binary (ctx, disk_key, prog);
 
 done:
   g_free (disk_key);

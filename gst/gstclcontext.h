@@ -141,6 +141,13 @@ void gst_cl_context_leave (GstClContext * ctx);
 cl_program gst_cl_context_get_program (GstClContext * ctx, const gchar * source,
     const gchar * options, gboolean may_build, cl_int * err, gchar ** build_log);
 
+/* Between these two calls the programs this thread builds are written to the disk cache only
+ * at the release: a worker holds them back while it runs them once, so that no other process
+ * or element loads a program whose first launch would still generate its code (PoCL does that
+ * per work-group size, and caches it). */
+void gst_cl_context_hold_stores (void);
+void gst_cl_context_release_stores (void);
+
 /* Gives back one use of prog. With discard, the program is released at once if nothing else
  * uses it (auto-tuning's candidates that lost); otherwise it is kept as the most recently used
  * idle program. */

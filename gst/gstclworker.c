@@ -473,7 +473,7 @@ helper_stop (ClWorker * w)
  * streaming elements the helper (when there is one, for the embedded sources) does it first,
  * so that what is left here only reads the caches it filled. */
 static void
-job_run (ClWorker * w, ClJob * job, gboolean may_help)
+job_run_held (ClWorker * w, ClJob * job, gboolean may_help)
 {
   ClJobSpec *spec = &job->spec;
   ClKernelRequest *r = &spec->request;
@@ -535,6 +535,16 @@ job_run (ClWorker * w, ClJob * job, gboolean may_help)
   res->variant = v;
   job->log = log;
   res->log = log;
+}
+
+/* The same, writing the programs it builds to the disk cache only once it has run them (an
+ * element may load them from there meanwhile, and would then generate their code itself). */
+static void
+job_run (ClWorker * w, ClJob * job, gboolean may_help)
+{
+  gst_cl_context_hold_stores ();
+  job_run_held (w, job, may_help);
+  gst_cl_context_release_stores ();
 }
 
 static void
