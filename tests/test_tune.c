@@ -181,8 +181,7 @@ split_planes (const DeviceFacts * d, gint size, Choice * c)
  * where split_planes says so. Without on-chip local
  * memory (a CPU): float4, vector 3x2 and 4x1 (4x3 on an AVX-512 CPU, whose native float vector
  * is 16 wide), and where the matrix splits separable with the vertical pass first (csep), in
- * two passes and, up to size 31, in one pass (3 vectors down 64 rows, 4 down
- * 128). With it:
+ * two passes and, up to size 31, in one pass (4 vectors down 64 rows). With it:
  * the tiled blockings whose tile fits and lsep's whose ring fits (tiled 2x4, 1x4, 1x1, lsep 4,
  * 2 and 1 rows a step: which fit is the element's reckoning of local memory, so *maybe (if not
  * NULL) gets those as candidates that may or may not be offered), float4, vector 1x1 and 3x2,
@@ -222,7 +221,6 @@ expected_choices (gint size, gboolean splits, Choice * out, gint * n_maybe, Choi
       out[n++] = (Choice) { M_SEPARABLE, 0, 0 };
       if (size <= 31) {
         out[n++] = (Choice) { M_SEPARABLE, 4, 64 };
-        out[n++] = (Choice) { M_SEPARABLE, 4, 128 };
       }
     }
   }
