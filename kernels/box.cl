@@ -21,8 +21,8 @@
  * every coefficient is coef[0] * coef[KSIZE]); rank is not read. */
 
 /* Column and prefix sums are kept per sample (CHANNELS interleaved) and go 16 samples at a
- * time; outputs are rounded as put8 does (common.cl) and written 16 samples at a time, the
- * row's last pixels one at a time. */
+ * time; outputs are written 16 samples at a time (put16, common.cl), the row's last pixels one
+ * at a time. */
 #if CHANNELS == 1
 typedef uint ipix_t;
 #define LOAD_IPIX(i, p) (p)[i]
@@ -52,27 +52,6 @@ typedef uint4 ipix_t;
 #define BOX_SUM(a) IPIX_FLOAT (a)
 #endif
 
-#ifdef SWAP
-#define STORED16(v) rotate (v, (ushort16) (8))
-#else
-#define STORED16(v) (v)
-#endif
-
-/* 16 sums at any sample of a work-item's arrays: on CPUs (-DPACKED_IO) through a packed
- * struct, one unaligned move, where PoCL 3.1 splits vload16 of private memory into 8-byte
- * pieces */
-#ifdef PACKED_IO
-typedef struct __attribute__ ((packed))
-{
-  uint16 v;
-} u16_io;
-#define LOAD16(p) (((const u16_io *) (p))->v)
-#define STORE16(x, p) (((u16_io *) (p))->v = (x))
-#else
-#define LOAD16(p) vload16 (0, p)
-#define STORE16(x, p) vstore16 (x, 0, p)
-#endif
-
 /* column sums a work-item keeps: its block and the halo either side, in samples */
 #ifdef GENERIC
 #define BOX_COLS ((BOX_W + 62) * CHANNELS)
@@ -97,7 +76,7 @@ box_slide (uint * cs, __global const uchar * src, int pitch, int yin, int yout, 
     return;
   if (yin >= 0 && yout >= 0) {
     for (; q + 16 <= q1; q += 16)
-      STORE16 (LOAD16 (cs + q) + convert_uint16 (STORED16 (vload16 (0, a + q))) -
+      STORE_U16 (LOAD_U16 (cs + q) + convert_uint16 (STORED16 (vload16 (0, a + q))) -
           convert_uint16 (STORED16 (vload16 (0, b + q))), cs + q);
     for (; q < q1; q++)
       cs[q] += (uint) STORED (a[q]) - (uint) STORED (b[q]);
@@ -106,7 +85,7 @@ box_slide (uint * cs, __global const uchar * src, int pitch, int yin, int yout, 
     __global const samp_t *r = yin >= 0 ? a : b;
 
     for (; q + 16 <= q1; q += 16)
-      STORE16 (LOAD16 (cs + q) + sign * convert_uint16 (STORED16 (vload16 (0, r + q))),
+      STORE_U16 (LOAD_U16 (cs + q) + sign * convert_uint16 (STORED16 (vload16 (0, r + q))),
           cs + q);
     for (; q < q1; q++)
       cs[q] += sign * (uint) STORED (r[q]);
@@ -155,7 +134,7 @@ box_prefix (const uint * cs, uint * ps, int nc)
   uint16 carry = (uint16) (0);
 
   for (; q + 16 <= ns; q += 16) {
-    uint16 x = LOAD16 (cs + q);
+    uint16 x = LOAD_U16 (cs + q);
 
 #if CHANNELS == 1
     x += UP1 (x);
@@ -165,7 +144,7 @@ box_prefix (const uint * cs, uint * ps, int nc)
 #endif
     x += UP4 (x);
     x += UP8 (x) + carry;
-    STORE16 (x, ps + CHANNELS + q);
+    STORE_U16 (x, ps + CHANNELS + q);
     /* the last pixel's sums, in every pixel of the next 16 samples */
 #if CHANNELS == 1
     carry = (uint16) (x.sf);
@@ -178,29 +157,6 @@ box_prefix (const uint * cs, uint * ps, int nc)
 #endif
   for (; q < ns; q++)
     ps[CHANNELS + q] = ps[q] + cs[q];
-}
-
-#if DEPTH == 8
-#define TO_SAMPLES16(f) convert_uchar16 (convert_int16 (f))
-#define PASS16(m) convert_char16 (m)
-#else
-#define TO_SAMPLES16(f) convert_ushort16 (convert_int16 (f))
-#define PASS16(m) convert_short16 (m)
-#endif
-
-#ifdef PACKED_IO
-typedef struct __attribute__ ((packed))
-{
-  VEC (16) v;
-} vec16_io;
-#endif
-
-/* Which lanes of the k-th 16 samples are copied from the centre (the pattern of 3-sample pixels
- * repeats every 48). */
-inline int16
-box_pass (uint passmask, int k)
-{
-  return (int16) (lane_pass (passmask, 2 * k), lane_pass (passmask, 2 * k + 1));
 }
 
 __kernel void
@@ -224,8 +180,8 @@ convolve_box (int row0, __global const uchar * src, int src_offset, int src_pitc
   int nw = clamp (width - xb, 0, n), nc = nw + KSIZE - 1, x0 = xb - RADIUS;
   /* samples written 16 at a time (whole vectors of real pixels; SKIPMASK: none) */
   int n16 = SKIPMASK ? 0 : nw * CHANNELS / 16;
-  int16 pass0 = box_pass (passmask, 0), pass1 = box_pass (passmask, 1),
-      pass2 = box_pass (passmask, 2);
+  int16 pass0 = lane_pass16 (passmask, 0), pass1 = lane_pass16 (passmask, 1),
+      pass2 = lane_pass16 (passmask, 2);
 
   for (int q = 0; q < nc * CHANNELS; q++)
     cs[q] = 0;
@@ -248,17 +204,9 @@ convolve_box (int row0, __global const uchar * src, int src_offset, int src_pitc
     /* output pixel j sums column sums j .. j + KSIZE - 1: ps[j + KSIZE] - ps[j] (in pixels) */
     box_prefix (cs, ps, nc);
     for (int v = 0, k = 0; v < n16; v++, k = k == 2 ? 0 : k + 1) {
-      uint16 sum = LOAD16 (ps + 16 * v + KSIZE * CHANNELS) - LOAD16 (ps + 16 * v);
+      uint16 sum = LOAD_U16 (ps + 16 * v + KSIZE * CHANNELS) - LOAD_U16 (ps + 16 * v);
       float16 acc = convert_float16 (sum) * w;
-      VEC (16) res = STORED16 (select (TO_SAMPLES16 (OUT8 (acc, bias)),
-              STORED16 (vload16 (v, in)), PASS16 (CHANNELS != 3 || k == 0 ? pass0 :
-                  k == 1 ? pass1 : pass2)));
-
-#ifdef PACKED_IO
-      ((__global vec16_io *) out)[v].v = res;
-#else
-      vstore16 (res, v, out);
-#endif
+      put16 (acc, bias, CHANNELS != 3 || k == 0 ? pass0 : k == 1 ? pass1 : pass2, in, out, v);
     }
     /* the pixels left one at a time, those from width to span copied */
     for (int j = n16 * 16 / CHANNELS; j < n; j++) {

@@ -434,6 +434,67 @@ put8 (float8 acc, float bias, uint passmask, __global const samp_t * centre,
 #endif
 }
 
+/* Sixteen samples at a time (box.cl, csep.cl): as stored, out (put16, as put8 with the lanes
+ * copied given: lane_pass16 of the 16-sample group, whose pattern repeats every 3 groups), and
+ * 16 sums at any offset of a work-item's private array (LOAD_U16 ... STORE_F16): on CPUs
+ * through a packed struct, one unaligned move, where PoCL 3.1 splits vload16 of private memory
+ * into 8-byte pieces (docs/kernels.md, running sums). */
+#ifdef SWAP
+#define STORED16(v) rotate (v, (ushort16) (8))
+#else
+#define STORED16(v) (v)
+#endif
+#if DEPTH == 8
+#define TO_SAMPLES16(f) convert_uchar16 (convert_int16 (f))
+#define PASS16(m) convert_char16 (m)
+#else
+#define TO_SAMPLES16(f) convert_ushort16 (convert_int16 (f))
+#define PASS16(m) convert_short16 (m)
+#endif
+#ifdef PACKED_IO
+typedef struct __attribute__ ((packed))
+{
+  VEC (16) v;
+} vec16_io;
+typedef struct __attribute__ ((packed))
+{
+  uint16 v;
+} priv_u16;
+typedef struct __attribute__ ((packed))
+{
+  float16 v;
+} priv_f16;
+#define LOAD_U16(p) (((const priv_u16 *) (p))->v)
+#define STORE_U16(x, p) (((priv_u16 *) (p))->v = (x))
+#define LOAD_F16(p) (((const priv_f16 *) (p))->v)
+#define STORE_F16(x, p) (((priv_f16 *) (p))->v = (x))
+#else
+#define LOAD_U16(p) vload16 (0, p)
+#define STORE_U16(x, p) vstore16 (x, 0, p)
+#define LOAD_F16(p) vload16 (0, p)
+#define STORE_F16(x, p) vstore16 (x, 0, p)
+#endif
+
+inline int16
+lane_pass16 (uint passmask, int k)
+{
+  return (int16) (lane_pass (passmask, 2 * k), lane_pass (passmask, 2 * k + 1));
+}
+
+inline void
+put16 (float16 acc, float bias, int16 pass, __global const samp_t * centre,
+    __global samp_t * out, int v)
+{
+  VEC (16) res = STORED16 (select (TO_SAMPLES16 (OUT8 (acc, bias)),
+          STORED16 (vload16 (v, centre)), PASS16 (pass)));
+
+#ifdef PACKED_IO
+  ((__global vec16_io *) out)[v].v = res;
+#else
+  vstore16 (res, v, out);
+#endif
+}
+
 /* NV: float8 vectors per row and work-item (vector.cl, vsep.cl, sparse.cl); MY: rows
  * (vector.cl, vsplit.cl) */
 #ifndef NV

@@ -9,55 +9,20 @@
 
 #ifdef CSEP_W
 /* For each output row of its block a work-item takes, per vector pair, the vertical sums of the
- * block's columns and the halo either side (16 samples at a time, straight from the KSIZE input
- * rows), then the horizontal sums of those (16 samples at a time, unaligned loads of the row of
- * vertical sums): 2 KSIZE multiply-adds per sample and pair, no shuffles, no ring, and output
+ * block's columns and the halo either side (64 samples at a time in four float16 chains,
+ * straight from the KSIZE input rows), then the horizontal sums of those (the same, unaligned
+ * loads of the row of vertical sums one pixel apart): 2 KSIZE multiply-adds per sample and pair, no shuffles, no ring, and output
  * rows independent of each other. Rows outside the plane map through the border rule (constant:
  * their coefficient is 0), columns too (constant: vertical sums of 0). Pixels from width to
  * span are copied. coef: [pair][vertical KSIZE, horizontal KSIZE] as the other separable
  * kernels, rank pairs (no -DCOMBINE). */
-
-/* 16 floats at any sample of a work-item's arrays: on CPUs (-DPACKED_IO) through a packed
- * struct, one unaligned move, where PoCL 3.1 splits vload16 of private memory into pieces */
-#ifdef PACKED_IO
-typedef struct __attribute__ ((packed))
-{
-  float16 v;
-} f16_io;
-#define LOADF16(p) (((const f16_io *) (p))->v)
-#define STOREF16(x, p) (((f16_io *) (p))->v = (x))
-#else
-#define LOADF16(p) vload16 (0, p)
-#define STOREF16(x, p) vstore16 (x, 0, p)
-#endif
-
-#ifdef SWAP
-#define CSEP_STORED16(v) rotate (v, (ushort16) (8))
-#else
-#define CSEP_STORED16(v) (v)
-#endif
-
-#if DEPTH == 8
-#define CSEP_TO_SAMPLES16(f) convert_uchar16 (convert_int16 (f))
-#define CSEP_PASS16(m) convert_char16 (m)
-#else
-#define CSEP_TO_SAMPLES16(f) convert_ushort16 (convert_int16 (f))
-#define CSEP_PASS16(m) convert_short16 (m)
-#endif
-
-#ifdef PACKED_IO
-typedef struct __attribute__ ((packed))
-{
-  VEC (16) v;
-} csep16_io;
-#endif
 
 /* the vertical sums a work-item keeps: its block and the halo either side, in samples, with
  * room for the last 16-sample load past them */
 #define CSEP_COLS ((CSEP_W + KSIZE - 1) * CHANNELS + 16)
 
 /* 16 samples as floats from stored ones */
-#define CSEP_LOAD16(p) convert_float16 (CSEP_STORED16 (vload16 (0, p)))
+#define CSEP_LOAD16(p) convert_float16 (STORED16 (vload16 (0, p)))
 
 __kernel void
 convolve_csep (int row0, __global const uchar * src, int src_offset, int src_pitch,
@@ -81,9 +46,8 @@ convolve_csep (int row0, __global const uchar * src, int src_offset, int src_pit
   int nh = nw * CHANNELS;
   /* samples written 16 at a time (whole vectors of real pixels; SKIPMASK: none) */
   int n16 = SKIPMASK ? 0 : nh / 16;
-  int16 pass0 = (int16) (lane_pass (passmask, 0), lane_pass (passmask, 1)),
-      pass1 = (int16) (lane_pass (passmask, 2), lane_pass (passmask, 3)),
-      pass2 = (int16) (lane_pass (passmask, 4), lane_pass (passmask, 5));
+  int16 pass0 = lane_pass16 (passmask, 0), pass1 = lane_pass16 (passmask, 1),
+      pass2 = lane_pass16 (passmask, 2);
 
   for (int y = y0; y < y1; y++) {
     __global const samp_t *in = CSAMPLES (src + y * src_pitch + xb * PIX_BYTES);
@@ -123,10 +87,10 @@ convolve_csep (int row0, __global const uchar * src, int src_offset, int src_pit
             a2 = fma (c, CSEP_LOAD16 (r + 32), a2);
             a3 = fma (c, CSEP_LOAD16 (r + 48), a3);
           }
-          STOREF16 (a0, vs + q);
-          STOREF16 (a1, vs + q + 16);
-          STOREF16 (a2, vs + q + 32);
-          STOREF16 (a3, vs + q + 48);
+          STORE_F16 (a0, vs + q);
+          STORE_F16 (a1, vs + q + 16);
+          STORE_F16 (a2, vs + q + 32);
+          STORE_F16 (a3, vs + q + 48);
         }
         for (; q < q1; q++) {
           float a = 0.0f;
@@ -169,24 +133,24 @@ convolve_csep (int row0, __global const uchar * src, int src_offset, int src_pit
           float16 a0 = (float16) (0.0f), a1 = a0, a2 = a0, a3 = a0;
 
           if (p > 0) {
-            a0 = LOADF16 (hs + q);
-            a1 = LOADF16 (hs + q + 16);
-            a2 = LOADF16 (hs + q + 32);
-            a3 = LOADF16 (hs + q + 48);
+            a0 = LOAD_F16 (hs + q);
+            a1 = LOAD_F16 (hs + q + 16);
+            a2 = LOAD_F16 (hs + q + 32);
+            a3 = LOAD_F16 (hs + q + 48);
           }
           for (int t = 0; t < KSIZE; t++) {
             float16 c = (float16) (h[t]);
             const float *w = vs + q + t * CHANNELS;
 
-            a0 = fma (c, LOADF16 (w), a0);
-            a1 = fma (c, LOADF16 (w + 16), a1);
-            a2 = fma (c, LOADF16 (w + 32), a2);
-            a3 = fma (c, LOADF16 (w + 48), a3);
+            a0 = fma (c, LOAD_F16 (w), a0);
+            a1 = fma (c, LOAD_F16 (w + 16), a1);
+            a2 = fma (c, LOAD_F16 (w + 32), a2);
+            a3 = fma (c, LOAD_F16 (w + 48), a3);
           }
-          STOREF16 (a0, hs + q);
-          STOREF16 (a1, hs + q + 16);
-          STOREF16 (a2, hs + q + 32);
-          STOREF16 (a3, hs + q + 48);
+          STORE_F16 (a0, hs + q);
+          STORE_F16 (a1, hs + q + 16);
+          STORE_F16 (a2, hs + q + 32);
+          STORE_F16 (a3, hs + q + 48);
         }
         for (; q < nh; q++) {
           float a = p > 0 ? hs[q] : 0.0f;
@@ -198,15 +162,8 @@ convolve_csep (int row0, __global const uchar * src, int src_offset, int src_pit
       }
     }
     for (int k = 0, v = 0; v < n16; v++, k = k == 2 ? 0 : k + 1) {
-      VEC (16) res = CSEP_STORED16 (select (CSEP_TO_SAMPLES16 (OUT8 (LOADF16 (hs + 16 * v),
-                      bias)), CSEP_STORED16 (vload16 (v, in)),
-              CSEP_PASS16 (CHANNELS != 3 || k == 0 ? pass0 : k == 1 ? pass1 : pass2)));
-
-#ifdef PACKED_IO
-      ((__global csep16_io *) out)[v].v = res;
-#else
-      vstore16 (res, v, out);
-#endif
+      put16 (LOAD_F16 (hs + 16 * v), bias, CHANNELS != 3 || k == 0 ? pass0 : k == 1 ? pass1 :
+          pass2, in, out, v);
     }
     /* the pixels left one at a time, those from width to span copied */
     for (int j = n16 * 16 / CHANNELS; j < n; j++) {
