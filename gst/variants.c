@@ -469,8 +469,8 @@ cl_variant_candidates (const ClDeviceFacts * d, const ClKernelRequest * r, ClVar
     out[n++] = csep;
   if (r->rank >= 0) {
     out[n++] = two_pass;
-    /* one pass (CPU-like devices): 4 vectors (3 for 3-sample pixels) down 64 rows; csep takes
-     * the place of the strips of 128, which were within the noise of 64 */
+    /* one pass (CPU-like devices): 4 vectors (3 for 3-sample pixels) down 64 rows (csep took
+     * the place of the strips of 128: docs/kernels.md, one pass) */
     if (one_pass_fits (d, r))
       out[n++] = one_pass_for (r, 64);
   }

@@ -26,22 +26,18 @@
 #if CHANNELS == 1
 typedef uint ipix_t;
 #define LOAD_IPIX(i, p) (p)[i]
-#define STORE_IPIX(v, i, p) ((p)[i] = (v))
 #define IPIX_FLOAT(a) convert_float (a)
 #elif CHANNELS == 2
 typedef uint2 ipix_t;
 #define LOAD_IPIX(i, p) vload2 (i, p)
-#define STORE_IPIX(v, i, p) vstore2 (v, i, p)
 #define IPIX_FLOAT(a) convert_float2 (a)
 #elif CHANNELS == 3
 typedef uint3 ipix_t;
 #define LOAD_IPIX(i, p) vload3 (i, p)
-#define STORE_IPIX(v, i, p) vstore3 (v, i, p)
 #define IPIX_FLOAT(a) convert_float3 (a)
 #else
 typedef uint4 ipix_t;
 #define LOAD_IPIX(i, p) vload4 (i, p)
-#define STORE_IPIX(v, i, p) vstore4 (v, i, p)
 #define IPIX_FLOAT(a) convert_float4 (a)
 #endif
 
@@ -53,11 +49,7 @@ typedef uint4 ipix_t;
 #endif
 
 /* column sums a work-item keeps: its block and the halo either side, in samples */
-#ifdef GENERIC
-#define BOX_COLS ((BOX_W + 62) * CHANNELS)
-#else
 #define BOX_COLS ((BOX_W + KSIZE - 1) * CHANNELS)
-#endif
 
 /* Input rows yin and yout (mapped inside the plane, -1: none) added to and taken away from the
  * column sums of the nc pixels from x0 (= xb - RADIUS): a row entering the window and one
@@ -65,7 +57,7 @@ typedef uint4 ipix_t;
  * (at most RADIUS either side) one by one from the column they map to. */
 inline void
 box_slide (uint * cs, __global const uchar * src, int pitch, int yin, int yout, int x0, int nc,
-    int width SHAPE_PARAMS)
+    int width)
 {
   __global const samp_t *a = CSAMPLES (src + max (yin, 0) * pitch + x0 * PIX_BYTES);
   __global const samp_t *b = CSAMPLES (src + max (yout, 0) * pitch + x0 * PIX_BYTES);
@@ -97,7 +89,7 @@ box_slide (uint * cs, __global const uchar * src, int pitch, int yin, int yout, 
 
     if (x >= lo && x < hi)
       continue;
-    x = border_coord (x, width SHAPE_ARGS);
+    x = border_coord (x, width);
     for (int c = 0; c < CHANNELS; c++) {
       int o = (x - x0) * CHANNELS + c;
 
@@ -109,11 +101,11 @@ box_slide (uint * cs, __global const uchar * src, int pitch, int yin, int yout, 
 
 /* Row y mapped inside the plane by the border, or -1 where it reads zeros (constant). */
 inline int
-box_row (int y, int height SHAPE_PARAMS)
+box_row (int y, int height)
 {
   if (BORDER == BORDER_CONSTANT)
     return y < 0 || y >= height ? -1 : y;
-  return border_coord (y, height SHAPE_ARGS);
+  return border_coord (y, height);
 }
 
 /* 16 samples shifted up by m lanes, zeros shifted in: the steps of an in-register prefix sum */
@@ -162,7 +154,7 @@ box_prefix (const uint * cs, uint * ps, int nc)
 __kernel void
 convolve_box (int row0, __global const uchar * src, int src_offset, int src_pitch,
     __global uchar * dst, int dst_offset, int dst_pitch, int width, int height, int span,
-    __constant float *coef, int rank, float bias, uint passmask SHAPE_PARAMS)
+    __constant float *coef, int rank, float bias, uint passmask)
 {
   int xb = get_global_id (0) * BOX_W, ys = row0 + (int) get_global_id (1) * STRIP;
   uint cs[BOX_COLS];
@@ -188,18 +180,17 @@ convolve_box (int row0, __global const uchar * src, int src_offset, int src_pitc
   for (int c = 0; c < CHANNELS; c++)
     ps[c] = 0;
   for (int t = -RADIUS; t <= RADIUS; t++)
-    box_slide (cs, src, src_pitch, box_row (ys + t, height SHAPE_ARGS), -1, x0, nc, width
-        SHAPE_ARGS);
+    box_slide (cs, src, src_pitch, box_row (ys + t, height), -1, x0, nc, width);
   for (int y = ys; y < ye; y++) {
     __global const samp_t *in = CSAMPLES (src + y * src_pitch + xb * PIX_BYTES);
     __global samp_t *out = SAMPLES (dst + y * dst_pitch + xb * PIX_BYTES);
 
     if (y > ys) {
-      int yin = box_row (y + RADIUS, height SHAPE_ARGS);
-      int yout = box_row (y - RADIUS - 1, height SHAPE_ARGS);
+      int yin = box_row (y + RADIUS, height);
+      int yout = box_row (y - RADIUS - 1, height);
 
       if (yin != yout)
-        box_slide (cs, src, src_pitch, yin, yout, x0, nc, width SHAPE_ARGS);
+        box_slide (cs, src, src_pitch, yin, yout, x0, nc, width);
     }
     /* output pixel j sums column sums j .. j + KSIZE - 1: ps[j + KSIZE] - ps[j] (in pixels) */
     box_prefix (cs, ps, nc);
