@@ -179,8 +179,8 @@ one_pass_fits (const ClDeviceFacts * d, const ClKernelRequest * r)
 }
 
 /* Running sums (convolve_box) for a box: like the one-pass kernel, for CPUs working in place
- * (a strip's rows must all be readable), at any size and sample layout; blocks of 64 pixels
- * down strips of 64 rows. */
+ * (a strip's rows must all be readable), at any size and sample layout; blocks of 256 pixels
+ * down strips of 128 rows. */
 static gboolean
 box_fits (const ClDeviceFacts * d, const ClKernelRequest * r)
 {
@@ -247,10 +247,10 @@ static const ClVariant csep = { GST_CL_CONVOLVE_METHOD_SEPARABLE, 256, 8,
 static ClVariant
 separable_for (const ClDeviceFacts * d, const ClKernelRequest * r)
 {
-  if (r->block == 1)
-    return two_pass;
   ClVariant v;
 
+  if (r->block == 1)
+    return two_pass;
   if (box_fits (d, r))
     return box_sums;
   if (lsep_default (d, r, &v))
@@ -557,10 +557,11 @@ cl_variant_launch (const ClDeviceFacts * d, const ClKernelRequest * r, const ClV
   gboolean sparse = v->method == GST_CL_CONVOLVE_METHOD_SPARSE;
   gboolean tiled = v->method == GST_CL_CONVOLVE_METHOD_TILED || (sparse && v->split);
   gboolean separable = v->method == GST_CL_CONVOLVE_METHOD_SEPARABLE;
-  gboolean box = separable && (v->split == CL_SEPARABLE_BOX ||
+  /* a block of pixels per work-item (box, csep) */
+  gboolean blocks = separable && (v->split == CL_SEPARABLE_BOX ||
       v->split == CL_SEPARABLE_COLUMNS);
   gboolean one_pass = separable && v->bx > 0;
-  gboolean vector = v->method == GST_CL_CONVOLVE_METHOD_VECTOR || (one_pass && !box) ||
+  gboolean vector = v->method == GST_CL_CONVOLVE_METHOD_VECTOR || (one_pass && !blocks) ||
       (sparse && !v->split);
   gsize tile = 16;
 
@@ -576,8 +577,8 @@ cl_variant_launch (const ClDeviceFacts * d, const ClKernelRequest * r, const ClV
     out->one_pass = TRUE;
     return TRUE;
   }
-  if (box) {
-    /* a work-item a block (box, csep): work-groups of one, as many as there are blocks */
+  if (blocks) {
+    /* work-groups of one work-item, as many as there are blocks */
     out->local[0] = out->local[1] = 1;
     out->px = v->bx;
     out->py = v->by;
