@@ -12,7 +12,7 @@
 #endif
 
 #include "framelayout.h"
-#include "gstclconvolve.h"
+#include "gstclenums.h"
 
 #include <string.h>
 

@@ -37,6 +37,7 @@
 #endif
 
 #include "gstclconvolve.h"
+#include "gstclenums.h"
 #include "framelayout.h"
 #include "regions.h"
 #include "variants.h"
@@ -344,157 +345,6 @@ static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
 #define gst_cl_convolve_parent_class parent_class
 G_DEFINE_TYPE (GstClConvolve, gst_cl_convolve, GST_TYPE_VIDEO_FILTER);
 GST_ELEMENT_REGISTER_DEFINE (clconvolve, "clconvolve", GST_RANK_NONE, GST_TYPE_CL_CONVOLVE);
-
-#define GST_TYPE_CL_CONVOLVE_KERNEL (gst_cl_convolve_kernel_get_type ())
-static GType
-gst_cl_convolve_kernel_get_type (void)
-{
-  static GType type = 0;
-  static const GEnumValue values[] = {
-    {CONV_PRESET_IDENTITY, "Identity: 1 at the centre", "identity"},
-    {CONV_PRESET_BOX, "Box: mean over size x size", "box"},
-    {CONV_PRESET_GAUSSIAN, "Gaussian with the sigma property, normalised to 1", "gaussian"},
-    {CONV_PRESET_SHARPEN, "Sharpen: centre 5, centre row and column -1/radius", "sharpen"},
-    {CONV_PRESET_EMBOSS, "Emboss: diagonal gradient plus the centre", "emboss"},
-    {CONV_PRESET_EDGE, "Edge: centre 8, every other cell -8/(size^2-1)", "edge"},
-    {CONV_PRESET_SOBEL_X, "Sobel x: binomial smoothing x binomial derivative", "sobel-x"},
-    {CONV_PRESET_SOBEL_Y, "Sobel y: the transpose of sobel-x", "sobel-y"},
-    {CONV_PRESET_MOTIONBLUR, "Motion blur: anti-aliased line of length size at the angle "
-          "property, normalised to 1", "motionblur"},
-    {CONV_PRESET_CUSTOM, "Custom: the matrix property", "custom"},
-    {CONV_PRESET_UNSHARP, "Unsharp mask: the input plus amount times the input minus its "
-          "gaussian blur of size and sigma (one matrix, sum 1)", "unsharp"},
-    {CONV_PRESET_SCHARR_X, "Scharr x: [3 10 3] smoothing (binomially widened) x sobel's "
-          "derivative", "scharr-x"},
-    {CONV_PRESET_SCHARR_Y, "Scharr y: the transpose of scharr-x", "scharr-y"},
-    {CONV_PRESET_PREWITT_X, "Prewitt x: flat smoothing x a linear ramp derivative",
-        "prewitt-x"},
-    {CONV_PRESET_PREWITT_Y, "Prewitt y: the transpose of prewitt-x", "prewitt-y"},
-    {0, NULL, NULL}
-  };
-
-  if (g_once_init_enter (&type)) {
-    GType t = g_enum_register_static ("GstClConvolveKernel", values);
-    g_once_init_leave (&type, t);
-  }
-  return type;
-}
-
-#define GST_TYPE_CL_CONVOLVE_BORDER (gst_cl_convolve_border_get_type ())
-static GType
-gst_cl_convolve_border_get_type (void)
-{
-  static GType type = 0;
-  static const GEnumValue values[] = {
-    {GST_CL_CONVOLVE_BORDER_CLAMP, "Repeat the edge pixel (aaa|abcd|ddd)", "clamp"},
-    {GST_CL_CONVOLVE_BORDER_MIRROR, "Reflect without repeating the edge (dcb|abcd|cba)",
-        "mirror"},
-    {GST_CL_CONVOLVE_BORDER_WRAP, "Wrap around (bcd|abcd|abc)", "wrap"},
-    {GST_CL_CONVOLVE_BORDER_CONSTANT, "Zeros outside the frame", "constant"},
-    {0, NULL, NULL}
-  };
-
-  if (g_once_init_enter (&type)) {
-    GType t = g_enum_register_static ("GstClConvolveBorder", values);
-    g_once_init_leave (&type, t);
-  }
-  return type;
-}
-
-#define GST_TYPE_CL_CONVOLVE_METHOD (gst_cl_convolve_method_get_type ())
-static GType
-gst_cl_convolve_method_get_type (void)
-{
-  static GType type = 0;
-  static const GEnumValue values[] = {
-    {GST_CL_CONVOLVE_METHOD_AUTO, "The fastest variant for the device, format, size and "
-          "matrix, timed once and remembered (see autotune)", "auto"},
-    {GST_CL_CONVOLVE_METHOD_TILED, "32x8 work-groups (8x8 where the device allows fewer than "
-          "256 work-items) stage their tile plus halo in local memory as floats; each work-item "
-          "computes up to 2x4 pixels from it (for GPUs)", "tiled"},
-    {GST_CL_CONVOLVE_METHOD_FLOAT4, "One work-item per pixel from global memory, vector loads, "
-          "__constant coefficients", "float4"},
-    {GST_CL_CONVOLVE_METHOD_SEPARABLE, "The matrix split into at most 4 pairs of a vertical "
-          "and a horizontal vector (SVD, exact to well under 1 LSB), run as a row pass and a "
-          "column pass; a matrix that does not split so falls back to the dense kernels",
-        "separable"},
-    {GST_CL_CONVOLVE_METHOD_VECTOR, "Each work-item computes a run of pixels on a few rows as "
-          "float8 vectors of samples, each input row converted once: SIMD code for CPUs "
-          "(views that share pixels with another, as packed 4:2:2, use float4); on AVX-512 "
-          "CPUs auto also times a form with one float16 per computed sample of 16 pixels, "
-          "which spends nothing on a copied alpha or padding byte", "vector"},
-    {GST_CL_CONVOLVE_METHOD_SPARSE, "Loops over the matrix's non-zero coefficients only, as "
-          "float8 vectors of samples (motion blur lines, sparse custom matrices); a matrix with "
-          "more than 1024 of them, or a view that shares pixels with another, uses the dense "
-          "kernels", "sparse"},
-    {0, NULL, NULL}
-  };
-
-  if (g_once_init_enter (&type)) {
-    GType t = g_enum_register_static ("GstClConvolveMethod", values);
-    g_once_init_leave (&type, t);
-  }
-  return type;
-}
-
-#define GST_TYPE_CL_CONVOLVE_COMBINE (gst_cl_convolve_combine_get_type ())
-static GType
-gst_cl_convolve_combine_get_type (void)
-{
-  static GType type = 0;
-  static const GEnumValue values[] = {
-    {GST_CL_CONVOLVE_COMBINE_NONE, "The matrix's weighted sum", "none"},
-    {GST_CL_CONVOLVE_COMBINE_MAGNITUDE, "Gradient magnitude: sqrt (gx^2 + gy^2), gx the "
-          "matrix's sum, gy matrix-y's (default: the matrix's transpose, e.g. sobel-y for "
-          "sobel-x), both from one read of the input", "magnitude"},
-    {GST_CL_CONVOLVE_COMBINE_ABS, "|gx|: the absolute value of the matrix's sum (both signs "
-          "of an edge)", "abs"},
-    {GST_CL_CONVOLVE_COMBINE_MAX, "max (|gx|, |gy|), gy as for magnitude", "max"},
-    {0, NULL, NULL}
-  };
-
-  if (g_once_init_enter (&type)) {
-    GType t = g_enum_register_static ("GstClConvolveCombine", values);
-    g_once_init_leave (&type, t);
-  }
-  return type;
-}
-
-#define GST_TYPE_CL_CONVOLVE_PLANES (gst_cl_convolve_planes_get_type ())
-static GType
-gst_cl_convolve_planes_get_type (void)
-{
-  static GType type = 0;
-  static const GFlagsValue values[] = {
-    {GST_CL_CONVOLVE_PLANES_AUTO, "The format's default: luma of YUV and gray, R, G and B of "
-          "RGB", "auto"},
-    {GST_CL_CONVOLVE_PLANES_Y, "Luma (Y), or the gray plane", "y"},
-    {GST_CL_CONVOLVE_PLANES_U, "Chroma U (Cb)", "u"},
-    {GST_CL_CONVOLVE_PLANES_V, "Chroma V (Cr)", "v"},
-    {GST_CL_CONVOLVE_PLANES_R, "Red", "r"},
-    {GST_CL_CONVOLVE_PLANES_G, "Green", "g"},
-    {GST_CL_CONVOLVE_PLANES_B, "Blue", "b"},
-    {GST_CL_CONVOLVE_PLANES_A, "Alpha", "a"},
-    {0, NULL, NULL}
-  };
-
-  if (g_once_init_enter (&type)) {
-    GType t = g_flags_register_static ("GstClConvolvePlanes", values);
-    g_once_init_leave (&type, t);
-  }
-  return type;
-}
-
-static const gchar *
-enum_nick (GType type, gint value)
-{
-  GEnumClass *klass = g_type_class_ref (type);
-  GEnumValue *v = g_enum_get_value (klass, value);
-  const gchar *nick = v ? v->value_nick : "?";
-
-  g_type_class_unref (klass);
-  return nick;
-}
 
 /* ---------------------------------------------------------------------------------------------
  * Properties: setters change self->set under the object lock and bump the cookie; the streaming
@@ -882,8 +732,8 @@ gst_cl_convolve_set_property (GObject * object, guint prop_id, const GValue * va
       GST_OBJECT_UNLOCK (self);
       if (!usable)
         g_warning ("%s: kernel=%s refused: %s; keeping kernel=%s", GST_OBJECT_NAME (self),
-            enum_nick (GST_TYPE_CL_CONVOLVE_KERNEL, g_value_get_enum (value)), err,
-            enum_nick (GST_TYPE_CL_CONVOLVE_KERNEL, old_kernel));
+            gst_cl_enum_nick (GST_TYPE_CL_CONVOLVE_KERNEL, g_value_get_enum (value)), err,
+            gst_cl_enum_nick (GST_TYPE_CL_CONVOLVE_KERNEL, old_kernel));
       if (size_changed)
         g_object_notify (object, "size");
       break;
@@ -925,8 +775,8 @@ gst_cl_convolve_set_property (GObject * object, guint prop_id, const GValue * va
       GST_OBJECT_UNLOCK (self);
       if (!usable)
         g_warning ("%s: combine=%s refused: %s; keeping combine=%s", GST_OBJECT_NAME (self),
-            enum_nick (GST_TYPE_CL_CONVOLVE_COMBINE, g_value_get_enum (value)), err,
-            enum_nick (GST_TYPE_CL_CONVOLVE_COMBINE, old));
+            gst_cl_enum_nick (GST_TYPE_CL_CONVOLVE_COMBINE, g_value_get_enum (value)), err,
+            gst_cl_enum_nick (GST_TYPE_CL_CONVOLVE_COMBINE, old));
       break;
     }
     case PROP_MATRIX_Y:
@@ -1382,7 +1232,7 @@ run_built (GstClConvolve * self, gint slot, const ClBuilt * b)
     self->variant = b->variant;
   g_mutex_unlock (&self->stats_lock);
   GST_INFO_OBJECT (self, "method=%s: running %s (%s, work-group %" G_GSIZE_FORMAT "x%"
-      G_GSIZE_FORMAT ") on %s", enum_nick (GST_TYPE_CL_CONVOLVE_METHOD, self->cur->method),
+      G_GSIZE_FORMAT ") on %s", gst_cl_enum_nick (GST_TYPE_CL_CONVOLVE_METHOD, self->cur->method),
       cl_variant_text (&b->variant, text, sizeof (text)), b->options, b->local[0], b->local[1],
       self->ctx->device_name);
 }
@@ -3737,10 +3587,7 @@ gst_cl_convolve_class_init (GstClConvolveClass * klass)
   bt_class->transform_ip_on_passthrough = FALSE;
   bt_class->sink_event = GST_DEBUG_FUNCPTR (gst_cl_convolve_sink_event);
 
-  gst_type_mark_as_plugin_api (GST_TYPE_CL_CONVOLVE_KERNEL, 0);
-  gst_type_mark_as_plugin_api (GST_TYPE_CL_CONVOLVE_BORDER, 0);
-  gst_type_mark_as_plugin_api (GST_TYPE_CL_CONVOLVE_METHOD, 0);
-  gst_type_mark_as_plugin_api (GST_TYPE_CL_CONVOLVE_PLANES, 0);
+  gst_cl_enums_mark_plugin_api ();
 }
 
 static void

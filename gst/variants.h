@@ -10,7 +10,8 @@
 #ifndef __CL_VARIANTS_H__
 #define __CL_VARIANTS_H__
 
-#include "gstclconvolve.h"
+#include <gst/gst.h>
+#include "gstclenums.h"
 
 G_BEGIN_DECLS
 

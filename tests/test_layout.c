@@ -14,7 +14,7 @@
 
 #include "framelayout.h"
 #include "regions.h"
-#include "gstclconvolve.h"
+#include "gstclenums.h"
 
 #include <string.h>
 

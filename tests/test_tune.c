@@ -55,7 +55,7 @@
 
 #include "common.h"
 #include "convkernel.h"
-#include "gstclconvolve.h"
+#include "gstclenums.h"
 #include "gstclprogramcache.h"
 #include "reference.h"
 #include "testfs.h"
