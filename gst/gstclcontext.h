@@ -216,6 +216,13 @@ GstClContext *gst_cl_context_ensure_element (GstElement * element, const gchar *
 
 const gchar *gst_cl_error_to_string (cl_int err);
 
+/* Posts on element's bus that the OpenCL step what failed on ctx's device (LIBRARY, FAILED). */
+#define GST_CL_ELEMENT_FAILED(element, ctx, what, err) G_STMT_START { \
+    GST_ELEMENT_ERROR (element, LIBRARY, FAILED, \
+        ("OpenCL %s failed on %s: %s", what, (ctx)->device_name, \
+            gst_cl_error_to_string (err)), (NULL)); \
+} G_STMT_END
+
 G_END_DECLS
 
 #endif /* __GST_CL_CONTEXT_H__ */

@@ -14,10 +14,12 @@
 #include <gst/video/video.h>
 #include <gst/video/gstvideofilter.h>
 
+#include "gstclbasefilter.h"
+
 G_BEGIN_DECLS
 
 #define GST_TYPE_CL_CONVOLVE (gst_cl_convolve_get_type ())
-G_DECLARE_FINAL_TYPE (GstClConvolve, gst_cl_convolve, GST, CL_CONVOLVE, GstVideoFilter);
+G_DECLARE_FINAL_TYPE (GstClConvolve, gst_cl_convolve, GST, CL_CONVOLVE, GstClBaseFilter);
 
 GST_ELEMENT_REGISTER_DECLARE (clconvolve);
 

@@ -307,3 +307,17 @@ gst_cl_memory_get (GstMemory * mem, GstClContext * ctx)
     return NULL;
   return ((GstClMemory *) mem)->ctx == ctx ? (GstClMemory *) mem : NULL;
 }
+
+cl_int
+gst_cl_buffer_ensure (GstClContext * ctx, cl_mem * mem, gsize * have, gsize need,
+    cl_mem_flags flags)
+{
+  cl_int err = CL_SUCCESS;
+
+  if (*mem && *have >= need)
+    return CL_SUCCESS;
+  g_clear_pointer (mem, clReleaseMemObject);
+  *mem = clCreateBuffer (ctx->context, flags, need, NULL, &err);
+  *have = *mem ? need : 0;
+  return *mem ? CL_SUCCESS : err;
+}

@@ -75,6 +75,11 @@ GstClContext *gst_cl_allocator_get_context (GstAllocator * allocator);
 /* The GstClMemory behind mem when it is memory (pinned or device-resident) of ctx, else NULL. */
 GstClMemory *gst_cl_memory_get (GstMemory * mem, GstClContext * ctx);
 
+/* A device buffer of ctx of at least need bytes in *mem (*have: its size), made anew only when
+ * the one there is smaller. The OpenCL error when it cannot be made (then *mem is NULL). */
+cl_int gst_cl_buffer_ensure (GstClContext * ctx, cl_mem * mem, gsize * have, gsize need,
+    cl_mem_flags flags);
+
 G_END_DECLS
 
 #endif /* __GST_CL_MEMORY_H__ */

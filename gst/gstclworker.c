@@ -12,6 +12,7 @@
 #endif
 
 #include "gstclworker.h"
+#include "gstclsources.h"
 #include "convkernel.h"
 
 #include <gio/gio.h>
@@ -29,32 +30,6 @@
 
 GST_DEBUG_CATEGORY_STATIC (gst_cl_worker_debug);
 #define GST_CAT_DEFAULT gst_cl_worker_debug
-
-/* One program source per variant, kernels/common.cl followed by the variant's file, joined and
- * embedded at build time (kernels/embed.py), and the SHA-256 of them all. */
-extern const char gst_cl_source_direct[], gst_cl_source_vector[], gst_cl_source_vsplit[],
-    gst_cl_source_tiled[], gst_cl_source_separable[], gst_cl_source_vsep[],
-    gst_cl_source_sparse[], gst_cl_source_box[],
-    gst_cl_source_lsep[], gst_cl_source_csep[];
-extern const char gst_cl_sources_digest[];
-
-static const gchar *const embedded_sources[CL_N_SOURCES] = {
-  gst_cl_source_direct, gst_cl_source_vector, gst_cl_source_vsplit, gst_cl_source_tiled,
-  gst_cl_source_separable, gst_cl_source_vsep, gst_cl_source_sparse, gst_cl_source_box,
-  gst_cl_source_lsep, gst_cl_source_csep
-};
-
-const gchar *const *
-gst_cl_embedded_sources (void)
-{
-  return embedded_sources;
-}
-
-const gchar *
-gst_cl_embedded_digest (void)
-{
-  return gst_cl_sources_digest;
-}
 
 typedef enum
 {
@@ -479,7 +454,7 @@ job_run_held (ClWorker * w, ClJob * job, gboolean may_help)
   ClKernelRequest *r = &spec->request;
   ClJobResult *res = &job->result;
   const gchar *helper = may_help && spec->streaming &&
-      !strcmp (spec->digest, gst_cl_sources_digest) ? helper_path () : NULL;
+      !strcmp (spec->digest, gst_cl_embedded_digest ()) ? helper_path () : NULL;
   ClTuner t;
   ClBuilt b;
   ClVariant v = spec->variant;

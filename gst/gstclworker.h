@@ -92,10 +92,6 @@ gchar *gst_cl_job_describe (const ClJob * job);
  * started (one running finishes: its program is kept for a later request). NULL allowed. */
 void gst_cl_job_drop (ClJob * job);
 
-/* The program texts embedded at build time (kernels/embed.py), in ClKernelSource order, and
- * their digest: the helper's, so the worker uses it only for jobs of these sources. */
-const gchar *const *gst_cl_embedded_sources (void);
-const gchar *gst_cl_embedded_digest (void);
 
 /* Runs spec in the calling thread on ctx (the helper program's --job mode): *result as a job
  * that ended would have it, with its log (free it). */

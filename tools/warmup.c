@@ -28,6 +28,7 @@
 #endif
 
 #include "gstclworker.h"
+#include "gstclsources.h"
 
 #include <gst/gst.h>
 #include <stdio.h>

@@ -1,0 +1,918 @@
+/* clconvolve: a frame on the device (map, check, paths, staging, submit, wait, frames in flight)
+ * Copyright (C) 2026 clconvolve developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "clframes.h"
+#include "gstclenums.h"
+#include "gstclmemory.h"
+
+#include <string.h>
+
+GST_DEBUG_CATEGORY_STATIC (cl_frames_debug);
+#define GST_CAT_DEFAULT cl_frames_debug
+
+/* A frame queued on the device: its frames (mapped), what was queued for it and what is left to
+ * do once its output is written. Each slot has device copies and staging of its own, so that
+ * frame n+1 never overwrites what frame n still reads or writes. */
+typedef struct
+{
+  GstBuffer *inbuf, *outbuf;    /* held while in flight; NULL for transform ()'s frames */
+  GstVideoFrame in, out;
+  ClEvents *e;                  /* its events (large: allocated once per slot) */
+  cl_event done;                /* completes when the output is written */
+  ClFrameRun f;                 /* what it runs on: finished after a failure */
+  cl_mem src_mem, dst_mem;      /* discrete device: the frame's device copies */
+  gsize src_bytes, dst_bytes;
+  GstMemory *stage_in, *stage_out;      /* pinned staging for frames in other memory */
+  gboolean copy_out;            /* unified device: the output is staged, copied out at the end */
+  gboolean busy;                /* counted in the context's frames_busy */
+  ClPlane dst[CL_MAX_PLANES];   /* ... from these planes */
+  gint n_planes, row[CL_MAX_PLANES], height[CL_MAX_PLANES];
+  guint copies;
+  ClMemPath path_in, path_out;
+} ClFrameSlot;
+
+static const gchar *const path_names[] = {
+  "none", "in-place", "pinned-dma", "staging-copy", "pageable-dma", "device"
+};
+
+static const gchar *const path_logs[] = {
+  "none",
+  "pinned memory of this device, used in place by the kernel (no copy)",
+  "pinned memory of this device, moved by DMA (no host copy)",
+  "not pinned memory of this device: one host copy per frame through a pinned staging buffer",
+  "not pinned memory of this device: DMA from pageable memory (the driver copies it)",
+  "memory:CLBuffer on this device: the frame stays in device memory (no transfer)"
+};
+
+struct _ClFrames
+{
+  GstElement *owner;
+  GstClContext *ctx;
+  /* the context's frame queues: kernels (and everything on a host-unified device), then on a
+   * discrete device the transfers up and down */
+  cl_command_queue queues[GST_CL_CONTEXT_N_QUEUES];
+  gboolean discrete;            /* frames are copied to device memory and back */
+  gboolean profiling;           /* the queues record profiling events */
+  gint copy_parts;              /* staging copies' pieces */
+  ClFrameStats *st;
+  ClPrepareFunc prepare;
+  gpointer user;
+  GstVideoInfo in_info, out_info;       /* the negotiated formats of the frame at hand */
+  GstAllocator *allocator;      /* pinned memory: proposed upstream, staging */
+  GstAllocator *dev_allocator;  /* memory:CLBuffer: device-resident on a discrete device, else
+                                 * the pinned allocator */
+  ClFrameSlot *slots;           /* CL_MAX_INFLIGHT of them, a ring: n_pending from `oldest` */
+  guint oldest, n_pending;
+  ClEvents *spent;              /* the last completed frame's events, released while the next
+                                 * frame is on the device */
+  /* regions: the parts of the frame's regions and the buffers of their windows (in: host
+   * frames uploaded; out: what the kernels write) */
+  ClRegionPart *parts;          /* CL_MAX_REGIONS x CL_MAX_VIEWS */
+  cl_mem region_in, region_out;
+  gsize region_in_bytes, region_out_bytes;
+};
+
+#define FLOW_FAILED(what, err) GST_CL_ELEMENT_FAILED (fs->owner, fs->ctx, what, err)
+
+void
+cl_frames_init_debug (void)
+{
+  /* the element's category (docs/design.md, "Where new code goes") */
+  GST_DEBUG_CATEGORY_INIT (cl_frames_debug, "clconvolve", 0, "OpenCL convolution");
+}
+
+const gchar *
+cl_mem_path_name (ClMemPath path)
+{
+  return path_names[path];
+}
+
+/* Whether the fields of frame (of info) are filtered apart: those of an interlaced frame
+ * (interleaved, or mixed with the buffer flagged), where alternate's frames are one field each
+ * already. */
+static gboolean
+fields_apart (const GstVideoInfo * info, const GstVideoFrame * frame)
+{
+  return GST_VIDEO_FRAME_IS_INTERLACED (frame) &&
+      GST_VIDEO_INFO_INTERLACE_MODE (info) != GST_VIDEO_INTERLACE_MODE_ALTERNATE;
+}
+
+static void
+set_infos (ClFrames * fs, const GstVideoInfo * in_info, const GstVideoInfo * out_info)
+{
+  fs->in_info = *in_info;
+  fs->out_info = *out_info;
+}
+
+/* What the submit helpers return after posting a failure of their own (not an OpenCL error). */
+#define POSTED 1
+
+static gboolean
+ensure_buffer (ClFrames * fs, cl_mem * mem, gsize * have, gsize need, cl_mem_flags flags)
+{
+  cl_int err = gst_cl_buffer_ensure (fs->ctx, mem, have, need, flags);
+
+  if (err != CL_SUCCESS)
+    FLOW_FAILED ("clCreateBuffer", err);
+  return err == CL_SUCCESS;
+}
+
+static const gchar *const stage_names[GST_CL_N_STAGES] = { "upload", "kernel", "download" };
+
+/* Where a frame's planes lie. */
+typedef enum
+{
+  FRAME_HOST,                   /* anywhere else: copied by the host or the driver */
+  FRAME_PINNED,                 /* one pinned memory of our device */
+  FRAME_DEVICE                  /* one device-resident memory of our device (memory:CLBuffer) */
+} FrameMem;
+
+/* The buffer's one GstClMemory of our device, else NULL. */
+static GstClMemory *
+buffer_cl_memory (ClFrames * fs, GstBuffer * buffer)
+{
+  if (gst_buffer_n_memory (buffer) != 1)
+    return NULL;
+  return gst_cl_memory_get (gst_buffer_peek_memory (buffer, 0), fs->ctx);
+}
+
+/* The frame's planes and where they lie: when all of them lie in one memory of our device, each
+ * plane's mem is set (its host is NULL for device-resident memory, which map_frames mapped with
+ * GST_MAP_CL). */
+static FrameMem
+frame_planes (ClFrames * fs, GstVideoFrame * frame, const ClLayout * L, ClPlane * p)
+{
+  GstClMemory *m = buffer_cl_memory (fs, frame->buffer);
+  GstMemory *mem = GST_MEMORY_CAST (m);
+  gboolean ours = m != NULL;
+  const guint8 *base = NULL;
+
+  /* the address byte 0 of the memory was mapped at (a device map's is not memory) */
+  if (m)
+    base = (const guint8 *) frame->map[0].data - mem->offset;
+  for (gint i = 0; i < L->n_planes; i++) {
+    guint8 *data = GST_VIDEO_FRAME_PLANE_DATA (frame, i);
+    gint stride = GST_VIDEO_FRAME_PLANE_STRIDE (frame, i);
+    gsize extent = (gsize) stride * (L->height[i] - 1) + L->row[i];
+
+    p[i].host = m && m->device ? NULL : data;
+    p[i].pitch = stride;
+    p[i].mem = NULL;
+    p[i].offset = 0;
+    /* 16-bit samples are loaded as such: they must be aligned (staging always is) */
+    /* and the kernels' 32-bit offsets must reach the whole plane */
+    if (!ours || stride < L->row[i] || data < base + mem->offset ||
+        (gsize) (data - base) + extent > G_MAXINT32 ||
+        (L->depth == 16 && (((guintptr) data | (guintptr) stride) & 1)) ||
+        data + extent > base + mem->offset + mem->size) {
+      ours = FALSE;
+      continue;
+    }
+    p[i].mem = m->buffer;
+    p[i].offset = data - base;
+  }
+  if (!ours)
+    for (gint i = 0; i < L->n_planes; i++)
+      p[i].mem = NULL;
+  return !ours ? FRAME_HOST : m->device ? FRAME_DEVICE : FRAME_PINNED;
+}
+
+/* Whether every plane of frame holds L's rows inside the memory the frame mapped for it
+ * (the whole buffer, or with a GstVideoMeta the memory holding the plane's offset): offset +
+ * stride x (rows - 1) + row bytes, with stride >= row bytes. A meta may say anything; nothing
+ * outside the mapped memory may be read or written. On failure *why says which plane and how
+ * (free it). */
+static gboolean
+frame_in_bounds (const GstVideoFrame * frame, const ClLayout * L, gchar ** why)
+{
+  for (gint p = 0; p < L->n_planes; p++) {
+    const GstMapInfo *map = &frame->map[frame->meta ? p : 0];
+    const guint8 *data = GST_VIDEO_FRAME_PLANE_DATA (frame, p);
+    gint stride = GST_VIDEO_FRAME_PLANE_STRIDE (frame, p);
+    gsize start = data - map->data;
+    gsize extent = (gsize) L->row[p] + (gsize) MAX (stride, 0) * (L->height[p] - 1);
+
+    if (stride < L->row[p]) {
+      *why = g_strdup_printf ("plane %d's stride (%d bytes) is shorter than its rows (%d "
+          "bytes)", p, stride, L->row[p]);
+      return FALSE;
+    }
+    if (data < map->data || start > map->size || extent > map->size - start) {
+      *why = g_strdup_printf ("plane %d (offset %" G_GSIZE_FORMAT ", stride %d, %d rows of %d "
+          "bytes: %" G_GSIZE_FORMAT " bytes) runs past the end of its memory (%" G_GSIZE_FORMAT
+          " bytes)", p, start, stride, L->height[p], L->row[p], extent, map->size);
+      return FALSE;
+    }
+  }
+  return TRUE;
+}
+
+/* The planes packed one after the other (L's layout) in pinned staging memory. */
+static gboolean
+staging_planes (ClFrames * fs, GstMemory ** stage, const ClLayout * L, ClPlane * p)
+{
+  GstClMemory *m;
+
+  if (!*stage || (*stage)->size < L->size) {
+    if (*stage)
+      gst_memory_unref (*stage);
+    *stage = gst_allocator_alloc (fs->allocator, L->size, NULL);
+    if (!*stage) {
+      GST_ELEMENT_ERROR (fs->owner, RESOURCE, NO_SPACE_LEFT, ("Could not allocate %" G_GSIZE_FORMAT
+              " bytes of pinned memory on %s.", L->size, fs->ctx->device_name), (NULL));
+      return FALSE;
+    }
+  }
+  m = (GstClMemory *) * stage;
+  for (gint i = 0; i < L->n_planes; i++) {
+    p[i].mem = m->buffer;
+    p[i].offset = (*stage)->offset + L->base[i];
+    p[i].pitch = L->row[i];
+    p[i].host = m->host + (*stage)->offset + L->base[i];
+  }
+  return TRUE;
+}
+
+/* Profiling events of a frame, per stage, in the order they were queued. */
+static void
+log_path (ClFrames * fs, const gchar * side, ClMemPath old, ClMemPath path)
+{
+  if (old != path)
+    GST_INFO_OBJECT (fs->owner, "%s: %s", side, path_logs[path]);
+}
+
+/* Counts the frame, its host copies and paths, and adds its profiling events to the stats. */
+static void
+record_frame (ClFrames * fs, const ClFrameRun * f, const ClEvents * e, guint copies,
+    ClMemPath path_in, ClMemPath path_out)
+{
+  log_path (fs, "input", fs->st->path_in, path_in);
+  log_path (fs, "output", fs->st->path_out, path_out);
+
+  g_mutex_lock (fs->st->lock);
+  for (gint i = 0; fs->profiling && i < GST_CL_N_STAGES; i++) {
+    for (gint b = 0; b < e->n[i]; b++) {
+      cl_ulong t0 = 0, t1 = 0;
+
+      if (!e->ev[i][b] || clGetEventProfilingInfo (e->ev[i][b], CL_PROFILING_COMMAND_START,
+              sizeof (t0), &t0, NULL) != CL_SUCCESS ||
+          clGetEventProfilingInfo (e->ev[i][b], CL_PROFILING_COMMAND_END, sizeof (t1), &t1,
+              NULL) != CL_SUCCESS)
+        continue;
+      gst_cl_stats_add (&fs->st->stats, i, t0, t1);
+      /* tests/bench/timeline.py draws these (GST_DEBUG=clconvolve:TRACE) */
+      GST_TRACE_OBJECT (fs->owner, "timeline frame=%" G_GUINT64_FORMAT " stage=%s band=%d "
+          "start=%" G_GUINT64_FORMAT " end=%" G_GUINT64_FORMAT, fs->st->stats.frames,
+          stage_names[i], b, (guint64) t0, (guint64) t1);
+    }
+  }
+  fs->st->stats.frames++;
+  for (gint i = 0; f->built && i < CL_MAX_SHAPES; i++)
+    if (f->built[i].kernel && f->built[i].variant.generic) {
+      fs->st->generic_frames++;
+      break;
+    }
+  fs->st->host_copies += copies;
+  fs->st->path_in = path_in;
+  fs->st->path_out = path_out;
+  g_mutex_unlock (fs->st->lock);
+}
+
+/* The slot's frame no longer keeps the device's queues busy. */
+static void
+slot_idle (ClFrames * fs, ClFrameSlot * slot)
+{
+  if (slot->busy)
+    g_atomic_int_add (&fs->ctx->frames_busy, -1);
+  slot->busy = FALSE;
+}
+
+/* A host-unified device's frame: the kernels use pinned frames in place, others go through
+ * pinned staging (the input copied in here, the output copied out at completion). POSTED
+ * after a failure to stage. */
+static cl_int
+submit_unified (ClFrames * fs, ClFrameSlot * slot, const ClLayout * L, FrameMem in_mem,
+    FrameMem out_mem, ClPlane * src, ClPlane * dst, const gchar ** what)
+{
+  gboolean in_pinned = in_mem != FRAME_HOST, out_pinned = out_mem != FRAME_HOST;
+
+  slot->path_in = in_pinned ? CL_PATH_IN_PLACE : CL_PATH_STAGING_COPY;
+  slot->path_out = out_pinned ? CL_PATH_IN_PLACE : CL_PATH_STAGING_COPY;
+  if (!in_pinned) {
+    ClPlane frame[CL_MAX_PLANES];
+
+    memcpy (frame, src, sizeof (frame));
+    if (!staging_planes (fs, &slot->stage_in, L, src))
+      return POSTED;
+    for (gint p = 0; p < L->n_planes; p++)
+      gst_cl_copy_rows (src[p].host, src[p].pitch, frame[p].host, frame[p].pitch, L->row[p],
+          L->height[p]);
+    slot->copies++;
+  }
+  if (!out_pinned) {
+    if (!staging_planes (fs, &slot->stage_out, L, dst))
+      return POSTED;
+    slot->copies++;
+    slot->copy_out = TRUE;
+    memcpy (slot->dst, dst, sizeof (slot->dst));
+    slot->n_planes = L->n_planes;
+    memcpy (slot->row, L->row, sizeof (slot->row));
+    memcpy (slot->height, L->height, sizeof (slot->height));
+  }
+  return gst_cl_run_unified (&slot->f, L, src, dst, slot->e, &slot->done, what);
+}
+
+/* A discrete device's frame: uploaded to device buffers (from pinned memory by DMA, from
+ * other memory through staging) unless it is device-resident, downloaded the same way, in
+ * bands. POSTED after a failure to allocate. */
+static cl_int
+submit_discrete (ClFrames * fs, ClFrameSlot * slot, const ClLayout * L, FrameMem in_mem,
+    FrameMem out_mem, ClPlane * src, ClPlane * dst, gint bands, const gchar ** what)
+{
+  gint others;
+  gboolean in_dev = in_mem == FRAME_DEVICE, out_dev = out_mem == FRAME_DEVICE;
+  ClPlane dev_in[CL_MAX_PLANES], dev_out[CL_MAX_PLANES];
+
+  slot->path_in = in_dev ? CL_PATH_DEVICE : in_mem == FRAME_PINNED ? CL_PATH_PINNED_DMA :
+      CL_PATH_STAGING_COPY;
+  slot->path_out = out_dev ? CL_PATH_DEVICE : out_mem == FRAME_PINNED ? CL_PATH_PINNED_DMA :
+      CL_PATH_PAGEABLE_DMA;
+  /* the frame's device copies: the memory itself when it is device-resident, else the
+   * slot's buffers with the planes packed */
+  if ((!in_dev && !ensure_buffer (fs, &slot->src_mem, &slot->src_bytes, L->size,
+              CL_MEM_READ_ONLY)) || (!out_dev && !ensure_buffer (fs, &slot->dst_mem,
+              &slot->dst_bytes, L->size, CL_MEM_WRITE_ONLY)))
+    return POSTED;
+  for (gint p = 0; p < L->n_planes; p++) {
+    dev_in[p] = in_dev ? src[p] : (ClPlane) { slot->src_mem, L->base[p], L->row[p], NULL };
+    dev_out[p] = out_dev ? dst[p] : (ClPlane) { slot->dst_mem, L->base[p], L->row[p], NULL };
+  }
+  if (in_mem == FRAME_HOST) {
+    if (!staging_planes (fs, &slot->stage_in, L, src))
+      return POSTED;
+    slot->copies++;
+  }
+  slot->copies += out_mem == FRAME_HOST;
+  /* automatic bands while other frames (this element's in flight, or other elements') keep
+   * the queues busy: a few large ones (the runner's CL_BANDS_BUSY) behind one other frame,
+   * none behind two or more, where the queues stay full anyway and every band costs driver
+   * calls (docs/design.md) */
+  slot->busy = TRUE;
+  others = g_atomic_int_add (&fs->ctx->frames_busy, 1);
+  if (others > 0 && bands == 0)
+    bands = others > 1 ? 1 : CL_BANDS_BUSY;
+  return gst_cl_run_discrete (&slot->f, L, in_dev ? NULL : src, dev_in, dev_out,
+      out_dev ? NULL : dst, in_mem == FRAME_HOST ? &slot->in : NULL, bands, slot->e,
+      &slot->done, what);
+}
+
+/* Queues the frame of slot (its in and out mapped) on the device: on success slot->done is
+ * set, and frame_complete finishes it. */
+static GstFlowReturn
+frame_submit (ClFrames * fs, ClFrameSlot * slot)
+{
+  GstVideoFrame *in = &slot->in, *out = &slot->out;
+  FrameMem in_mem, out_mem;
+  ClEvents *e = slot->e;
+  gint bands;
+  ClPlane src[CL_MAX_PLANES], dst[CL_MAX_PLANES];
+  ClLayout L;
+  ClFrameRun *f = &slot->f;
+  const gchar *what = "";
+  gchar *why = NULL;
+  cl_int err;
+
+  gint64 start = g_get_monotonic_time ();
+
+  slot->done = NULL;
+  slot->copies = 0;
+  slot->copy_out = FALSE;
+  slot->busy = FALSE;
+  memset (f, 0, sizeof (*f));
+  /* the negotiated size, not a GstVideoMeta's (which may be larger, or lie); the fields of an
+   * interlaced frame (interleaved, or mixed with the buffer flagged) filtered apart, where
+   * alternate's frames are one field each already */
+  if (!fs->prepare (fs->user, fields_apart (&fs->in_info, in), &L, f, &bands))
+    return GST_FLOW_ERROR;
+  /* what held a frame up beyond a pointer's check (never a compiler: tests/bench/gaps.sh) */
+  if (g_get_monotonic_time () - start > 5000)
+    GST_DEBUG_OBJECT (fs->owner, "the frame's kernels took %.1f ms to make ready",
+        (g_get_monotonic_time () - start) / 1000.0);
+  if (!frame_in_bounds (in, &L, &why)) {
+    GST_ELEMENT_WARNING (fs->owner, STREAM, FORMAT, ("Dropped an invalid input frame: %s.", why),
+        ("%" GST_PTR_FORMAT, in->buffer));
+    g_free (why);
+    return GST_BASE_TRANSFORM_FLOW_DROPPED;
+  }
+  if (!frame_in_bounds (out, &L, &why)) {
+    GST_ELEMENT_ERROR (fs->owner, STREAM, FAILED, ("The output buffer is not a valid frame: %s.",
+            why), ("%" GST_PTR_FORMAT, out->buffer));
+    g_free (why);
+    return GST_FLOW_ERROR;
+  }
+
+  in_mem = frame_planes (fs, in, &L, src);
+  out_mem = frame_planes (fs, out, &L, dst);
+  /* device-resident memory was mapped for the device alone: its planes must be usable there
+   * (our pools' always are) */
+  if ((in_mem == FRAME_HOST && !src[0].host) || (out_mem == FRAME_HOST && !dst[0].host)) {
+    GST_ELEMENT_ERROR (fs->owner, STREAM, FAILED, ("A frame in device memory has a plane layout "
+            "the kernels cannot use (odd 16-bit offsets or strides, or beyond 2 GiB)."),
+        ("%" GST_PTR_FORMAT, in_mem == FRAME_HOST ? in->buffer : out->buffer));
+    return GST_FLOW_ERROR;
+  }
+
+  err = fs->discrete ? submit_discrete (fs, slot, &L, in_mem, out_mem, src, dst, bands, &what) :
+      submit_unified (fs, slot, &L, in_mem, out_mem, src, dst, &what);
+  if (err == POSTED)
+    return GST_FLOW_ERROR;
+  if (err != CL_SUCCESS) {
+    /* transfers may still use the frames: let them finish before the frames are unmapped */
+    gst_cl_run_finish (f);
+    slot_idle (fs, slot);
+    g_clear_pointer (&slot->done, clReleaseEvent);
+    gst_cl_events_release (e);
+    FLOW_FAILED (what, err);
+    return GST_FLOW_ERROR;
+  }
+  return GST_FLOW_OK;
+}
+
+/* Waits for a submitted frame's output, copies it out of staging where it was staged and
+ * counts it. */
+static GstFlowReturn
+frame_complete (ClFrames * fs, ClFrameSlot * slot)
+{
+  cl_int err;
+
+  /* the previous frame's events go while this one is on the device: releasing them is a
+   * driver call each, off the host's critical path here */
+  if (fs->spent)
+    gst_cl_events_release (fs->spent);
+  err = clWaitForEvents (1, &slot->done);
+
+  if (err == CL_SUCCESS) {
+    /* an event's status after the wait: a failed command (CL_EXEC_STATUS_ERROR...) */
+    cl_int status = CL_COMPLETE;
+
+    clGetEventInfo (slot->done, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof (status), &status,
+        NULL);
+    if (status < 0)
+      err = status;
+  }
+  g_clear_pointer (&slot->done, clReleaseEvent);
+  slot_idle (fs, slot);
+  if (err != CL_SUCCESS) {
+    gst_cl_run_finish (&slot->f);
+    gst_cl_events_release (slot->e);
+    FLOW_FAILED ("frame", err);
+    return GST_FLOW_ERROR;
+  }
+  if (slot->copy_out)
+    for (gint p = 0; p < slot->n_planes; p++)
+      gst_cl_copy_rows (GST_VIDEO_FRAME_PLANE_DATA (&slot->out, p),
+          GST_VIDEO_FRAME_PLANE_STRIDE (&slot->out, p), slot->dst[p].host, slot->dst[p].pitch,
+          slot->row[p], slot->height[p]);
+  record_frame (fs, &slot->f, slot->e, slot->copies, slot->path_in, slot->path_out);
+  {
+    ClEvents *emptied = fs->spent ? fs->spent : g_new0 (ClEvents, 1);
+
+    fs->spent = slot->e;
+    slot->e = emptied;
+  }
+  return GST_FLOW_OK;
+}
+
+/* The next free slot of the ring (there is one: callers keep n_pending < CL_MAX_INFLIGHT). */
+static ClFrameSlot *
+free_slot (ClFrames * fs)
+{
+  ClFrameSlot *slot;
+
+  g_assert (fs->n_pending < CL_MAX_INFLIGHT);
+  slot = &fs->slots[(fs->oldest + fs->n_pending) % CL_MAX_INFLIGHT];
+  if (!slot->e)
+    slot->e = g_new0 (ClEvents, 1);
+  return slot;
+}
+
+/* Why buffer cannot be mapped as a frame of info (NULL when it can): GstVideoFilter's own
+ * transform pushes the output buffer unfilled, with a warning, when a map fails, and
+ * gst_video_frame_map () is critical about a GstVideoMeta that contradicts the caps. Free with
+ * g_free. */
+static gchar *
+frame_map_problem (const GstVideoInfo * info, GstBuffer * buffer)
+{
+  GstVideoMeta *meta = gst_buffer_get_video_meta (buffer);
+
+  if (!meta) {
+    if (gst_buffer_get_size (buffer) < GST_VIDEO_INFO_SIZE (info))
+      return g_strdup_printf ("the buffer holds %" G_GSIZE_FORMAT " bytes where a %dx%d %s "
+          "frame needs %" G_GSIZE_FORMAT, gst_buffer_get_size (buffer),
+          GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info), GST_VIDEO_INFO_NAME (info),
+          GST_VIDEO_INFO_SIZE (info));
+    return NULL;
+  }
+  if (meta->format != GST_VIDEO_INFO_FORMAT (info) ||
+      meta->n_planes != GST_VIDEO_INFO_N_PLANES (info) ||
+      meta->width < GST_VIDEO_INFO_WIDTH (info) || meta->height < GST_VIDEO_INFO_HEIGHT (info))
+    return g_strdup_printf ("its GstVideoMeta (%ux%u %s, %u planes) contradicts the caps (%dx%d "
+        "%s)", meta->width, meta->height, gst_video_format_to_string (meta->format),
+        meta->n_planes, GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info),
+        GST_VIDEO_INFO_NAME (info));
+  return NULL;
+}
+
+/* Maps inbuf and outbuf as frames of the negotiated format into slot: GST_FLOW_OK, or
+ * GST_BASE_TRANSFORM_FLOW_DROPPED with a warning when the input is not a valid frame (no
+ * unfilled output frame goes downstream), or an error when the output is not one. GstVideoFilter's
+ * own transform would push the output unfilled when a map fails, and gst_video_frame_map () is
+ * critical about a GstVideoMeta that contradicts the caps. The planes' bounds are checked in
+ * frame_submit. */
+static GstFlowReturn
+map_frames (ClFrames * fs, ClFrameSlot * slot, GstBuffer * inbuf, GstBuffer * outbuf)
+{
+  GstClMemory *m;
+  GstMapFlags in_cl = 0, out_cl = 0;
+  gchar *why;
+
+  /* device-resident memory of our device is mapped for the device: nothing comes to the host */
+  if ((m = buffer_cl_memory (fs, inbuf)) && m->device)
+    in_cl = GST_MAP_CL;
+  if ((m = buffer_cl_memory (fs, outbuf)) && m->device)
+    out_cl = GST_MAP_CL;
+
+  why = frame_map_problem (&fs->in_info, inbuf);
+  if (why || !gst_video_frame_map (&slot->in, &fs->in_info, inbuf,
+          GST_MAP_READ | in_cl | GST_VIDEO_FRAME_MAP_FLAG_NO_REF)) {
+    GST_ELEMENT_WARNING (fs->owner, STREAM, FORMAT, ("Dropped an invalid input frame: %s.",
+            why ? why : "it could not be mapped"), ("%" GST_PTR_FORMAT, inbuf));
+    g_free (why);
+    return GST_BASE_TRANSFORM_FLOW_DROPPED;
+  }
+  why = frame_map_problem (&fs->out_info, outbuf);
+  if (why || !gst_video_frame_map (&slot->out, &fs->out_info, outbuf,
+          GST_MAP_WRITE | out_cl | GST_VIDEO_FRAME_MAP_FLAG_NO_REF)) {
+    GST_ELEMENT_ERROR (fs->owner, STREAM, FAILED, ("The output buffer is not a valid frame: %s.",
+            why ? why : "it could not be mapped"), ("%" GST_PTR_FORMAT, outbuf));
+    g_free (why);
+    gst_video_frame_unmap (&slot->in);
+    return GST_FLOW_ERROR;
+  }
+  return GST_FLOW_OK;
+}
+
+static void
+unmap_frames (ClFrameSlot * slot)
+{
+  gst_video_frame_unmap (&slot->out);
+  gst_video_frame_unmap (&slot->in);
+}
+
+/* A frame queued and waited for: it leaves complete before the next one comes. */
+static GstFlowReturn
+run_frame (ClFrames * fs, ClFrameSlot * slot)
+{
+  GstFlowReturn ret = frame_submit (fs, slot);
+
+  return ret == GST_FLOW_OK ? frame_complete (fs, slot) : ret;
+}
+
+GstFlowReturn
+cl_frames_regions (ClFrames * fs, const GstVideoInfo * info, GstBuffer * buf,
+    const ClRect * rects, gint n_rects)
+{
+  ClFrameSlot *slot;
+  GstVideoFrame *frame;
+  gint w = GST_VIDEO_INFO_WIDTH (info), h = GST_VIDEO_INFO_HEIGHT (info), n = 0, bands;
+  ClPlane planes[CL_MAX_PLANES];
+  ClLayout L;
+  FrameMem mem;
+  ClMemPath path;
+  gboolean in_place;
+  gsize bytes = 0;
+  cl_event done = NULL;
+  const gchar *what = "";
+  gchar *why;
+  GstMapFlags cl = 0;
+  GstClMemory *m;
+  GstFlowReturn ret = GST_FLOW_OK;
+  cl_int err;
+
+  set_infos (fs, info, info);
+  slot = free_slot (fs);
+  frame = &slot->out;
+  if ((m = buffer_cl_memory (fs, buf)) && m->device)
+    cl = GST_MAP_CL;
+  why = frame_map_problem (&fs->in_info, buf);
+  if (why || !gst_video_frame_map (frame, &fs->in_info, buf, GST_MAP_READWRITE | cl |
+          GST_VIDEO_FRAME_MAP_FLAG_NO_REF)) {
+    GST_ELEMENT_WARNING (fs->owner, STREAM, FORMAT, ("Dropped an invalid input frame: %s.",
+            why ? why : "it could not be mapped"), ("%" GST_PTR_FORMAT, buf));
+    g_free (why);
+    return GST_BASE_TRANSFORM_FLOW_DROPPED;
+  }
+  memset (&slot->f, 0, sizeof (slot->f));
+  if (!fs->prepare (fs->user, fields_apart (info, frame), &L, &slot->f, &bands)) {
+    ret = GST_FLOW_ERROR;
+    goto out;
+  }
+  if (!frame_in_bounds (frame, &L, &why)) {
+    GST_ELEMENT_WARNING (fs->owner, STREAM, FORMAT, ("Dropped an invalid input frame: %s.", why),
+        ("%" GST_PTR_FORMAT, buf));
+    g_free (why);
+    ret = GST_BASE_TRANSFORM_FLOW_DROPPED;
+    goto out;
+  }
+  if (!fs->parts)
+    fs->parts = g_new (ClRegionPart, CL_MAX_REGIONS * CL_MAX_VIEWS);
+  for (gint i = 0; i < n_rects; i++)
+    n += cl_region_plan (&L, w, h, &rects[i], slot->f.radius, slot->f.wrap, fs->parts + n,
+        &bytes);
+  mem = frame_planes (fs, frame, &L, planes);
+  /* the kernels read the frame where it is when the device may: device-resident memory, or
+   * pinned memory on a host-unified device; else the windows go up and the regions down */
+  in_place = mem == FRAME_DEVICE || (mem == FRAME_PINNED && !fs->discrete);
+  path = mem == FRAME_DEVICE ? CL_PATH_DEVICE : in_place ? CL_PATH_IN_PLACE :
+      mem == FRAME_PINNED ? CL_PATH_PINNED_DMA : CL_PATH_PAGEABLE_DMA;
+  if (n == 0) {
+    record_frame (fs, &slot->f, slot->e, 0, path, path);
+    goto out;
+  }
+  for (gint p = 0; p < L.n_planes && !in_place; p++) {
+    planes[p].mem = NULL;
+    if (!planes[p].host) {
+      GST_ELEMENT_ERROR (fs->owner, STREAM, FAILED, ("A frame in device memory has a plane layout "
+              "the kernels cannot use (odd 16-bit offsets or strides, or beyond 2 GiB)."),
+          ("%" GST_PTR_FORMAT, buf));
+      ret = GST_FLOW_ERROR;
+      goto out;
+    }
+  }
+  /* the buffers grow in whole MiB: regions that move from frame to frame rarely need more */
+  bytes = GST_ROUND_UP_N (bytes, 1 << 20);
+  if (!ensure_buffer (fs, &fs->region_out, &fs->region_out_bytes, bytes,
+          CL_MEM_READ_WRITE) || (!in_place && !ensure_buffer (fs, &fs->region_in,
+              &fs->region_in_bytes, bytes, CL_MEM_READ_ONLY))) {
+    ret = GST_FLOW_ERROR;
+    goto out;
+  }
+  err = gst_cl_run_regions (&slot->f, &L, fs->parts, n, planes, fs->region_in,
+      fs->region_out, slot->e, &done, &what);
+  if (err == CL_SUCCESS) {
+    cl_int status = CL_COMPLETE;
+
+    what = "frame";
+    err = clWaitForEvents (1, &done);
+    if (err == CL_SUCCESS)
+      clGetEventInfo (done, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof (status), &status, NULL);
+    if (status < 0)
+      err = status;
+  }
+  g_clear_pointer (&done, clReleaseEvent);
+  if (err != CL_SUCCESS) {
+    gst_cl_run_finish (&slot->f);
+    gst_cl_events_release (slot->e);
+    FLOW_FAILED (what, err);
+    ret = GST_FLOW_ERROR;
+    goto out;
+  }
+  record_frame (fs, &slot->f, slot->e, 0, path, path);
+  gst_cl_events_release (slot->e);
+out:
+  gst_video_frame_unmap (frame);
+  return ret;
+}
+
+/* The whole of frame src into dst (both of the negotiated format, mapped on the host here),
+ * each plane in parallel pieces. FALSE after posting why. */
+gboolean
+cl_frames_copy (ClFrames * fs, const GstVideoInfo * in_info, const GstVideoInfo * out_info,
+    GstBuffer * dst, GstBuffer * src)
+{
+  GstVideoFrame in, out;
+  gchar *why = frame_map_problem (in_info, src);
+  ClLayout L;
+
+  if (why || !gst_video_frame_map (&in, in_info, src, GST_MAP_READ)) {
+    GST_ELEMENT_WARNING (fs->owner, STREAM, FORMAT, ("Dropped an invalid input frame: %s.",
+            why ? why : "it could not be mapped"), ("%" GST_PTR_FORMAT, src));
+    g_free (why);
+    return FALSE;
+  }
+  why = frame_map_problem (out_info, dst);
+  if (why || !gst_video_frame_map (&out, out_info, dst, GST_MAP_WRITE)) {
+    GST_ELEMENT_ERROR (fs->owner, STREAM, FAILED, ("The output buffer is not a valid frame: %s.",
+            why ? why : "it could not be mapped"), ("%" GST_PTR_FORMAT, dst));
+    g_free (why);
+    gst_video_frame_unmap (&in);
+    return FALSE;
+  }
+  cl_layout_plan (in_info, GST_CL_CONVOLVE_PLANES_AUTO, FALSE, &L);
+  if (!frame_in_bounds (&in, &L, &why) || !frame_in_bounds (&out, &L, &why)) {
+    GST_ELEMENT_WARNING (fs->owner, STREAM, FORMAT, ("Dropped an invalid frame: %s.", why),
+        ("%" GST_PTR_FORMAT, src));
+    g_free (why);
+    gst_video_frame_unmap (&out);
+    gst_video_frame_unmap (&in);
+    return FALSE;
+  }
+  for (gint p = 0; p < L.n_planes; p++)
+    gst_cl_copy_rows_parallel (GST_VIDEO_FRAME_PLANE_DATA (&out, p),
+        GST_VIDEO_FRAME_PLANE_STRIDE (&out, p), GST_VIDEO_FRAME_PLANE_DATA (&in, p),
+        GST_VIDEO_FRAME_PLANE_STRIDE (&in, p), L.row[p], L.height[p], fs->copy_parts);
+  gst_video_frame_unmap (&out);
+  gst_video_frame_unmap (&in);
+  return TRUE;
+}
+
+GstFlowReturn
+cl_frames_push (ClFrames * fs, const GstVideoInfo * in_info, const GstVideoInfo * out_info,
+    GstBuffer * inbuf, GstBuffer * outbuf)
+{
+  ClFrameSlot *slot;
+  GstFlowReturn ret;
+
+  set_infos (fs, in_info, out_info);
+  slot = free_slot (fs);
+  ret = map_frames (fs, slot, inbuf, outbuf);
+  if (ret == GST_FLOW_OK) {
+    ret = frame_submit (fs, slot);
+    if (ret != GST_FLOW_OK)
+      unmap_frames (slot);
+  }
+  if (ret != GST_FLOW_OK) {
+    gst_buffer_unref (outbuf);
+    gst_buffer_unref (inbuf);
+    return ret;
+  }
+  slot->inbuf = inbuf;
+  slot->outbuf = outbuf;
+  fs->n_pending++;
+  return GST_FLOW_OK;
+}
+
+GstFlowReturn
+cl_frames_pop (ClFrames * fs, GstBuffer ** outbuf)
+{
+  ClFrameSlot *slot = &fs->slots[fs->oldest];
+  GstFlowReturn ret = frame_complete (fs, slot);
+
+  unmap_frames (slot);
+  gst_clear_buffer (&slot->inbuf);
+  *outbuf = slot->outbuf;
+  slot->outbuf = NULL;
+  if (ret != GST_FLOW_OK)
+    gst_clear_buffer (outbuf);
+  fs->oldest = (fs->oldest + 1) % CL_MAX_INFLIGHT;
+  fs->n_pending--;
+  return ret;
+}
+
+void
+cl_frames_discard (ClFrames * fs)
+{
+  while (fs->n_pending > 0) {
+    ClFrameSlot *slot = &fs->slots[fs->oldest];
+
+    if (slot->done) {
+      clWaitForEvents (1, &slot->done);
+      g_clear_pointer (&slot->done, clReleaseEvent);
+    }
+    slot_idle (fs, slot);
+    gst_cl_events_release (slot->e);
+    unmap_frames (slot);
+    gst_clear_buffer (&slot->inbuf);
+    gst_clear_buffer (&slot->outbuf);
+    fs->oldest = (fs->oldest + 1) % CL_MAX_INFLIGHT;
+    fs->n_pending--;
+  }
+  fs->oldest = 0;
+  if (fs->spent)
+    gst_cl_events_release (fs->spent);
+}
+
+ClFrames *
+cl_frames_new (GstElement * owner, GstClContext * ctx, gboolean discrete, gboolean profiling,
+    gint copy_parts, ClFrameStats * stats, ClPrepareFunc prepare, gpointer user)
+{
+  ClFrames *fs = g_new0 (ClFrames, 1);
+  cl_int err;
+
+  fs->owner = owner;
+  fs->ctx = gst_cl_context_ref (ctx);
+  fs->discrete = discrete;
+  fs->profiling = profiling;
+  fs->copy_parts = copy_parts;
+  fs->st = stats;
+  fs->prepare = prepare;
+  fs->user = user;
+  fs->slots = g_new0 (ClFrameSlot, CL_MAX_INFLIGHT);
+  /* the context's: one queue per stage for every element on the device */
+  err = gst_cl_context_frame_queues (ctx, profiling, discrete ? 3 : 1, fs->queues);
+  if (err != CL_SUCCESS) {
+    FLOW_FAILED ("clCreateCommandQueue", err);
+    cl_frames_free (fs);
+    return NULL;
+  }
+  fs->allocator = gst_cl_allocator_new (ctx);
+  if (fs->allocator)
+    fs->dev_allocator = discrete ? gst_cl_allocator_new_device (ctx) :
+        gst_object_ref (fs->allocator);
+  if (!fs->allocator || !fs->dev_allocator) {
+    GST_ELEMENT_ERROR (owner, RESOURCE, FAILED, ("Could not set up pinned memory on %s.",
+            ctx->device_name), (NULL));
+    cl_frames_free (fs);
+    return NULL;
+  }
+  return fs;
+}
+
+void
+cl_frames_free (ClFrames * fs)
+{
+  if (!fs)
+    return;
+  /* frames still in flight (a stop without EOS) wait for the device before they go */
+  cl_frames_discard (fs);
+  for (gint i = 0; i < CL_MAX_INFLIGHT; i++) {
+    ClFrameSlot *slot = &fs->slots[i];
+
+    g_clear_pointer (&slot->src_mem, clReleaseMemObject);
+    g_clear_pointer (&slot->dst_mem, clReleaseMemObject);
+    g_clear_pointer (&slot->stage_in, gst_memory_unref);
+    g_clear_pointer (&slot->stage_out, gst_memory_unref);
+    g_free (slot->e);
+  }
+  if (fs->spent)
+    gst_cl_events_release (fs->spent);
+  g_free (fs->spent);
+  g_free (fs->slots);
+  g_free (fs->parts);
+  g_clear_pointer (&fs->region_in, clReleaseMemObject);
+  g_clear_pointer (&fs->region_out, clReleaseMemObject);
+  gst_clear_object (&fs->allocator);
+  gst_clear_object (&fs->dev_allocator);
+  for (gint i = 0; i < GST_CL_CONTEXT_N_QUEUES; i++)
+    g_clear_pointer (&fs->queues[i], clReleaseCommandQueue);
+  gst_cl_context_release (fs->ctx);
+  g_free (fs);
+}
+
+GstAllocator *
+cl_frames_allocator (ClFrames * fs, GstCaps * caps)
+{
+  GstCapsFeatures *features = gst_caps_get_features (caps, 0);
+
+  return features && gst_caps_features_contains (features, GST_CAPS_FEATURE_MEMORY_CL_BUFFER) ?
+      fs->dev_allocator : fs->allocator;
+}
+
+GstFlowReturn
+cl_frames_run (ClFrames * fs, const GstVideoInfo * in_info, const GstVideoInfo * out_info,
+    GstBuffer * inbuf, GstBuffer * outbuf)
+{
+  ClFrameSlot *slot = free_slot (fs);
+  GstFlowReturn ret;
+
+  set_infos (fs, in_info, out_info);
+  ret = map_frames (fs, slot, inbuf, outbuf);
+  if (ret != GST_FLOW_OK)
+    return ret;
+  ret = run_frame (fs, slot);
+  unmap_frames (slot);
+  return ret;
+}
+
+GstFlowReturn
+cl_frames_run_mapped (ClFrames * fs, GstVideoFrame * in, GstVideoFrame * out)
+{
+  ClFrameSlot *slot = free_slot (fs);
+
+  set_infos (fs, &in->info, &out->info);
+  slot->in = *in;
+  slot->out = *out;
+  return run_frame (fs, slot);
+}
+
+const cl_command_queue *
+cl_frames_queues (ClFrames * fs)
+{
+  return fs->queues;
+}
+
+guint
+cl_frames_pending (ClFrames * fs)
+{
+  return fs->n_pending;
+}

@@ -1,0 +1,45 @@
+/* clconvolve: the developer overrides (GST_CLCONVOLVE_* variables)
+ * Copyright (C) 2026 clconvolve developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+#ifndef __CL_OVERRIDES_H__
+#define __CL_OVERRIDES_H__
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* What the developer overrides ask for, read from the environment in one place when an
+ * element starts (the suites set them between starts). Each variable is described in
+ * cloverrides.c; docs/design.md lists them. */
+typedef struct
+{
+  const gchar *kernel_source;   /* GST_CLCONVOLVE_KERNEL_SOURCE, NULL when unset */
+  gboolean discrete;            /* GST_CLCONVOLVE_DISCRETE: a non-zero integer */
+  gint block;                   /* GST_CLCONVOLVE_BLOCK, 0..16, 0 when unset */
+  gint split;                   /* GST_CLCONVOLVE_SPLIT: 0 or 1, -1 when unset */
+  gboolean sparse_tiles;        /* GST_CLCONVOLVE_SPARSE_TILES=1 */
+  gboolean generic_only;        /* GST_CLCONVOLVE_GENERIC=1 or dense */
+  gboolean generic_dense;       /* GST_CLCONVOLVE_GENERIC=dense */
+  gboolean sync_builds;         /* GST_CLCONVOLVE_SYNC_BUILDS=1 */
+  gint copy_parts;              /* GST_CLCONVOLVE_COPY_THREADS, else half the CPUs (2..8) */
+} ClOverrides;
+
+/* Developer override: read the OpenCL sources from this directory (common.cl and the variant
+ * files), or every program's whole source from this one file, instead of the embedded ones. */
+#define CL_KERNEL_SOURCE_ENV "GST_CLCONVOLVE_KERNEL_SOURCE"
+/* Developer override: on a host-unified device (a CPU), still copy frames to device buffers and
+ * back in bands on three queues, as on a GPU, so that path can be tested without one. */
+#define CL_DISCRETE_ENV "GST_CLCONVOLVE_DISCRETE"
+
+/* The overrides as the environment sets them now; copy_parts at most max_parts. */
+ClOverrides cl_overrides_read (gint max_parts);
+
+G_END_DECLS
+
+#endif /* __CL_OVERRIDES_H__ */
