@@ -252,18 +252,44 @@ shape_request (ClKernelRequest * r, const ClShape * sh)
   r->swap = sh->swap;
 }
 
+/* Queues the generic programs of format's pixel shapes (in L's sample depth) not in seen. */
+static void
+prepare_format (ClKernels * k, const ClKernelRequest * like, const ClLayout * L,
+    GHashTable * seen, const gchar * format)
+{
+  GstVideoInfo info;
+  ClLayout other;
+
+  gst_video_info_set_format (&info, gst_video_format_from_string (format), like->width,
+      like->height);
+  cl_layout_plan (&info, k->cur->planes, FALSE, &other);
+  if (other.bits != L->bits || other.shift != L->shift || other.swap != L->swap)
+    return;
+  for (gint i = 0; i < other.n_shapes; i++) {
+    ClKernelRequest r = *like;
+    gchar *options;
+    ClJobSpec spec = { CL_JOB_BUILD, r, cl_variant_generic, k->facts, k->sources.text,
+      k->sources.digest, k->tune_dir, TRUE
+    };
+
+    shape_request (&spec.request, &other.shapes[i]);
+    options = cl_variant_options (&k->facts, &spec.request, &cl_variant_generic);
+    if (!g_hash_table_add (seen, options))
+      continue;
+    GST_DEBUG_OBJECT (k->owner, "preparing the generic program %s", options);
+    gst_cl_worker_prepare (k->ctx, &spec);
+  }
+}
+
 /* Queues on the worker the generic programs of the pixel shapes of every format of L's sample
  * depth the element takes (with the current planes), other than those of L: a later
  * renegotiation then finds its generic program in the caches (the helper's build) instead of
  * compiling it while its frame waits. A stream rarely changes its depth: the 10, 12 and 16-bit
  * formats' programs are not built for an 8-bit stream, nor the other way round. Once per
- * element. */
+ * element; behind every job a stream waits for (the worker's priorities). */
 static void
 prepare_generics (ClKernels * k, const ClKernelRequest * like, const ClLayout * L)
 {
-  GstCaps *caps = gst_caps_ref (k->formats);
-  const GValue *formats = gst_structure_get_value (gst_caps_get_structure (caps, 0),
-      "format");
   GHashTable *seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
   k->generics_prepared = TRUE;
@@ -273,38 +299,16 @@ prepare_generics (ClKernels * k, const ClKernelRequest * like, const ClLayout * 
     shape_request (&r, &L->shapes[i]);
     g_hash_table_add (seen, cl_variant_options (&k->facts, &r, &cl_variant_generic));
   }
-  for (guint f = 0; f < gst_value_list_get_size (formats); f++) {
-    GstVideoInfo info;
-    ClLayout other;
+  /* the formats of every structure (the template lists 8-bit and deeper ones apart) */
+  for (guint c = 0; c < gst_caps_get_size (k->formats); c++) {
+    const GValue *formats = gst_structure_get_value (gst_caps_get_structure (k->formats, c),
+        "format");
 
-    gst_video_info_set_format (&info, gst_video_format_from_string (g_value_get_string
-            (gst_value_list_get_value (formats, f))), like->width, like->height);
-    cl_layout_plan (&info, k->cur->planes, FALSE, &other);
-    if (other.bits != L->bits || other.shift != L->shift || other.swap != L->swap)
-      continue;
-    for (gint i = 0; i < other.n_shapes; i++) {
-      ClKernelRequest r = *like;
-      gchar *options;
-
-      shape_request (&r, &other.shapes[i]);
-      options = cl_variant_options (&k->facts, &r, &cl_variant_generic);
-      if (g_hash_table_contains (seen, options)) {
-        g_free (options);
-        continue;
-      }
-      g_hash_table_add (seen, options);
-      {
-        const ClJobSpec spec = { CL_JOB_BUILD, r, cl_variant_generic, k->facts,
-          k->sources.text, k->sources.digest, k->tune_dir, TRUE
-        };
-
-        GST_DEBUG_OBJECT (k->owner, "preparing the generic program %s", options);
-        gst_cl_worker_prepare (k->ctx, &spec);
-      }
-    }
+    for (guint f = 0; formats && f < gst_value_list_get_size (formats); f++)
+      prepare_format (k, like, L, seen, g_value_get_string (gst_value_list_get_value (formats,
+                  f)));
   }
   g_hash_table_unref (seen);
-  gst_caps_unref (caps);
 }
 
 /* Makes v slot's kernel from a program the context holds ready (never building); FALSE when
@@ -725,6 +729,22 @@ cl_kernels_any_generic (ClKernels * k)
   return FALSE;
 }
 
+/* Says once per process, on the bus and in the log, that jobs run without the helper. */
+static void
+warn_no_helper (GstElement * owner)
+{
+  static gint warned = 0;
+  gchar *why;
+
+  if (g_atomic_int_get (&warned) || !(why = gst_cl_worker_helper_missing ()))
+    return;
+  if (g_atomic_int_compare_and_exchange (&warned, 0, 1)) {
+    GST_WARNING_OBJECT (owner, "%s", why);
+    GST_ELEMENT_WARNING (owner, RESOURCE, NOT_FOUND, ("%s", why), (NULL));
+  }
+  g_free (why);
+}
+
 ClKernels *
 cl_kernels_new (GstElement * owner, GstClContext * ctx, const cl_command_queue * queues,
     const ClOverrides * o, gboolean discrete, GstCaps * formats, ClKernelStats * stats,
@@ -758,6 +778,7 @@ cl_kernels_new (GstElement * owner, GstClContext * ctx, const cl_command_queue *
   if (gst_cl_sources_overridden (&k->sources))
     GST_WARNING_OBJECT (owner, "using OpenCL sources from %s (developer override)",
         o->kernel_source);
+  warn_no_helper (owner);
   err = coefficient_buffers (k, 0);
   if (err != CL_SUCCESS) {
     FLOW_FAILED ("clCreateBuffer", err);

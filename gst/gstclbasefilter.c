@@ -508,8 +508,8 @@ gst_cl_base_filter_transform_caps (GstBaseTransform * bt, GstPadDirection direct
                     i)), NULL);
 
         gst_caps_set_features (one, 0, feature == 0 ?
-            gst_caps_features_new_single (GST_CAPS_FEATURE_MEMORY_CL_BUFFER) :
-            gst_caps_features_new_single (GST_CAPS_FEATURE_MEMORY_SYSTEM_MEMORY));
+            gst_caps_features_new_single (GST_CAPS_FEATURE_MEMORY_SYSTEM_MEMORY) :
+            gst_caps_features_new_single (GST_CAPS_FEATURE_MEMORY_CL_BUFFER));
         ret = gst_caps_merge (ret, one);
       }
   }
@@ -524,9 +524,27 @@ gst_cl_base_filter_transform_caps (GstBaseTransform * bt, GstPadDirection direct
   return ret;
 }
 
-/* Output in memory:CLBuffer whenever downstream takes it: GstBaseTransform puts downstream's
- * own caps first (for passthrough), which would otherwise choose system memory. The identity
- * prefers the input's caps instead: the same caps on both sides let buffers pass through. */
+/* Whether the src pad's peer lists memory:CLBuffer itself (an OpenCL element on the device),
+ * rather than taking anything (fakesink, appsink without caps) or only system memory. */
+static gboolean
+peer_asks_cl (GstBaseTransform * bt)
+{
+  GstCaps *peer = gst_pad_peer_query_caps (GST_BASE_TRANSFORM_SRC_PAD (bt), NULL);
+  gboolean asks = FALSE;
+
+  for (guint i = 0; peer && !gst_caps_is_any (peer) && i < gst_caps_get_size (peer); i++) {
+    GstCapsFeatures *features = gst_caps_get_features (peer, i);
+
+    asks |= features && !gst_caps_features_is_any (features) &&
+        gst_caps_features_contains (features, GST_CAPS_FEATURE_MEMORY_CL_BUFFER);
+  }
+  gst_clear_caps (&peer);
+  return asks;
+}
+
+/* Output in memory:CLBuffer where downstream asks for it (another OpenCL element): the caps
+ * list system memory first, which a sink that takes anything then gets. The identity prefers
+ * the input's caps instead: the same caps on both sides let buffers pass through. */
 static GstCaps *
 gst_cl_base_filter_fixate_caps (GstBaseTransform * bt, GstPadDirection direction, GstCaps * caps,
     GstCaps * othercaps)
@@ -541,7 +559,7 @@ gst_cl_base_filter_fixate_caps (GstBaseTransform * bt, GstPadDirection direction
       gst_caps_unref (same);
     else
       othercaps = gst_caps_merge (same, othercaps);
-  } else if (direction == GST_PAD_SINK) {
+  } else if (direction == GST_PAD_SINK && peer_asks_cl (bt)) {
     GstCaps *cl = gst_caps_new_empty ();
 
     for (guint i = 0; i < gst_caps_get_size (othercaps); i++) {

@@ -20,8 +20,8 @@
  *
  * Both pads take video/x-raw(memory:CLBuffer) as well as system memory: between OpenCL elements
  * on the same device the frames stay in device memory, and come to the host only when another
- * element maps them. Put video/x-raw in front of a sink that takes any caps (fakesink, appsink)
- * to receive system memory.
+ * element maps them. Other neighbours, a sink that takes any caps included, get system memory
+ * and 8-bit formats first.
  *
  * ## Example launch line
  * |[
@@ -102,14 +102,17 @@ struct _GstClConvolve
   gboolean cur_valid;
 };
 
-#define CAPS_FORMATS "{ RGBA, BGRA, ARGB, ABGR, RGBx, BGRx, xRGB, xBGR, RGB, BGR, GRAY8, " \
-  "GRAY16_LE, GRAY16_BE, I420, YV12, Y42B, Y444, NV12, NV21, NV16, NV24, YUY2, UYVY, " \
-  "P010_10LE, P012_LE, P016_LE, I420_10LE, I420_12LE, I422_10LE, I422_12LE, " \
-  "Y444_10LE, Y444_12LE, Y444_16LE, AYUV, VUYA, RGBA64_LE, GBR, GBRA }"
-/* memory:CLBuffer first: OpenCL neighbours on the same device keep frames on it */
+/* 8-bit formats first: what a flexible neighbour (videoconvert, videotestsrc) then picks */
+#define CAPS_FORMATS_8 "{ RGBA, BGRA, ARGB, ABGR, RGBx, BGRx, xRGB, xBGR, RGB, BGR, GRAY8, " \
+  "I420, YV12, Y42B, Y444, NV12, NV21, NV16, NV24, YUY2, UYVY, AYUV, VUYA, GBR, GBRA }"
+#define CAPS_FORMATS_DEEP "{ GRAY16_LE, GRAY16_BE, P010_10LE, P012_LE, P016_LE, I420_10LE, " \
+  "I420_12LE, I422_10LE, I422_12LE, Y444_10LE, Y444_12LE, Y444_16LE, RGBA64_LE }"
+/* system memory first; memory:CLBuffer where a neighbour asks for it (GstClBaseFilter's
+ * fixation), so OpenCL neighbours on the same device keep frames on it */
 #define CL_CONVOLVE_CAPS \
-  GST_VIDEO_CAPS_MAKE_WITH_FEATURES (GST_CAPS_FEATURE_MEMORY_CL_BUFFER, CAPS_FORMATS) "; " \
-  GST_VIDEO_CAPS_MAKE (CAPS_FORMATS)
+  GST_VIDEO_CAPS_MAKE (CAPS_FORMATS_8) "; " GST_VIDEO_CAPS_MAKE (CAPS_FORMATS_DEEP) "; " \
+  GST_VIDEO_CAPS_MAKE_WITH_FEATURES (GST_CAPS_FEATURE_MEMORY_CL_BUFFER, CAPS_FORMATS_8) "; " \
+  GST_VIDEO_CAPS_MAKE_WITH_FEATURES (GST_CAPS_FEATURE_MEMORY_CL_BUFFER, CAPS_FORMATS_DEEP)
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
     GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS (CL_CONVOLVE_CAPS));

@@ -36,6 +36,16 @@ typedef enum
   JOB_QUEUED, JOB_RUNNING, JOB_ENDED
 } JobState;
 
+/* The order the worker runs queued jobs in: what a stream waits for now (its specialised
+ * kernel, while it runs a generic one), then tuning, then programs built in case a later
+ * renegotiation needs them; first in, first out within each. */
+typedef enum
+{
+  JOB_NEEDED,
+  JOB_TUNING,
+  JOB_SPECULATIVE
+} JobPriority;
+
 struct _ClJob
 {
   gint refs;                    /* atomic */
@@ -48,6 +58,8 @@ struct _ClJob
   /* under the worker's lock */
   JobState state;
   guint wanted;                 /* holders that still want the result */
+  JobPriority priority;
+  guint64 seq;                  /* the order jobs of one priority were queued in */
   gint64 queued_at;
   ClJobResult result;
   gchar *log;
@@ -58,7 +70,8 @@ typedef struct _ClWorker
   GMutex lock;
   GCond changed;                /* a job queued, dropped or ended; quit */
   GThread *thread;
-  GQueue queue;                 /* ClJob, a reference each */
+  GQueue queue;                 /* ClJob, a reference each, most urgent first */
+  guint64 next_seq;
   GHashTable *jobs;             /* key -> ClJob queued or running (no reference) */
   gboolean quit;
   gint64 delay_us;              /* GST_CLCONVOLVE_WORKER_DELAY_MS */
@@ -185,17 +198,84 @@ worker_taps (ClWorker * w, const ClKernelRequest * r)
   return err;
 }
 
-/* The helper program's path, NULL when there is none (gstclworker.h); read at every job, so
- * that a test can change it. */
-static const gchar *
+/* The plugin's file (gst_cl_worker_set_plugin_file): where the helper is looked for first. */
+static gchar *plugin_file;
+
+void
+gst_cl_worker_set_plugin_file (const gchar * file)
+{
+  gchar *old = plugin_file;
+
+  plugin_file = g_strdup (file);
+  g_free (old);
+}
+
+/* The places the helper may be, in order (free with g_strfreev): beside the plugin (both copied
+ * into one directory), the build tree (gst/ and tools/ side by side), the install tree the
+ * plugin lies in (PREFIX/LIBDIR/gstreamer-1.0 -> PREFIX/BINDIR, wherever PREFIX was moved),
+ * and where meson installed it. */
+static gchar **
+helper_places (void)
+{
+  GPtrArray *places = g_ptr_array_new ();
+  const gchar *subdir = "/" CLCONVOLVE_PLUGIN_SUBDIR;
+
+  if (plugin_file) {
+    gchar *dir = g_path_get_dirname (plugin_file);
+
+    g_ptr_array_add (places, g_build_filename (dir, CLCONVOLVE_HELPER_NAME, NULL));
+    g_ptr_array_add (places, g_build_filename (dir, "..", "tools", CLCONVOLVE_HELPER_NAME,
+            NULL));
+    if (g_str_has_suffix (dir, subdir)) {
+      gchar *prefix = g_strndup (dir, strlen (dir) - strlen (subdir));
+
+      g_ptr_array_add (places, g_build_filename (prefix, CLCONVOLVE_HELPER_SUBPATH, NULL));
+      g_free (prefix);
+    }
+    g_free (dir);
+  }
+  g_ptr_array_add (places, g_strdup (CLCONVOLVE_HELPER_PATH));
+  g_ptr_array_add (places, NULL);
+  return (gchar **) g_ptr_array_free (places, FALSE);
+}
+
+/* The helper program's path (free it), NULL when there is none (gstclworker.h); read at every
+ * job, so that a test can change it. */
+static gchar *
 helper_path (void)
 {
   const gchar *env = g_getenv (GST_CL_WORKER_HELPER_ENV);
+  gchar **places, *found = NULL;
 
   if (env)
-    return *env ? env : NULL;
-  return g_file_test (CLCONVOLVE_HELPER_PATH, G_FILE_TEST_IS_EXECUTABLE) ?
-      CLCONVOLVE_HELPER_PATH : NULL;
+    return *env ? g_strdup (env) : NULL;
+  places = helper_places ();
+  for (gint i = 0; places[i] && !found; i++)
+    if (g_file_test (places[i], G_FILE_TEST_IS_EXECUTABLE))
+      found = g_strdup (places[i]);
+  g_strfreev (places);
+  return found;
+}
+
+gchar *
+gst_cl_worker_helper_missing (void)
+{
+  gchar *path = helper_path (), **places, *list, *why;
+
+  if (path || g_getenv (GST_CL_WORKER_HELPER_ENV)) {
+    g_free (path);
+    return NULL;
+  }
+  places = helper_places ();
+  list = g_strjoinv (", ", places);
+  why = g_strdup_printf ("The helper program %s was not found (looked for %s; %s not set). "
+      "Builds and tuning run in this process instead, where a compiler holds up the frames of "
+      "every stream on a CPU device (PoCL) for up to seconds. Install clconvolve-warmup next "
+      "to the plugin or set %s to its path.", CLCONVOLVE_HELPER_NAME, list,
+      GST_CL_WORKER_HELPER_ENV, GST_CL_WORKER_HELPER_ENV);
+  g_free (list);
+  g_strfreev (places);
+  return why;
 }
 
 /* seconds a helper waits for the next job before the worker ends it */
@@ -444,17 +524,15 @@ helper_stop (ClWorker * w)
 }
 #endif
 
-/* Builds (or tunes, then builds) the job's variant and runs it once; fills job->result. For
- * streaming elements the helper (when there is one, for the embedded sources) does it first,
- * so that what is left here only reads the caches it filled. */
+/* Builds (or tunes, then builds) the job's variant and runs it once; fills job->result. The
+ * helper (if not NULL) does it first, so that what is left here only reads the caches it
+ * filled. */
 static void
-job_run_held (ClWorker * w, ClJob * job, gboolean may_help)
+job_run_with (ClWorker * w, ClJob * job, const gchar * helper)
 {
   ClJobSpec *spec = &job->spec;
   ClKernelRequest *r = &spec->request;
   ClJobResult *res = &job->result;
-  const gchar *helper = may_help && spec->streaming &&
-      !strcmp (spec->digest, gst_cl_embedded_digest ()) ? helper_path () : NULL;
   ClTuner t;
   ClBuilt b;
   ClVariant v = spec->variant;
@@ -510,6 +588,17 @@ job_run_held (ClWorker * w, ClJob * job, gboolean may_help)
   res->variant = v;
   job->log = log;
   res->log = log;
+}
+
+/* The helper (when there is one, for the embedded sources) for streaming elements. */
+static void
+job_run_held (ClWorker * w, ClJob * job, gboolean may_help)
+{
+  gchar *helper = may_help && job->spec.streaming &&
+      !strcmp (job->spec.digest, gst_cl_embedded_digest ()) ? helper_path () : NULL;
+
+  job_run_with (w, job, helper);
+  g_free (helper);
 }
 
 /* The same, writing the programs it builds to the disk cache only once it has run them (an
@@ -622,11 +711,9 @@ worker_main (gpointer data)
   return NULL;
 }
 
-static ClWorker *
-worker_get (GstClContext * ctx)
+void
+gst_cl_worker_init_debug (void)
 {
-  ClWorker *w;
-
   static gsize debug_done = 0;
 
   if (g_once_init_enter (&debug_done)) {
@@ -634,6 +721,14 @@ worker_get (GstClContext * ctx)
         "clconvolve's build and tuning worker");
     g_once_init_leave (&debug_done, 1);
   }
+}
+
+static ClWorker *
+worker_get (GstClContext * ctx)
+{
+  ClWorker *w;
+
+  gst_cl_worker_init_debug ();
   GST_OBJECT_LOCK (ctx);
   if (!ctx->worker) {
     const gchar *delay = g_getenv (GST_CL_WORKER_DELAY_ENV);
@@ -655,15 +750,31 @@ worker_get (GstClContext * ctx)
   return w;
 }
 
-/* The job of spec, queued or joined, with one more holder that wants it (under w->lock). */
+static gint
+job_order (gconstpointer a, gconstpointer b, gpointer unused)
+{
+  const ClJob *x = a, *y = b;
+
+  if (x->priority != y->priority)
+    return x->priority < y->priority ? -1 : 1;
+  return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* The job of spec, queued or joined, with one more holder that wants it (under w->lock); a
+ * queued job asked for with a more urgent priority moves up. */
 static ClJob *
-job_join (ClWorker * w, GstClContext * ctx, const ClJobSpec * spec)
+job_join (ClWorker * w, GstClContext * ctx, const ClJobSpec * spec, JobPriority priority)
 {
   gchar *key = job_key (spec);
   ClJob *job = g_hash_table_lookup (w->jobs, key);
 
   if (job) {
     g_free (key);
+    if (priority < job->priority && job->state == JOB_QUEUED) {
+      g_queue_remove (&w->queue, job);
+      job->priority = priority;
+      g_queue_insert_sorted (&w->queue, job, job_order, NULL);
+    }
   } else {
     job = g_new0 (ClJob, 1);
     job->refs = 1;              /* the queue's */
@@ -679,8 +790,10 @@ job_join (ClWorker * w, GstClContext * ctx, const ClJobSpec * spec)
     job->spec.tune_dir = job->tune_dir;
     job->queued_at = g_get_monotonic_time ();
     job->state = JOB_QUEUED;
+    job->priority = priority;
+    job->seq = w->next_seq++;
     g_hash_table_insert (w->jobs, job->key, job);
-    g_queue_push_tail (&w->queue, job);
+    g_queue_insert_sorted (&w->queue, job, job_order, NULL);
     g_cond_broadcast (&w->changed);
   }
   job->wanted++;
@@ -694,7 +807,7 @@ gst_cl_worker_submit (GstClContext * ctx, const ClJobSpec * spec)
   ClJob *job;
 
   g_mutex_lock (&w->lock);
-  job = job_join (w, ctx, spec);
+  job = job_join (w, ctx, spec, spec->kind == CL_JOB_TUNE ? JOB_TUNING : JOB_NEEDED);
   g_atomic_int_inc (&job->refs);
   g_mutex_unlock (&w->lock);
   return job;
@@ -707,7 +820,7 @@ gst_cl_worker_prepare (GstClContext * ctx, const ClJobSpec * spec)
 
   g_mutex_lock (&w->lock);
   /* wanted for good: never dropped, no reference handed out */
-  job_join (w, ctx, spec);
+  job_join (w, ctx, spec, JOB_SPECULATIVE);
   g_mutex_unlock (&w->lock);
 }
 

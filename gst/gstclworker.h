@@ -68,12 +68,24 @@ typedef struct _ClJob ClJob;
  * worker then finds the program, its code and the tuning choice in the caches it filled. */
 #define GST_CL_WORKER_HELPER_ENV "GST_CLCONVOLVE_HELPER"
 
+/* The plugin's own file (the plugin registration says it): the helper is looked for beside it,
+ * in the build tree and in the install tree it lies in, then where meson installed it. */
+void gst_cl_worker_set_plugin_file (const gchar * file);
+/* NULL when jobs find a helper (or GST_CLCONVOLVE_HELPER is set, empty: none by choice), else
+ * a warning saying where it was looked for and what its absence costs (free it). */
+gchar *gst_cl_worker_helper_missing (void);
+/* Registers the debug category clworker (at plugin load, so --gst-debug-help lists it). */
+void gst_cl_worker_init_debug (void);
+
 /* Queues spec on ctx's worker (started on first use), or joins the identical job already
- * queued or running. Returns the caller's reference; give it back with gst_cl_job_drop. */
+ * queued or running. Returns the caller's reference; give it back with gst_cl_job_drop. The
+ * worker runs what a stream waits for (builds) before tuning, and both before what
+ * gst_cl_worker_prepare queued. */
 ClJob *gst_cl_worker_submit (GstClContext * ctx, const ClJobSpec * spec);
 
-/* Queues spec for the caches alone (a program likely needed later): nobody polls it, and it is
- * never dropped; an element asking for the same job later joins it. */
+/* Queues spec for the caches alone (a program likely needed later), behind every job a stream
+ * waits for: nobody polls it, and it is never dropped; an element asking for the same job
+ * later joins it (and moves it up). */
 void gst_cl_worker_prepare (GstClContext * ctx, const ClJobSpec * spec);
 
 /* TRUE once the job has ended, with *result filled (valid while the reference is held). */

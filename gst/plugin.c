@@ -12,10 +12,14 @@
 #endif
 
 #include "gstclconvolve.h"
+#include "gstclworker.h"
 
 static gboolean
 plugin_init (GstPlugin * plugin)
 {
+  /* the helper is looked for from here */
+  gst_cl_worker_set_plugin_file (gst_plugin_get_filename (plugin));
+  gst_cl_worker_init_debug ();
   return GST_ELEMENT_REGISTER (clconvolve, plugin);
 }
 

@@ -1401,6 +1401,88 @@ GST_START_TEST (test_slow_worker)
 
 GST_END_TEST;
 
+/* The worker's "job started" lines (debug category clworker), in the order it started them. */
+static GMutex started_lock;
+static GPtrArray *started_jobs;
+
+static void
+capture_started (GstDebugCategory * category, GstDebugLevel level, const gchar * file,
+    const gchar * function, gint line, GObject * object, GstDebugMessage * message,
+    gpointer unused)
+{
+  const gchar *text = gst_debug_message_get (message), *what;
+
+  if (strcmp (gst_debug_category_get_name (category), "clworker") || !text ||
+      !(what = strstr (text, " job started: ")))
+    return;
+  g_mutex_lock (&started_lock);
+  g_ptr_array_add (started_jobs, g_strdup (what + strlen (" job started: ")));
+  g_mutex_unlock (&started_lock);
+}
+
+/* The worker runs the builds a stream waits for before the programs it prepares for other
+ * formats (issue 43): on a context of its own (nothing built), a GRAY8 stream's first frame
+ * queues the generic programs of the other 8-bit pixel shapes, then its own variant's build
+ * (and its generic separable program's); the stream's jobs (of its one 8-bit sample) start
+ * before all but at most one of the others (the one already running), where first in, first
+ * out would run them last. */
+GST_START_TEST (test_needed_build_first)
+{
+  Case c = { CASE_DEFAULTS, .format = "GRAY8", .width = 40, .height = 30, .kernel = "box",
+    .size = 3, .method = "vector"
+  };
+  gchar *saved = sync_builds_off ();
+  GstHarness *h;
+  gint64 end;
+  guint frame = 0, mine = 0, others = 0, others_before = 0;
+  gboolean own = FALSE;
+
+  started_jobs = g_ptr_array_new_with_free_func (g_free);
+  gst_debug_set_threshold_for_name ("clworker", GST_LEVEL_INFO);
+  gst_debug_add_log_function (capture_started, NULL, NULL);
+  h = harness_own_context (&c);
+  sync_builds_restore (saved);
+  /* until the stream runs its own variant and the prepared programs have started */
+  end = g_get_monotonic_time () + 90 * G_TIME_SPAN_SECOND;
+  while (g_get_monotonic_time () < end && (!own || others < 3)) {
+    gchar *v;
+
+    check_frame_at (h, &c, 300 + frame, frame * GST_SECOND / 30);
+    frame++;
+    v = element_variant (h);
+    own = !g_str_has_prefix (v, "generic");
+    g_free (v);
+    g_mutex_lock (&started_lock);
+    others = 0;
+    for (guint i = 0; i < started_jobs->len; i++)
+      others += !strstr (g_ptr_array_index (started_jobs, i), " 1 sample of 8 bits");
+    g_mutex_unlock (&started_lock);
+    g_usleep (20000);
+  }
+  gst_debug_remove_log_function (capture_started);
+  gst_debug_set_threshold_for_name ("clworker", GST_LEVEL_WARNING);
+  fail_unless (own, "the stream never ran its own variant");
+  fail_unless (others >= 3, "only %u prepared programs started: the test needs them queued",
+      others);
+  /* how many of the others started before the stream's last job */
+  others = 0;
+  for (guint i = 0; i < started_jobs->len; i++) {
+    if (strstr (g_ptr_array_index (started_jobs, i), " 1 sample of 8 bits")) {
+      mine++;
+      others_before = others;
+    } else {
+      others++;
+    }
+  }
+  fail_unless (mine >= 1, "no job of the stream's pixel shape started");
+  fail_unless (others_before <= 1, "%u prepared programs started before the stream's last "
+      "job (of %u jobs)", others_before, started_jobs->len);
+  gst_harness_teardown (h);
+  g_clear_pointer (&started_jobs, g_ptr_array_unref);
+}
+
+GST_END_TEST;
+
 /* A tuning job nobody wants any more stops: with a helper that fails every build at once (the
  * worker then builds in its own process) and never answers a tuning job, a method=auto request
  * first runs the fixed rules' variant, then its tuning job waits in the helper; a new size drops
@@ -2036,6 +2118,64 @@ GST_START_TEST (test_decimal_comma_matrix)
 
 GST_END_TEST;
 
+/* The caps of pad: its format's depth and whether it is memory:CLBuffer. */
+static void
+pad_caps (GstElement * e, const gchar * pad_name, gint * depth, gboolean * cl)
+{
+  GstPad *pad = gst_element_get_static_pad (e, pad_name);
+  GstCaps *caps = gst_pad_get_current_caps (pad);
+  GstVideoInfo info;
+
+  fail_unless (caps && gst_video_info_from_caps (&info, caps), "no caps on %s", pad_name);
+  *depth = GST_VIDEO_FORMAT_INFO_DEPTH (info.finfo, 0);
+  *cl = gst_caps_features_contains (gst_caps_get_features (caps, 0), "memory:CLBuffer");
+  gst_caps_unref (caps);
+  gst_object_unref (pad);
+}
+
+/* First contact (issue 43): behind videoconvert, which takes every format, the element gets an
+ * 8-bit format in system memory and gives system memory to a sink that takes anything; between
+ * two elements the frames stay in memory:CLBuffer. */
+GST_START_TEST (test_first_contact_caps)
+{
+  const gchar *lines[] = {
+    "videotestsrc num-buffers=2 ! videoconvert ! clconvolve name=a ! fakesink",
+    "videotestsrc num-buffers=2 ! clconvolve name=a ! clconvolve name=b ! fakesink",
+  };
+
+  for (guint l = 0; l < G_N_ELEMENTS (lines); l++) {
+    GstElement *pipe = gst_parse_launch (lines[l], NULL), *a, *b;
+    GstBus *bus = gst_element_get_bus (pipe);
+    GstMessage *msg;
+    gint depth;
+    gboolean cl;
+
+    gst_element_set_state (pipe, GST_STATE_PLAYING);
+    msg = gst_bus_timed_pop_filtered (bus, 60 * GST_SECOND, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+    fail_unless (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS, "%s did not end", lines[l]);
+    gst_message_unref (msg);
+    a = gst_bin_get_by_name (GST_BIN (pipe), "a");
+    b = gst_bin_get_by_name (GST_BIN (pipe), "b");
+    pad_caps (a, "sink", &depth, &cl);
+    fail_unless (depth == 8 && !cl, "%s: input of %d bits%s", lines[l], depth,
+        cl ? " in memory:CLBuffer" : "");
+    pad_caps (a, "src", &depth, &cl);
+    fail_unless (cl == (b != NULL), "%s: output %s memory:CLBuffer", lines[l],
+        cl ? "in" : "not in");
+    if (b) {
+      pad_caps (b, "src", &depth, &cl);
+      fail_if (cl, "%s: memory:CLBuffer to fakesink", lines[l]);
+      gst_object_unref (b);
+    }
+    gst_object_unref (a);
+    gst_element_set_state (pipe, GST_STATE_NULL);
+    gst_object_unref (bus);
+    gst_object_unref (pipe);
+  }
+}
+
+GST_END_TEST;
+
 /* device strings that can never match are refused when set: indices other than "P:D", auto
  * among indices; the empty default and the auto forms are taken */
 GST_START_TEST (test_device_spec_refused)
@@ -2362,6 +2502,7 @@ clconvolve_suite (void)
   tcase_add_test (tc, test_stress_properties);
   tcase_add_loop_test (tc, test_switch_when_ready, 0, G_N_ELEMENTS (helpers));
   tcase_add_test (tc, test_device_spec_refused);
+  tcase_add_test (tc, test_first_contact_caps);
   tcase_add_test (tc, test_device_refused_while_running);
   tcase_add_test (tc, test_identity_passthrough);
 
@@ -2374,6 +2515,7 @@ clconvolve_suite (void)
   tcase_add_test (tc, test_tuning_releases_candidates);
   tcase_add_test (tc, test_unusable_coefficients);
   tcase_add_test (tc, test_slow_worker);
+  tcase_add_test (tc, test_needed_build_first);
   tcase_add_test (tc, test_dropped_tuning_stops);
   tcase_add_test (tc, test_decimal_comma_matrix);
 

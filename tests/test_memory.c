@@ -1456,7 +1456,7 @@ check_chain_stats (GstElement * pipe, guint n, const gchar * const *names,
 
 /* videotestsrc ! a ! b ! appsink: videotestsrc writes into a's proposed pool, a writes into
  * b's (memory:CLBuffer: device memory on a discrete device), and b's output goes to appsink
- * (no caps: memory:CLBuffer too, downloaded when the test maps it), so neither element makes a
+ * (asking for memory:CLBuffer: downloaded when the test maps it), so neither element makes a
  * host copy. Loop index bit 0: discrete; bit 1: a queue between a and b, so both run at once
  * on one device.
  *
@@ -1476,7 +1476,8 @@ GST_START_TEST (test_two_elements_chain)
       "! video/x-raw,format=RGBA,width=97,height=61,framerate=30/1", CHAIN_FRAMES);
   gchar *chain = g_strdup_printf ("%s ! clconvolve name=a kernel=sharpen size=3 border=mirror "
       "bands=2 ! %s clconvolve name=b kernel=box size=5 border=wrap bands=3 "
-      "! appsink name=sink sync=false", src, threaded ? "queue !" : "");
+      "! appsink name=sink sync=false caps=\"video/x-raw(memory:CLBuffer)\"", src,
+      threaded ? "queue !" : "");
   gsize bytes = plane_bytes (&pass1);
   guint8 *mid = g_malloc (bytes), *expect = g_malloc (bytes);
   Capture input, output;
@@ -1537,8 +1538,8 @@ pad_has_cl_buffer (GstElement * e, const gchar * pad_name)
  * frame by one pixel, which is exact, so any error of a plane's offset or pitch in device
  * memory moves pixels) upload once and download once. Loop index bit 0: discrete; bits 1-2:
  *   0: RGBA, the last element's output in system memory (a caps filter on appsink);
- *   1: GRAY8 (rows of 97 bytes, strides of 100), appsink without caps: the output stays
- *      memory:CLBuffer and comes down when the test maps it; c has 3 frames in flight;
+ *   1: GRAY8 (rows of 97 bytes, strides of 100), appsink asks for memory:CLBuffer: the output
+ *      stays there and comes down when the test maps it; c has 3 frames in flight;
  *   2: RGBA, two horizontal flips (videoflip: system memory only) between a and b;
  *   3: GRAY8, tee and queue between a and b: memory:CLBuffer passes through them.
  * Tolerance: a's pass as the reference rule says (1 LSB; exact away from rounding ties); the
@@ -1559,7 +1560,7 @@ GST_START_TEST (test_device_chain)
       "border=mirror ! %s clconvolve name=b matrix=\"0,0,0; 1,0,0; 0,0,0\" border=clamp "
       "! clconvolve name=c matrix=\"0,1,0; 0,0,0; 0,0,0\" border=wrap max-inflight=%d "
       "! appsink name=sink sync=false %s", src, between[variant], variant == 1 ? 3 : 1,
-      variant == 1 ? "" : "caps=video/x-raw");
+      variant == 1 ? "caps=\"video/x-raw(memory:CLBuffer)\"" : "caps=video/x-raw");
   gboolean device_ab = variant != 2;
   const gchar *dev = device_path (discrete), *pin = pinned_path (discrete);
   const gchar *const names[] = { "a", "b", "c" };
@@ -1649,7 +1650,7 @@ GST_START_TEST (test_device_chain_yuv)
   gchar *chain = g_strdup_printf ("%s ! clconvolve name=a matrix=\"0,0,0; 1,0,0; 0,0,0\" "
       "border=clamp planes=y+u+v ! clconvolve name=b matrix=\"0,1,0; 0,0,0; 0,0,0\" "
       "border=wrap max-inflight=2 ! appsink name=sink sync=false %s", src,
-      to_sink ? "" : "caps=video/x-raw");
+      to_sink ? "caps=\"video/x-raw(memory:CLBuffer)\"" : "caps=video/x-raw");
   const gchar *const names[] = { "a", "b" };
   const gchar *const paths[][2] = {
     {pinned_path (discrete), device_path (discrete)},
@@ -1883,10 +1884,10 @@ capture_and_switch (GstSample * sample, guint index, gpointer data)
     gst_util_set_object_arg (G_OBJECT (sc->element), "kernel", "identity");
 }
 
-/* A stream that goes to the identity while it plays, with memory:CLBuffer downstream: the
- * element chooses its caps again (system memory, as its input) and lets the buffers through.
- * Frames up to the switch are the box reference, the last ones the input itself, every one
- * either. Loop index: discrete. */
+/* A stream that goes to the identity while it plays, with memory:CLBuffer downstream (appsink
+ * asks for it first and takes system memory too): the element chooses its caps again (system
+ * memory, as its input) and lets the buffers through. Frames up to the switch are the box
+ * reference, the last ones the input itself, every one either. Loop index: discrete. */
 GST_START_TEST (test_identity_renegotiates)
 {
   gboolean discrete = __i__ || !host_unified;
@@ -1897,7 +1898,8 @@ GST_START_TEST (test_identity_renegotiates)
   gchar *plain = g_strdup_printf ("%s ! appsink name=sink sync=false", src);
   /* appsink holds one frame: the element cannot run far ahead of the switch */
   gchar *chain = g_strdup_printf ("%s ! clconvolve name=c kernel=box size=3 border=clamp ! "
-      "appsink name=sink sync=false max-buffers=1", src);
+      "appsink name=sink sync=false max-buffers=1 "
+      "caps=\"video/x-raw(memory:CLBuffer); video/x-raw\"", src);
   Capture input, output;
   SwitchCapture sc = { {&box, &output}, NULL, switch_at, FALSE };
   GstElement *pipe = start_pipeline (plain, FALSE);

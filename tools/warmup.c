@@ -120,9 +120,12 @@ list_devices (void)
 {
   GPtrArray *devs = gst_cl_device_list ();
 
+  gint rc = devs->len ? 0 : 1;
+
   if (devs->len == 0)
-    g_print ("No OpenCL device. Install an OpenCL driver (on a machine without a GPU, PoCL: "
-        "apt-get install pocl-opencl-icd) and check that clinfo lists it.\n");
+    g_printerr ("clconvolve-warmup: no OpenCL device. Install an OpenCL driver (on a machine "
+        "without a GPU, PoCL: apt-get install pocl-opencl-icd) and check that clinfo lists "
+        "it.\n");
   for (guint i = 0; i < devs->len; i++) {
     const GstClDeviceInfo *d = g_ptr_array_index (devs, i);
     GString *sel = g_string_new (NULL);
@@ -139,7 +142,7 @@ list_devices (void)
     g_string_free (sel, TRUE);
   }
   g_ptr_array_unref (devs);
-  return 0;
+  return rc;
 }
 
 typedef struct
@@ -161,9 +164,14 @@ watch (GstBus * bus, const gchar * label, Progress * p)
     if (GST_MESSAGE_TYPE (m) == GST_MESSAGE_ERROR) {
       GError *e = NULL;
 
-      gst_message_parse_error (m, &e, NULL);
-      g_print ("  %s: error: %s\n", label, e->message);
+      gchar *debug = NULL;
+
+      gst_message_parse_error (m, &e, &debug);
+      g_printerr ("  %s: error: %s\n", label, e->message);
+      if (debug)
+        g_printerr ("    (%s)\n", debug);
       g_clear_error (&e);
+      g_free (debug);
       p->failed++;
       go_on = FALSE;
     } else if (GST_MESSAGE_TYPE (m) == GST_MESSAGE_EOS) {
@@ -218,41 +226,165 @@ devices_of (const gchar * device)
   return out;
 }
 
+/* The element's warnings while a value is set (its refusals: an even size, a bad matrix). */
+static GString *refusals;
+
+static void
+catch_refusal (const gchar * domain, GLogLevelFlags level, const gchar * message, gpointer data)
+{
+  g_string_append_printf (refusals, "%s%s", refusals->len ? "; " : "", message);
+}
+
+/* The values of an enum property, for an error message (free it). */
+static gchar *
+enum_values (GParamSpec * pspec)
+{
+  GString *out = g_string_new (NULL);
+
+  if (G_IS_PARAM_SPEC_ENUM (pspec)) {
+    GEnumClass *klass = G_PARAM_SPEC_ENUM (pspec)->enum_class;
+
+    for (guint i = 0; i < klass->n_values; i++)
+      g_string_append_printf (out, "%s%s", i ? ", " : " (one of ", klass->values[i].value_nick);
+    g_string_append (out, ")");
+  }
+  return g_string_free (out, FALSE);
+}
+
+/* Sets property name of e from text as gst-launch would, but says what is wrong: an unknown
+ * property, a value that is not of its type (with the values an enum takes), or one the element
+ * refuses (its warning). FALSE with *why set (free it). */
+static gboolean
+set_checked (GstElement * e, const gchar * name, const gchar * text, gchar ** why)
+{
+  GParamSpec *pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (e), name);
+  GValue v = G_VALUE_INIT;
+  guint handler;
+
+  if (!pspec || !(pspec->flags & G_PARAM_WRITABLE)) {
+    *why = g_strdup_printf ("clconvolve has no property '%s' to set (gst-inspect-1.0 "
+        "clconvolve lists them)", name);
+    return FALSE;
+  }
+  g_value_init (&v, G_PARAM_SPEC_VALUE_TYPE (pspec));
+  if (!gst_value_deserialize (&v, text)) {
+    gchar *values = enum_values (pspec);
+
+    *why = g_strdup_printf ("'%s' is not a value of %s%s", text, name, values);
+    g_free (values);
+    g_value_unset (&v);
+    return FALSE;
+  }
+  refusals = g_string_new (NULL);
+  handler = g_log_set_handler ("clconvolve", G_LOG_LEVEL_WARNING, catch_refusal, NULL);
+  g_object_set_property (G_OBJECT (e), name, &v);
+  g_log_remove_handler ("clconvolve", handler);
+  g_value_unset (&v);
+  *why = refusals->len ? g_strdup (refusals->str) : NULL;
+  g_string_free (refusals, TRUE);
+  refusals = NULL;
+  return *why == NULL;
+}
+
+/* "PROP=VALUE" into the element; FALSE with *why set. */
+static gboolean
+set_assignment (GstElement * e, const gchar * assignment, gchar ** why)
+{
+  const gchar *eq = strchr (assignment, '=');
+  gchar *name;
+  gboolean ok;
+
+  if (!eq || eq == assignment) {
+    *why = g_strdup_printf ("--set '%s' is not PROPERTY=VALUE", assignment);
+    return FALSE;
+  }
+  name = g_strndup (assignment, eq - assignment);
+  ok = set_checked (e, g_strstrip (name), eq + 1, why);
+  g_free (name);
+  return ok;
+}
+
+/* The pipeline of one combination: videotestsrc, its caps, clconvolve with every value
+ * checked, fakesink. NULL with *why set. */
+static GstElement *
+make_pipeline (const gchar * device, const gchar * format, gint w, gint h,
+    const gchar * kernel, const gchar * size, const gchar * method, gchar ** extra,
+    gchar ** why)
+{
+  GstElement *pipe = gst_pipeline_new (NULL), *src = gst_element_factory_make ("videotestsrc",
+      NULL), *caps = gst_element_factory_make ("capsfilter", NULL),
+      *conv = gst_element_factory_make ("clconvolve", NULL), *sink =
+      gst_element_factory_make ("fakesink", NULL);
+  GstCaps *c;
+  gboolean ok;
+
+  if (!src || !caps || !conv || !sink) {
+    *why = g_strdup ("GStreamer lacks videotestsrc, capsfilter or fakesink (install "
+        "gstreamer1.0-plugins-base)");
+    gst_clear_object (&src);
+    gst_clear_object (&caps);
+    gst_clear_object (&conv);
+    gst_clear_object (&sink);
+    gst_object_unref (pipe);
+    return NULL;
+  }
+  gst_bin_add_many (GST_BIN (pipe), src, caps, conv, sink, NULL);
+  g_object_set (src, "num-buffers", 2, NULL);
+  c = gst_caps_new_simple ("video/x-raw", "format", G_TYPE_STRING, format, "width", G_TYPE_INT,
+      w, "height", G_TYPE_INT, h, "framerate", GST_TYPE_FRACTION, 30, 1, NULL);
+  g_object_set (caps, "caps", c, NULL);
+  gst_caps_unref (c);
+  ok = gst_element_link_many (src, caps, conv, sink, NULL);
+  if (!ok)
+    *why = g_strdup_printf ("clconvolve does not take %s frames of %dx%d (gst-inspect-1.0 "
+        "clconvolve lists its formats)", format, w, h);
+  ok = ok && (!device || set_checked (conv, "device", device, why));
+  ok = ok && set_checked (conv, "kernel", kernel, why);
+  ok = ok && set_checked (conv, "size", size, why);
+  ok = ok && set_checked (conv, "method", method, why);
+  for (gint i = 0; ok && extra && extra[i]; i++)
+    ok = set_assignment (conv, extra[i], why);
+  if (!ok)
+    gst_clear_object (&pipe);
+  return pipe;
+}
+
 /* Every combination on device (NULL: the element's default), counted in *runs and p; 2 at
- * a --resolution that is not WIDTHxHEIGHT, else 0. */
+ * a value that is not right (what is wrong printed), else 0. */
 static gint
 warm_device (const gchar * device, gchar ** formats, gchar ** resolutions, gchar ** kernels,
-    gchar ** sizes, gchar ** methods, const gchar * extras, gint * runs, Progress * p)
+    gchar ** sizes, gchar ** methods, gchar ** extra, gint * runs, Progress * p)
 {
+  gchar *extras = extra ? g_strjoinv (" ", extra) : g_strdup ("");
+
   for (gint f = 0; formats[f]; f++)
     for (gint r = 0; resolutions[r]; r++)
       for (gint k = 0; kernels[k]; k++)
         for (gint s = 0; sizes[s]; s++)
           for (gint m = 0; methods[m]; m++) {
             gint w = 0, h = 0;
-            gchar *label, *desc;
+            gchar *label, *why = NULL;
             GstElement *pipe;
-            GError *error = NULL;
 
             if (sscanf (resolutions[r], "%dx%d", &w, &h) != 2 || w <= 0 || h <= 0) {
               g_printerr ("clconvolve-warmup: --resolution %s is not WIDTHxHEIGHT\n",
                   resolutions[r]);
+              g_free (extras);
               return 2;
             }
             label = g_strdup_printf ("%s %dx%d kernel=%s size=%s method=%s%s%s", formats[f],
                 w, h, kernels[k], sizes[s], methods[m], *extras ? " " : "", extras);
-            desc = g_strdup_printf ("videotestsrc num-buffers=2 ! video/x-raw,format=%s,"
-                "width=%d,height=%d,framerate=30/1 ! clconvolve %s%s%s kernel=%s size=%s "
-                "method=%s %s ! fakesink", formats[f], w, h, device ? "device=\"" : "",
-                device ? device : "", device ? "\"" : "", kernels[k], sizes[s], methods[m],
-                extras);
-            g_print ("[%d] %s\n", ++*runs, label);
-            pipe = gst_parse_launch (desc, &error);
+            pipe = make_pipeline (device, formats[f], w, h, kernels[k], sizes[s], methods[m],
+                extra, &why);
             if (!pipe) {
-              g_print ("  %s: error: %s\n", label, error->message);
-              g_clear_error (&error);
-              p->failed++;
-            } else {
+              g_printerr ("clconvolve-warmup: %s: %s\n", label, why);
+              g_free (why);
+              g_free (label);
+              g_free (extras);
+              return 2;
+            }
+            g_print ("[%d] %s\n", ++*runs, label);
+            {
               GstBus *bus = gst_element_get_bus (pipe);
 
               gst_element_set_state (pipe, GST_STATE_PLAYING);
@@ -261,9 +393,9 @@ warm_device (const gchar * device, gchar ** formats, gchar ** resolutions, gchar
               gst_object_unref (bus);
               gst_object_unref (pipe);
             }
-            g_free (desc);
             g_free (label);
           }
+  g_free (extras);
   return 0;
 }
 
@@ -271,7 +403,6 @@ static gint
 warm_up (const gchar * device, gchar ** formats, gchar ** resolutions, gchar ** kernels,
     gchar ** sizes, gchar ** methods, gchar ** extra)
 {
-  gchar *extras = extra ? g_strjoinv (" ", extra) : g_strdup ("");
   Progress p = { 0, 0, g_get_monotonic_time () };
   gint runs = 0, rc = 0;
   gchar **devices = NULL;
@@ -287,31 +418,29 @@ warm_up (const gchar * device, gchar ** formats, gchar ** resolutions, gchar ** 
     }
     for (gint d = 0; devices[d] && !rc; d++) {
       g_print ("device=\"%s\" (of --device %s)\n", devices[d], device);
-      rc = warm_device (devices[d], formats, resolutions, kernels, sizes, methods, extras,
+      rc = warm_device (devices[d], formats, resolutions, kernels, sizes, methods, extra,
           &runs, &p);
     }
     g_strfreev (devices);
   } else {
-    rc = warm_device (device, formats, resolutions, kernels, sizes, methods, extras, &runs, &p);
+    rc = warm_device (device, formats, resolutions, kernels, sizes, methods, extra, &runs, &p);
   }
-  if (rc) {
-    g_free (extras);
+  if (rc)
     return rc;
-  }
   g_print ("%d setting%s: %d job%s done, %d failed, %.1f s\n", runs, runs == 1 ? "" : "s",
       p.done, p.done == 1 ? "" : "s", p.failed, (g_get_monotonic_time () - p.start) / 1e6);
-  g_free (extras);
   return p.failed ? 1 : 0;
 }
 
 gint
 main (gint argc, gchar ** argv)
 {
-  gboolean list = FALSE;
+  gboolean list = FALSE, version = FALSE;
   gchar *device = NULL, *formats = NULL, *resolutions = NULL, *kernels = NULL, *sizes = NULL;
   gchar *methods = NULL, **extra = NULL;
   GOptionEntry entries[] = {
     {"list", 'l', 0, G_OPTION_ARG_NONE, &list, "List the OpenCL devices and exit", NULL},
+    {"version", 0, 0, G_OPTION_ARG_NONE, &version, "Print the version and exit", NULL},
     {"device", 'd', 0, G_OPTION_ARG_STRING, &device, "clconvolve's device= (default: the "
           "element's default); 'auto...': every device it may place elements on; 'all': every "
           "device", "S"},
@@ -345,6 +474,11 @@ main (gint argc, gchar ** argv)
       "lists given, so that its programs and tuning choices are in the disk caches before a "
       "pipeline needs them.\nExample: clconvolve-warmup --format RGBA,NV12 --resolution "
       "1920x1080 --kernel gaussian,box --size 5,9");
+  g_option_context_set_description (oc, "Programs are kept in $XDG_CACHE_HOME/clconvolve "
+      "(GST_CLCONVOLVE_CACHE_DIR moves them; empty: not kept), tuning choices in "
+      "$XDG_CACHE_HOME/clconvolve/tuning (GST_CLCONVOLVE_TUNE_DIR), PoCL's code in its own "
+      "cache (POCL_CACHE_DIR).\nExit status: 0 every job done; 1 a job failed, or no OpenCL "
+      "device; 2 a bad option or value, or no clconvolve plugin.\nSee clconvolve-warmup(1).");
   g_option_context_add_main_entries (oc, entries, NULL);
   g_option_context_add_group (oc, gst_init_get_option_group ());
   if (!g_option_context_parse (oc, &argc, &argv, &error)) {
@@ -354,7 +488,10 @@ main (gint argc, gchar ** argv)
     return 2;
   }
   g_option_context_free (oc);
-  if (list) {
+  if (version) {
+    g_print ("clconvolve-warmup %s\n", VERSION);
+    rc = 0;
+  } else if (list) {
     rc = list_devices ();
   } else {
     gchar **f = split_list (formats, "RGBA"), **r = split_list (resolutions, "1280x720");
