@@ -48,6 +48,7 @@ struct _ClKernels
   gint ntaps;
   gboolean box;                 /* every matrix a box (ClKernelRequest.box) */
   gboolean warned_components;   /* the plane-matrices warning was posted (until they change) */
+  gchar *fallback;              /* the last fallback of the fixed rules posted */
   cl_mem tmp_mem;               /* method=separable: the row pass's output */
   gsize tmp_bytes;
 
@@ -87,8 +88,13 @@ fixed_variant (ClKernels * k, const ClKernelRequest * r)
 
   if (k->o.sparse_tiles && v.method == GST_CL_CONVOLVE_METHOD_SPARSE)
     cl_variant_sparse_tiles (&k->facts, r, &v);
-  if (why)
-    GST_WARNING_OBJECT (k->owner, "%s", why);
+  /* on the bus once for each fallback (a method that cannot run these settings) */
+  if (why && g_strcmp0 (why, k->fallback)) {
+    GST_ELEMENT_WARNING (k->owner, LIBRARY, SETTINGS, ("%s", why), (NULL));
+    g_free (k->fallback);
+    k->fallback = why;
+    why = NULL;
+  }
   g_free (why);
   return v;
 }
@@ -807,6 +813,7 @@ cl_kernels_free (ClKernels * k)
   }
   g_clear_pointer (&k->tmp_mem, clReleaseMemObject);
   gst_cl_sources_clear (&k->sources);
+  g_free (k->fallback);
   g_free (k->tune_dir);
   gst_caps_unref (k->formats);
   gst_cl_context_release (k->ctx);

@@ -480,6 +480,14 @@ gst_cl_base_filter_decide_allocation (GstBaseTransform * bt, GstQuery * query)
   min += gst_cl_base_filter_max_inflight (self) - 1;
   if (max && max < min)
     max = min;
+  /* a pool of ours gets its caps now: GstVideoFilter configures it before GstBaseTransform
+   * does (a config without caps is warned about) */
+  if (!gst_buffer_pool_is_active (pool)) {
+    GstStructure *config = gst_buffer_pool_get_config (pool);
+
+    gst_buffer_pool_config_set_params (config, caps, size, min, max);
+    gst_buffer_pool_set_config (pool, config);
+  }
   if (gst_query_get_n_allocation_pools (query) > 0)
     gst_query_set_nth_allocation_pool (query, 0, pool, size, min, max);
   else
@@ -891,6 +899,7 @@ gst_cl_base_filter_finalize (GObject * object)
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
+/* Each blurb is one line for gst-inspect; the details are in docs/properties.md. */
 static void
 install_properties (GObjectClass * gobject_class)
 {
@@ -898,61 +907,35 @@ install_properties (GObjectClass * gobject_class)
   const GParamFlags live = rw | GST_PARAM_MUTABLE_PLAYING;
 
   g_object_class_install_property (gobject_class, PROP_DEVICE,
-      g_param_spec_string ("device", "Device", "OpenCL device: empty = the first GPU, else the "
-          "first CPU, else any device; 'gpu', 'cpu', 'accelerator', 'P:D' (platform:device "
-          "indices as listed by clinfo -l) or a case-insensitive substring of the device or "
-          "platform name (e.g. 'nvidia', 'portable'); or placed when the element starts on "
-          "the device with the fewest clconvolve elements of the process: 'auto' (among the "
-          "GPUs, else the CPUs), 'auto:gpu', 'auto:cpu' or 'auto:NAME' (a chain of elements "
-          "stays on one device). Read when the element starts, refused while it runs",
+      g_param_spec_string ("device", "Device", "OpenCL device: empty for the first GPU, a type, "
+          "P:D indices, part of its name, or auto to balance load (see docs/properties.md)",
           DEFAULT_DEVICE, rw | GST_PARAM_MUTABLE_READY));
   g_object_class_install_property (gobject_class, PROP_DEVICE_NAME,
       g_param_spec_string ("device-name", "Device name", "The OpenCL device in use, as "
-          "'device (platform)'; NULL while the element is stopped", NULL,
+          "'device (platform)', NULL while the element is stopped", NULL,
           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
   g_object_class_install_property (gobject_class, PROP_DEVICE_INDEX,
-      g_param_spec_string ("device-index", "Device index", "The OpenCL device in use, as "
-          "'P:D' (platform:device indices, what device= selects it by); NULL while the "
-          "element is stopped", NULL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+      g_param_spec_string ("device-index", "Device index", "The OpenCL device in use, as the "
+          "'P:D' indices device accepts, NULL while the element is stopped", NULL,
+          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
   g_object_class_install_property (gobject_class, PROP_PROFILING,
       g_param_spec_boolean ("profiling", "Profiling", "Time every upload, kernel and download "
-          "with OpenCL profiling events (see stats); read when the element starts",
+          "with OpenCL profiling events, reported in stats",
           DEFAULT_PROFILING, rw | GST_PARAM_MUTABLE_READY));
   g_object_class_install_property (gobject_class, PROP_STATS,
-      g_param_spec_boxed ("stats", "Statistics", "Since the element started: frames, "
-          "host-copies, input-path and output-path (how frames reach the device), "
-          "programs-built and programs-from-cache (the device's programs compiled and loaded "
-          "from the disk cache, see GST_CLCONVOLVE_CACHE_DIR), programs-held (the programs the "
-          "device keeps: those in use and up to 16 idle ones), tunings and tunings-from-cache "
-          "(method=auto choices this element timed or read from the disk, see autotune), "
-          "variant (the kernel variant running), and with profiling=true the "
-          "device time of upload-ns, kernel-ns, download-ns, busy-ns (any command running), "
-          "overlap-ns (two or more at once) and span-ns (first start to last end)",
+      g_param_spec_boxed ("stats", "Statistics", "Counters since the element started: frames, "
+          "transfer paths, programs, tunings, variant and device times",
           GST_TYPE_STRUCTURE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
   g_object_class_install_property (gobject_class, PROP_BANDS,
-      g_param_spec_int ("bands", "Bands", "On a GPU (any device with its own memory): split each "
-          "frame into this many horizontal bands whose upload, kernel and download overlap on "
-          "three queues; 1 = one after the other; 0 = automatic: about 8 bands of at least 128 "
-          "rows while the frame is the only one on the device, whole frames while others are "
-          "(this element's, see max-inflight, or other elements' on the same device), whose "
-          "stages then overlap with its own. A CPU device works on the frame in place and "
-          "ignores it. Bands add no latency",
-          0, CL_MAX_BANDS, DEFAULT_BANDS, live));
+      g_param_spec_int ("bands", "Bands", "Horizontal bands per frame whose transfers and "
+          "kernel overlap on a GPU, 0 for automatic", 0, CL_MAX_BANDS, DEFAULT_BANDS, live));
   g_object_class_install_property (gobject_class, PROP_MAX_INFLIGHT,
       g_param_spec_uint ("max-inflight", "Frames in flight", "Frames queued on the device at "
-          "once. 1: each frame leaves complete before the next one comes. Above 1: frame n+1 "
-          "is uploaded while frame n is convolved and downloaded (throughput on a GPU, where a "
-          "frame's transfers otherwise wait for the host), and each frame leaves max-inflight "
-          "- 1 frames later, a latency the element reports in the latency query (at the "
-          "caps' frame rate). EOS, caps changes, segments, gaps and the drain query push the "
-          "frames in flight first, in order; a flush drops them",
+          "once, each frame leaving max-inflight - 1 frames later",
           1, CL_MAX_INFLIGHT, DEFAULT_MAX_INFLIGHT, live));
   g_object_class_install_property (gobject_class, PROP_CONTEXT,
-      g_param_spec_object ("context", "Context", "The OpenCL context in use (a GstClContext, "
-          "whose cl-context and cl-device properties are the OpenCL handles), NULL while the "
-          "element is stopped. Elements of a pipeline share one through the GstContext "
-          "'" GST_CL_CONTEXT_TYPE "'; an application may give its own cl_context and "
-          "cl_device_id in one (fields cl-context and cl-device, pointers)",
+      g_param_spec_object ("context", "Context", "The OpenCL context in use (a GstClContext), "
+          "NULL while the element is stopped",
           GST_TYPE_CL_CONTEXT, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 }
 

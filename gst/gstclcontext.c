@@ -26,6 +26,27 @@ GST_DEBUG_CATEGORY_STATIC (gst_cl_context_debug);
   "OpenCL ICD (e.g. nvidia-opencl-icd, mesa-opencl-icd, intel-opencl-icd); 'clinfo -l' lists " \
   "what is installed"
 
+/* The hint of a "no device" error: how to get one, or, where PoCL is registered with the ICD
+ * loader already (its pocl.icd in OCL_ICD_VENDORS or /etc/OpenCL/vendors), how to see why it
+ * gives none. */
+static const gchar *
+how_to_get_a_device (void)
+{
+  const gchar *vendors = g_getenv ("OCL_ICD_VENDORS");
+  gchar *icd;
+  gboolean pocl;
+
+  if (!vendors || !*vendors)
+    vendors = "/etc/OpenCL/vendors";
+  icd = g_str_has_suffix (vendors, ".icd") ? g_strdup (vendors) :
+      g_build_filename (vendors, "pocl.icd", NULL);
+  pocl = g_str_has_suffix (icd, "pocl.icd") && g_file_test (icd, G_FILE_TEST_EXISTS);
+  g_free (icd);
+  return pocl ? "PoCL is registered with the OpenCL loader but gives no device: 'clinfo' "
+      "says why (POCL_DEBUG=all gives details), or install your GPU's OpenCL ICD" :
+      HOW_TO_GET_A_DEVICE;
+}
+
 #ifndef CL_PLATFORM_NOT_FOUND_KHR
 #define CL_PLATFORM_NOT_FOUND_KHR -1001
 #endif
@@ -82,8 +103,8 @@ registry_add (GstClContext * ctx, cl_context wrapped)
 
 G_DEFINE_TYPE (GstClContext, gst_cl_context, GST_TYPE_OBJECT);
 
-static void
-ensure_debug (void)
+void
+gst_cl_context_init_debug (void)
 {
   static gsize debug_once = 0;
 
@@ -597,8 +618,8 @@ context_new (const DeviceEntry * e, cl_context cl, GError ** error)
     cl = clCreateContext (props, 1, &e->device, NULL, NULL, &err);
   if (!cl || err != CL_SUCCESS) {
     g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_NOT_FOUND,
-        "Could not %s an OpenCL context on %s: %s. " HOW_TO_GET_A_DEVICE,
-        cl ? "use the given" : "create", e->label, gst_cl_error_to_string (err));
+        "Could not %s an OpenCL context on %s: %s. %s", cl ? "use the given" : "create",
+        e->label, gst_cl_error_to_string (err), how_to_get_a_device ());
     return NULL;
   }
   ctx = g_object_new (GST_TYPE_CL_CONTEXT, NULL);
@@ -682,13 +703,13 @@ acquire (const gchar * spec, gboolean join, GError ** error)
   gchar *why = NULL;
   cl_int err;
 
-  ensure_debug ();
+  gst_cl_context_init_debug ();
   g_mutex_lock (&registry_lock);
   devs = list_devices (&err);
   if (devs->len == 0) {
     g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_NOT_FOUND,
-        "No OpenCL device found (device=\"%s\"; clGetPlatformIDs: %s). " HOW_TO_GET_A_DEVICE,
-        spec ? spec : "", gst_cl_error_to_string (err));
+        "No OpenCL device found (device=\"%s\"; clGetPlatformIDs: %s). %s",
+        spec ? spec : "", gst_cl_error_to_string (err), how_to_get_a_device ());
     goto done;
   }
 
@@ -893,7 +914,7 @@ gst_cl_context_new_wrapped (cl_context context, cl_device_id device, GError ** e
   cl_device_id *devs;
   gboolean found = FALSE;
 
-  ensure_debug ();
+  gst_cl_context_init_debug ();
   /* the device must be one of the context's */
   if (!context || !device || clGetContextInfo (context, CL_CONTEXT_NUM_DEVICES, sizeof (n), &n,
           NULL) != CL_SUCCESS || n == 0 || !device_entry (device, &e)) {

@@ -77,6 +77,9 @@ struct _GstClContext
  * elements on it (gst_cl_context_join), the first listed of those that tie. On failure
  * returns NULL and sets a GST_RESOURCE_ERROR_NOT_FOUND error whose message says how to get
  * a device. */
+/* Registers the debug category clcontext (at plugin load, so --gst-debug-help lists it). */
+void gst_cl_context_init_debug (void);
+
 GstClContext *gst_cl_context_acquire (const gchar * spec, GError ** error);
 /* Whether spec is an "auto" placement. */
 gboolean gst_cl_device_spec_is_auto (const gchar * spec);

@@ -560,7 +560,8 @@ gst_cl_convolve_finalize (GObject * object)
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
-/* The settings' properties: what the kernels compute and how. */
+/* The settings' properties: what the kernels compute and how. Each blurb is one line for
+ * gst-inspect; the details are in docs/properties.md. */
 static void
 install_settings_properties (GObjectClass * gobject_class)
 {
@@ -569,56 +570,41 @@ install_settings_properties (GObjectClass * gobject_class)
   const GParamFlags ctrl = live | GST_PARAM_CONTROLLABLE;
 
   g_object_class_install_property (gobject_class, PROP_KERNEL,
-      g_param_spec_enum ("kernel", "Kernel", "Coefficient preset, generated for any odd size "
-          "(formulas in docs/kernels.md); 'custom' uses the matrix property. The identity (also a "
-          "matrix that divides to a 1 at the centre, bias 0) passes buffers through untouched",
+      g_param_spec_enum ("kernel", "Kernel", "Coefficient preset generated for the current "
+          "size, or custom for the matrix property (formulas in docs/kernels.md)",
           GST_TYPE_CL_CONVOLVE_KERNEL, CL_SETTINGS_DEFAULT_KERNEL, live));
   g_object_class_install_property (gobject_class, PROP_SIZE,
-      g_param_spec_int ("size", "Size", "Side of the square kernel in pixels, odd; an even "
-          "value is refused with a warning and the previous size stays", 1, CONV_MAX_SIZE,
-          CL_SETTINGS_DEFAULT_SIZE, live));
+      g_param_spec_int ("size", "Size", "Side of the square kernel in pixels, odd", 1,
+          CONV_MAX_SIZE, CL_SETTINGS_DEFAULT_SIZE, live));
   g_object_class_install_property (gobject_class, PROP_DIVISOR,
-      g_param_spec_double ("divisor", "Divisor", "Divide the weighted sum by this; 0 = "
-          "automatic: the sum of the coefficients, or 1 where that sum is 0",
+      g_param_spec_double ("divisor", "Divisor", "Divisor of the weighted sum, 0 for the sum "
+          "of the coefficients (1 where they sum to 0)",
           -G_MAXDOUBLE, G_MAXDOUBLE, CL_SETTINGS_DEFAULT_DIVISOR, ctrl));
   g_object_class_install_property (gobject_class, PROP_BIAS,
-      g_param_spec_double ("bias", "Bias", "Added after dividing, in 8-bit units "
-          "(e.g. 128 to centre signed responses such as sobel-x)", -1e6, 1e6,
-          CL_SETTINGS_DEFAULT_BIAS, ctrl));
+      g_param_spec_double ("bias", "Bias", "Offset added after dividing, in 8-bit units "
+          "(128 centres signed results)", -1e6, 1e6, CL_SETTINGS_DEFAULT_BIAS, ctrl));
   g_object_class_install_property (gobject_class, PROP_BORDER,
       g_param_spec_enum ("border", "Border", "How pixels outside the frame are made up",
           GST_TYPE_CL_CONVOLVE_BORDER, CL_SETTINGS_DEFAULT_BORDER, live));
   g_object_class_install_property (gobject_class, PROP_METHOD,
-      g_param_spec_enum ("method", "Method", "OpenCL kernel variant (all give the same output "
-          "within 1 LSB); auto logs its choice at INFO level", GST_TYPE_CL_CONVOLVE_METHOD,
-          CL_SETTINGS_DEFAULT_METHOD, live));
+      g_param_spec_enum ("method", "Method", "OpenCL kernel variant, each giving the same "
+          "output within 1 LSB", GST_TYPE_CL_CONVOLVE_METHOD, CL_SETTINGS_DEFAULT_METHOD, live));
   g_object_class_install_property (gobject_class, PROP_ANGLE,
       g_param_spec_double ("angle", "Angle", "Direction of the motionblur line in degrees, "
-          "counter-clockwise from +x (image y points down)", -360.0, 360.0,
-          CL_SETTINGS_DEFAULT_ANGLE, ctrl));
+          "counter-clockwise from +x", -360.0, 360.0, CL_SETTINGS_DEFAULT_ANGLE, ctrl));
   g_object_class_install_property (gobject_class, PROP_SIGMA,
-      g_param_spec_double ("sigma", "Sigma", "Standard deviation of the gaussian in pixels; "
-          "0 = OpenCV's rule 0.3*((size-1)*0.5-1)+0.8 (gaussian and unsharp)", 0.0, 1000.0,
-          CL_SETTINGS_DEFAULT_SIGMA, ctrl));
+      g_param_spec_double ("sigma", "Sigma", "Standard deviation of the gaussian in pixels, "
+          "0 to derive it from size", 0.0, 1000.0, CL_SETTINGS_DEFAULT_SIGMA, ctrl));
   g_object_class_install_property (gobject_class, PROP_AMOUNT,
-      g_param_spec_double ("amount", "Amount", "Strength of kernel=unsharp: out = in + amount "
-          "x (in - gaussian blur of size and sigma); negative values blur", -2.0, 20.0,
-          CL_SETTINGS_DEFAULT_AMOUNT, ctrl));
+      g_param_spec_double ("amount", "Amount", "Strength of kernel=unsharp, negative values "
+          "blur", -2.0, 20.0, CL_SETTINGS_DEFAULT_AMOUNT, ctrl));
   g_object_class_install_property (gobject_class, PROP_PLANES,
-      g_param_spec_flags ("planes", "Planes", "Which planes or components are convolved; the "
-          "others pass through unchanged. auto: luma (y) of YUV and gray formats, r+g+b of RGB "
-          "(alpha and padding copied). y, u, v apply to YUV and gray formats (the gray plane is "
-          "y), r, g, b, a to RGB ones. Chroma planes of subsampled formats are convolved at "
-          "chroma resolution with the same coefficients",
-          GST_TYPE_CL_CONVOLVE_PLANES, CL_SETTINGS_DEFAULT_PLANES, live));
+      g_param_spec_flags ("planes", "Planes", "Planes or components to convolve, the others "
+          "pass through unchanged", GST_TYPE_CL_CONVOLVE_PLANES, CL_SETTINGS_DEFAULT_PLANES,
+          live));
   g_object_class_install_property (gobject_class, PROP_AUTOTUNE,
-      g_param_spec_boolean ("autotune", "Auto-tune", "method=auto: time the kernel variants "
-          "(tiled, float4, vector blockings, separable) on the device the first time a device, "
-          "format, frame size, matrix size, border and split rank are seen, and run the "
-          "fastest. The choice is kept in $XDG_CACHE_HOME/clconvolve/tuning "
-          "(GST_CLCONVOLVE_TUNE_DIR moves it; empty: this process only), so it is timed once "
-          "per machine. false: fixed rules "
-          "(tiled on GPUs, vector on CPUs, separable from size 9 / 7)",
+      g_param_spec_boolean ("autotune", "Auto-tune", "Let method=auto time the kernel variants "
+          "once per machine and run the fastest, instead of fixed rules",
           CL_SETTINGS_DEFAULT_AUTOTUNE, live));
 }
 
@@ -630,32 +616,18 @@ install_matrix_properties (GObjectClass * gobject_class)
       GST_PARAM_MUTABLE_PLAYING;
 
   g_object_class_install_property (gobject_class, PROP_MATRIX,
-      g_param_spec_string ("matrix", "Matrix", "Custom coefficients, row-major, separated by "
-          "commas or spaces; a semicolon or a line end ends a row. Rows of one odd length make "
-          "a rectangle ('1 2 1' a row, '1; 2; 1' a column, odd sides <= 63); one list of an "
-          "odd square count is square. Setting it switches kernel to custom and size to the "
-          "longer side; a malformed matrix is refused with a warning", NULL, live));
+      g_param_spec_string ("matrix", "Matrix", "Custom coefficients, row-major, rows ended by "
+          "';' (syntax in docs/kernels.md); sets kernel to custom", NULL, live));
   g_object_class_install_property (gobject_class, PROP_COMBINE,
-      g_param_spec_enum ("combine", "Combine", "What is output from the sums: the matrix's "
-          "sum (none), or the gradient magnitude, |sum| or the larger magnitude of two "
-          "matrices taken in one pass (the second: matrix-y, else the matrix's transpose), "
-          "divided by |divisor|, plus bias. Runs on float4, sparse and separable (other "
-          "methods fall back with a warning)", GST_TYPE_CL_CONVOLVE_COMBINE,
+      g_param_spec_enum ("combine", "Combine", "Output the matrix's sum, its absolute value, "
+          "or its magnitude or maximum with matrix-y's sum", GST_TYPE_CL_CONVOLVE_COMBINE,
           CL_SETTINGS_DEFAULT_COMBINE, live));
   g_object_class_install_property (gobject_class, PROP_MATRIX_Y,
-      g_param_spec_string ("matrix-y", "Matrix y", "The second matrix of combine=magnitude "
-          "and max, in the matrix syntax (e.g. '-1; 0; 1' beside matrix='-1 0 1'); "
-          "empty = the transpose of the kernel's matrix", NULL, live));
-
-
+      g_param_spec_string ("matrix-y", "Matrix y", "Second matrix of combine=magnitude and "
+          "max, empty for the transpose of the kernel's matrix", NULL, live));
   g_object_class_install_property (gobject_class, PROP_PLANE_MATRICES,
-      g_param_spec_string ("plane-matrices", "Plane matrices", "A matrix per component, "
-          "in the matrix syntax, separated by '|', in the format's component order: Y|U|V|A "
-          "for YUV and gray formats, R|G|B|A for RGB ones (\"|1 2 1; 2 4 2; 1 2 1\" keeps "
-          "luma on the kernel and blurs U). An empty or missing entry runs the kernel's "
-          "matrix; divisor and bias apply to each. Components a format filters together "
-          "(R, G, B of packed RGB; U, V of NV12 and YUY2) run the first one's. The planes "
-          "property still selects what is filtered; not with combine", NULL, live));
+      g_param_spec_string ("plane-matrices", "Plane matrices", "One matrix per component in "
+          "the format's order, separated by '|' (see docs/properties.md)", NULL, live));
 }
 
 /* The regions' properties: where the kernels run. */
@@ -667,29 +639,23 @@ install_region_properties (GObjectClass * gobject_class)
   const GParamFlags ctrl = live | GST_PARAM_CONTROLLABLE;
 
   g_object_class_install_property (gobject_class, PROP_ROI_X,
-      g_param_spec_int ("roi-x", "Region x", "Left column of the region convolved (frame "
-          "pixels; with roi-y, roi-width and roi-height): only its pixels are filtered, the "
-          "rest of the frame passes unchanged, and its edges read the real neighbouring pixels. "
-          "The region is clipped to the frame. All four 0: the whole frame (no region)",
-          G_MININT, G_MAXINT, 0, ctrl));
+      g_param_spec_int ("roi-x", "Region x", "Left column of the region to convolve, in frame "
+          "pixels; all four roi-* at 0 for the whole frame", G_MININT, G_MAXINT, 0, ctrl));
   g_object_class_install_property (gobject_class, PROP_ROI_Y,
-      g_param_spec_int ("roi-y", "Region y", "Top row of the region convolved (see roi-x)",
-          G_MININT, G_MAXINT, 0, ctrl));
+      g_param_spec_int ("roi-y", "Region y", "Top row of the region to convolve, in frame "
+          "pixels", G_MININT, G_MAXINT, 0, ctrl));
   g_object_class_install_property (gobject_class, PROP_ROI_WIDTH,
-      g_param_spec_int ("roi-width", "Region width", "Width of the region convolved (see "
-          "roi-x); 0: to the frame's right edge", 0, G_MAXINT, 0, ctrl));
+      g_param_spec_int ("roi-width", "Region width", "Width of the region to convolve, 0 to "
+          "reach the frame's right edge", 0, G_MAXINT, 0, ctrl));
   g_object_class_install_property (gobject_class, PROP_ROI_HEIGHT,
-      g_param_spec_int ("roi-height", "Region height", "Height of the region convolved (see "
-          "roi-x); 0: to the frame's bottom edge", 0, G_MAXINT, 0, ctrl));
+      g_param_spec_int ("roi-height", "Region height", "Height of the region to convolve, 0 "
+          "to reach the frame's bottom edge", 0, G_MAXINT, 0, ctrl));
   g_object_class_install_property (gobject_class, PROP_ROI_META,
       g_param_spec_boolean ("roi-meta", "Regions from meta", "Convolve the rectangles of each "
-          "buffer's GstVideoRegionOfInterestMeta (those of roi-types) instead of roi-x/y/"
-          "width/height; a buffer without one passes unchanged. Regions may overlap; each "
-          "reads the input as it came", FALSE, live));
+          "buffer's region of interest metas instead of the roi-* region", FALSE, live));
   g_object_class_install_property (gobject_class, PROP_ROI_TYPES,
-      g_param_spec_string ("roi-types", "Region types", "roi-meta: the roi-type names "
-          "whose rectangles are convolved, separated by commas (\"face,license-plate\"); "
-          "empty: every type", NULL, live));
+      g_param_spec_string ("roi-types", "Region types", "Comma-separated roi-type names that "
+          "roi-meta convolves, empty for every type", NULL, live));
 }
 
 static void

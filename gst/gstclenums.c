@@ -77,24 +77,16 @@ gst_cl_convolve_method_get_type (void)
   static const GEnumValue values[] = {
     {GST_CL_CONVOLVE_METHOD_AUTO, "The fastest variant for the device, format, size and "
           "matrix, timed once and remembered (see autotune)", "auto"},
-    {GST_CL_CONVOLVE_METHOD_TILED, "32x8 work-groups (8x8 where the device allows fewer than "
-          "256 work-items) stage their tile plus halo in local memory as floats; each work-item "
-          "computes up to 2x4 pixels from it (for GPUs)", "tiled"},
+    {GST_CL_CONVOLVE_METHOD_TILED, "Tiles staged in local memory, several pixels per "
+          "work-item (for GPUs)", "tiled"},
     {GST_CL_CONVOLVE_METHOD_FLOAT4, "One work-item per pixel from global memory, vector loads, "
           "__constant coefficients", "float4"},
-    {GST_CL_CONVOLVE_METHOD_SEPARABLE, "The matrix split into at most 4 pairs of a vertical "
-          "and a horizontal vector (SVD, exact to well under 1 LSB), run as a row pass and a "
-          "column pass; a matrix that does not split so falls back to the dense kernels",
-        "separable"},
-    {GST_CL_CONVOLVE_METHOD_VECTOR, "Each work-item computes a run of pixels on a few rows as "
-          "float8 vectors of samples, each input row converted once: SIMD code for CPUs "
-          "(views that share pixels with another, as packed 4:2:2, use float4); on AVX-512 "
-          "CPUs auto also times a form with one float16 per computed sample of 16 pixels, "
-          "which spends nothing on a copied alpha or padding byte", "vector"},
-    {GST_CL_CONVOLVE_METHOD_SPARSE, "Loops over the matrix's non-zero coefficients only, as "
-          "float8 vectors of samples (motion blur lines, sparse custom matrices); a matrix with "
-          "more than 1024 of them, or a view that shares pixels with another, uses the dense "
-          "kernels", "sparse"},
+    {GST_CL_CONVOLVE_METHOD_SEPARABLE, "Row and column passes of the matrix split into at "
+          "most 4 vector pairs, else the dense kernels", "separable"},
+    {GST_CL_CONVOLVE_METHOD_VECTOR, "Runs of pixels on a few rows per work-item as float8 "
+          "vectors of samples (for CPUs)", "vector"},
+    {GST_CL_CONVOLVE_METHOD_SPARSE, "Loops over the non-zero coefficients only (motion blur "
+          "lines, sparse custom matrices)", "sparse"},
     {0, NULL, NULL}
   };
 
@@ -111,9 +103,8 @@ gst_cl_convolve_combine_get_type (void)
   static GType type = 0;
   static const GEnumValue values[] = {
     {GST_CL_CONVOLVE_COMBINE_NONE, "The matrix's weighted sum", "none"},
-    {GST_CL_CONVOLVE_COMBINE_MAGNITUDE, "Gradient magnitude: sqrt (gx^2 + gy^2), gx the "
-          "matrix's sum, gy matrix-y's (default: the matrix's transpose, e.g. sobel-y for "
-          "sobel-x), both from one read of the input", "magnitude"},
+    {GST_CL_CONVOLVE_COMBINE_MAGNITUDE, "Gradient magnitude sqrt (gx^2 + gy^2) of the "
+          "matrix's sum gx and matrix-y's sum gy", "magnitude"},
     {GST_CL_CONVOLVE_COMBINE_ABS, "|gx|: the absolute value of the matrix's sum (both signs "
           "of an edge)", "abs"},
     {GST_CL_CONVOLVE_COMBINE_MAX, "max (|gx|, |gy|), gy as for magnitude", "max"},

@@ -82,6 +82,7 @@ typedef struct _ClWorker
   /* the helper process (the worker thread's) */
   GSubprocess *helper;
   GSocket *helper_sock;
+  GThread *helper_log;          /* logs its stderr (compiler chatter) until it exits */
   gchar *helper_path;
   GString *helper_buf;          /* what it said past the last answer */
 
@@ -389,9 +390,29 @@ helper_stop (ClWorker * w)
   g_clear_object (&w->helper_sock);
   g_subprocess_force_exit (w->helper);
   g_subprocess_wait (w->helper, NULL, NULL);
+  /* its stderr is closed now: the log thread ends */
+  g_clear_pointer (&w->helper_log, g_thread_join);
   g_clear_object (&w->helper);
   g_clear_pointer (&w->helper_path, g_free);
   g_string_truncate (w->helper_buf, 0);
+}
+
+/* The helper's stderr, a line at a time, into the debug log (category clworker): what its
+ * compiler says ("1 warning generated.") stays out of the application's terminal, and a shell's
+ * $(...) around the application does not wait for the helper. Ends at the pipe's end. */
+static gpointer
+helper_log_main (gpointer data)
+{
+  GDataInputStream *in = g_data_input_stream_new (G_INPUT_STREAM (data));
+  gchar *line;
+
+  while ((line = g_data_input_stream_read_line (in, NULL, NULL, NULL))) {
+    GST_DEBUG ("helper: %s", line);
+    g_free (line);
+  }
+  g_object_unref (in);
+  g_object_unref (data);
+  return NULL;
 }
 
 static gboolean
@@ -406,8 +427,8 @@ helper_start (ClWorker * w, GstClContext * ctx, const gchar * path)
     return FALSE;
   }
   /* the child inherits this thread's lower priority; no debug log from it (GST_DEBUG_FILE
-   * would be truncated, stderr is the application's) */
-  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_NONE);
+   * would be truncated); its stderr comes to our debug log */
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDERR_PIPE);
   g_subprocess_launcher_unsetenv (launcher, "GST_DEBUG_FILE");
   g_subprocess_launcher_unsetenv (launcher, "GST_DEBUG");
   g_subprocess_launcher_take_stdin_fd (launcher, sv[1]);
@@ -429,6 +450,8 @@ helper_start (ClWorker * w, GstClContext * ctx, const gchar * path)
     return FALSE;
   }
   w->helper_path = g_strdup (path);
+  w->helper_log = g_thread_new ("clconvolve-helper-log", helper_log_main,
+      g_object_ref (g_subprocess_get_stderr_pipe (w->helper)));
   GST_INFO_OBJECT (ctx, "started the helper %s (pid %s)", path,
       g_subprocess_get_identifier (w->helper));
   return TRUE;

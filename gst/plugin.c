@@ -13,13 +13,22 @@
 
 #include "gstclconvolve.h"
 #include "gstclworker.h"
+#include "gstclcontext.h"
+#include "gstcltuner.h"
+#include "gstclmemory.h"
+#include "gstclbufferpool.h"
 
 static gboolean
 plugin_init (GstPlugin * plugin)
 {
   /* the helper is looked for from here */
   gst_cl_worker_set_plugin_file (gst_plugin_get_filename (plugin));
+  /* every debug category of the plugin, so that --gst-debug-help lists them */
   gst_cl_worker_init_debug ();
+  gst_cl_context_init_debug ();
+  gst_cl_tuner_init ();
+  g_type_class_unref (g_type_class_ref (GST_TYPE_CL_ALLOCATOR));
+  g_type_class_unref (g_type_class_ref (GST_TYPE_CL_BUFFER_POOL));
   return GST_ELEMENT_REGISTER (clconvolve, plugin);
 }
 

@@ -2118,6 +2118,43 @@ GST_START_TEST (test_decimal_comma_matrix)
 
 GST_END_TEST;
 
+/* A method that cannot run the settings falls back with one warning on the bus (issue 43: the
+ * docs promise it), not one per frame: method=tiled cannot combine two sums. */
+GST_START_TEST (test_fallback_warned_once)
+{
+  GstElement *pipe = gst_parse_launch ("videotestsrc num-buffers=5 ! "
+      "video/x-raw,format=RGBA,width=32,height=24 ! clconvolve method=tiled kernel=sobel-x "
+      "combine=magnitude ! fakesink", NULL);
+  GstBus *bus = gst_element_get_bus (pipe);
+  GstMessage *msg;
+  guint posted = 0;
+
+  gst_element_set_state (pipe, GST_STATE_PLAYING);
+  while ((msg = gst_bus_timed_pop_filtered (bus, 60 * GST_SECOND, GST_MESSAGE_EOS |
+              GST_MESSAGE_ERROR | GST_MESSAGE_WARNING))) {
+    GstMessageType type = GST_MESSAGE_TYPE (msg);
+    GError *err = NULL;
+
+    if (type == GST_MESSAGE_WARNING) {
+      gst_message_parse_warning (msg, &err, NULL);
+      fail_unless (strstr (err->message, "cannot combine") != NULL, "warning: %s",
+          err->message);
+      posted++;
+      g_clear_error (&err);
+    }
+    gst_message_unref (msg);
+    fail_if (type == GST_MESSAGE_ERROR, "the pipeline failed");
+    if (type != GST_MESSAGE_WARNING)
+      break;
+  }
+  fail_unless_equals_int (posted, 1);
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (pipe);
+}
+
+GST_END_TEST;
+
 /* The caps of pad: its format's depth and whether it is memory:CLBuffer. */
 static void
 pad_caps (GstElement * e, const gchar * pad_name, gint * depth, gboolean * cl)
@@ -2503,6 +2540,7 @@ clconvolve_suite (void)
   tcase_add_loop_test (tc, test_switch_when_ready, 0, G_N_ELEMENTS (helpers));
   tcase_add_test (tc, test_device_spec_refused);
   tcase_add_test (tc, test_first_contact_caps);
+  tcase_add_test (tc, test_fallback_warned_once);
   tcase_add_test (tc, test_device_refused_while_running);
   tcase_add_test (tc, test_identity_passthrough);
 
