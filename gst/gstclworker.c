@@ -37,13 +37,15 @@ typedef enum
 } JobState;
 
 /* The order the worker runs queued jobs in: what a stream waits for now (its specialised
- * kernel, while it runs a generic one), then tuning, then programs built in case a later
- * renegotiation needs them; first in, first out within each. */
+ * kernel, while it runs a generic one), then the generic programs built in case a later
+ * renegotiation needs them (small builds; without them that renegotiation's frame waits for a
+ * compiler), then tuning (the stream already runs the fixed rules' variant, and a tuning job
+ * takes seconds); first in, first out within each. */
 typedef enum
 {
   JOB_NEEDED,
-  JOB_TUNING,
-  JOB_SPECULATIVE
+  JOB_SPECULATIVE,
+  JOB_TUNING
 } JobPriority;
 
 struct _ClJob

@@ -79,13 +79,13 @@ void gst_cl_worker_init_debug (void);
 
 /* Queues spec on ctx's worker (started on first use), or joins the identical job already
  * queued or running. Returns the caller's reference; give it back with gst_cl_job_drop. The
- * worker runs what a stream waits for (builds) before tuning, and both before what
- * gst_cl_worker_prepare queued. */
+ * worker runs what a stream waits for (builds), then what gst_cl_worker_prepare queued, then
+ * tuning. */
 ClJob *gst_cl_worker_submit (GstClContext * ctx, const ClJobSpec * spec);
 
-/* Queues spec for the caches alone (a program likely needed later), behind every job a stream
- * waits for: nobody polls it, and it is never dropped; an element asking for the same job
- * later joins it (and moves it up). */
+/* Queues spec for the caches alone (a program likely needed later), behind every build a stream
+ * waits for and before tuning: nobody polls it, and it is never dropped; an element asking for
+ * the same job later joins it (and moves it up). */
 void gst_cl_worker_prepare (GstClContext * ctx, const ClJobSpec * spec);
 
 /* TRUE once the job has ended, with *result filled (valid while the reference is held). */

@@ -5,10 +5,16 @@
 # each run's JSON line tagged "cache" and "run", then the median worst gap of each. RUNS rounds
 # (default 1), each with fresh caches; the arguments go to clconvolve-gaps. Run after building.
 #   tests/bench/gaps.sh --res 320x240 --every 10
+#   FIND_HELPER=1 RUNS=3 tests/bench/gaps.sh --res 640x480 --every 30   (issue 43's check)
 cd "$(dirname "$0")/../.."
 export GST_PLUGIN_PATH_1_0=$PWD/build/gst
-# the worker's helper process: this build's, unless one is given
-export GST_CLCONVOLVE_HELPER=${GST_CLCONVOLVE_HELPER-$PWD/build/tools/clconvolve-warmup}
+# the worker's helper process: this build's, unless one is given; FIND_HELPER=1 leaves the
+# variable unset, so the element finds the helper beside the plugin as a user's would
+if [ "${FIND_HELPER:-}" = 1 ]; then
+  unset GST_CLCONVOLVE_HELPER
+else
+  export GST_CLCONVOLVE_HELPER=${GST_CLCONVOLVE_HELPER-$PWD/build/tools/clconvolve-warmup}
+fi
 B=build/tests/bench/clconvolve-gaps
 status=0
 declare -A gaps  # worst gaps of the cold and of the warm runs
