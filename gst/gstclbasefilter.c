@@ -907,8 +907,8 @@ install_properties (GObjectClass * gobject_class)
   const GParamFlags live = rw | GST_PARAM_MUTABLE_PLAYING;
 
   g_object_class_install_property (gobject_class, PROP_DEVICE,
-      g_param_spec_string ("device", "Device", "OpenCL device: empty for the first GPU, a type, "
-          "P:D indices, part of its name, or auto to balance load (see docs/properties.md)",
+      g_param_spec_string ("device", "Device", "OpenCL device: empty for the least loaded GPU, "
+          "a type, P:D indices, part of its name, or auto (see docs/properties.md)",
           DEFAULT_DEVICE, rw | GST_PARAM_MUTABLE_READY));
   g_object_class_install_property (gobject_class, PROP_DEVICE_NAME,
       g_param_spec_string ("device-name", "Device name", "The OpenCL device in use, as "

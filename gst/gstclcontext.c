@@ -393,7 +393,11 @@ least_loaded (GArray * devs, const gchar * spec)
 {
   const DeviceEntry *best = NULL;
   guint best_load = G_MAXUINT;
-  GString *loads = gst_debug_category_get_threshold (gst_cl_context_debug) >= GST_LEVEL_INFO ?
+  GString *loads;
+
+  /* also reached from gst_cl_device_list (clconvolve-warmup --list), before any context */
+  gst_cl_context_init_debug ();
+  loads = gst_debug_category_get_threshold (gst_cl_context_debug) >= GST_LEVEL_INFO ?
       g_string_new (NULL) : NULL;
 
   for (guint i = 0; i < devs->len; i++) {
@@ -426,12 +430,11 @@ match_device (GArray * devs, const gchar * spec)
   gchar *needle;
   const DeviceEntry *found = NULL;
 
-  if (spec == NULL || *spec == '\0') {
-    found = first_of_type (devs, CL_DEVICE_TYPE_GPU);
-    if (!found)
-      found = first_of_type (devs, CL_DEVICE_TYPE_CPU);
-    return found ? found : (devs->len ? &g_array_index (devs, DeviceEntry, 0) : NULL);
-  }
+  /* no device named: the least loaded of plain auto's (the GPUs, else the CPUs, else every
+   * device; the first on a tie, so one GPU is always the first). Unlike device=auto, a
+   * context the pipeline or the application gives still comes first (ensure_element). */
+  if (spec == NULL || *spec == '\0')
+    return least_loaded (devs, "auto");
   if (gst_cl_device_spec_is_auto (spec))
     return least_loaded (devs, spec);
   if (!g_ascii_strcasecmp (spec, "gpu"))

@@ -2407,6 +2407,55 @@ start_together (gpointer data)
   return GINT_TO_POINTER (gst_element_set_state (st->pipe, GST_STATE_PAUSED));
 }
 
+/* No device named (issue 45): pipelines started one after the other spread over the devices,
+ * the least loaded first (here PoCL's two CPU devices, there being no GPU), a chain stays on one
+ * device, and a device named by index still pins its element. */
+GST_START_TEST (test_default_spreads)
+{
+  GPtrArray *cpus = require_two_cpu_devices ();
+  const gchar *unnamed = "videotestsrc num-buffers=1 ! video/x-raw,format=RGBA,width=32,"
+      "height=24 ! clconvolve name=c method=float4 autotune=false ! fakesink";
+  GstElement *pipes[3], *chain;
+  gchar *index[3], *a, *b;
+
+  for (guint i = 0; i < 2; i++) {
+    pipes[i] = start_pipeline (unnamed, FALSE);
+    index[i] = index_of (pipes[i], "c");
+  }
+  fail_unless (g_strcmp0 (index[0], index[1]), "two unnamed pipelines both on %s", index[0]);
+  fail_unless (!g_strcmp0 (index[0], g_ptr_array_index (cpus, 0)), "the first went to %s",
+      index[0]);
+  /* pinned: the first device, however loaded */
+  {
+    gchar *line = g_strdup_printf ("videotestsrc num-buffers=1 ! video/x-raw,format=RGBA,"
+        "width=32,height=24 ! clconvolve name=c device=%s ! fakesink",
+        (gchar *) g_ptr_array_index (cpus, 0));
+
+    pipes[2] = start_pipeline (line, FALSE);
+    g_free (line);
+  }
+  index[2] = index_of (pipes[2], "c");
+  fail_unless (!g_strcmp0 (index[2], g_ptr_array_index (cpus, 0)), "device=%s ran on %s",
+      (gchar *) g_ptr_array_index (cpus, 0), index[2]);
+  /* a chain of unnamed elements: one device (now the second, with one element fewer) */
+  chain = start_pipeline ("videotestsrc num-buffers=1 ! video/x-raw,format=RGBA,width=32,"
+      "height=24 ! clconvolve name=a ! clconvolve name=b kernel=box size=3 ! fakesink", FALSE);
+  a = index_of (chain, "a");
+  b = index_of (chain, "b");
+  fail_unless (!g_strcmp0 (a, b), "an unnamed chain on %s and %s", a, b);
+  fail_unless (!g_strcmp0 (a, g_ptr_array_index (cpus, 1)), "the chain went to %s", a);
+  g_free (a);
+  g_free (b);
+  stop_pipeline (chain);
+  for (guint i = 0; i < 3; i++) {
+    stop_pipeline (pipes[i]);
+    g_free (index[i]);
+  }
+  g_ptr_array_unref (cpus);
+}
+
+GST_END_TEST;
+
 /* Pipelines started at the same moment from as many threads each take a place of their own:
  * two per CPU device, never three on one (the choice and the count are one step). Five
  * rounds. */
@@ -2673,6 +2722,7 @@ memory_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_checked_fixture (tc, NULL, stop_leftover_pipelines);
   tcase_add_test (tc, test_auto_spreads);
+  tcase_add_test (tc, test_default_spreads);
   tcase_add_test (tc, test_auto_concurrent);
   tcase_add_test (tc, test_auto_restart);
   tcase_add_test (tc, test_auto_specs);
