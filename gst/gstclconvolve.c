@@ -496,11 +496,15 @@ gst_cl_convolve_collect_regions (GstClBaseFilter * filter, GstBuffer * buf, gint
   if (!self->roi_meta) {
     ClRect r = self->roi;
 
-    /* 0: to the frame's edge */
-    if (r.width == 0)
-      r.width = CLAMP ((gint64) width - r.x, 0, G_MAXINT);
-    if (r.height == 0)
-      r.height = CLAMP ((gint64) height - r.y, 0, G_MAXINT);
+    /* 0: from x (the frame's edge for any x left of it) to the frame's edge */
+    if (r.width == 0) {
+      r.x = MAX (r.x, 0);
+      r.width = MAX (width - r.x, 0);
+    }
+    if (r.height == 0) {
+      r.y = MAX (r.y, 0);
+      r.height = MAX (height - r.y, 0);
+    }
     rects[n++] = r;
   } else {
     gpointer state = NULL;

@@ -2075,10 +2075,15 @@ push_regions (GstHarness * h, const Case * c, gboolean discrete, GstBufferPool *
     g_object_set (h->element, "roi-x", rois[0].x, "roi-y", rois[0].y, "roi-width", rois[0].w,
         "roi-height", rois[0].h, NULL);
     r[0] = rois[0];
-    if (r[0].w == 0)
+    /* 0: from x (or the frame's left edge, for any x left of it) to the right edge */
+    if (r[0].w == 0) {
+      r[0].x = MAX (r[0].x, 0);
       r[0].w = c->width - r[0].x;
-    if (r[0].h == 0)
+    }
+    if (r[0].h == 0) {
+      r[0].y = MAX (r[0].y, 0);
       r[0].h = c->height - r[0].y;
+    }
     nr = 1;
   }
   if (hold)
@@ -2105,6 +2110,9 @@ push_regions (GstHarness * h, const Case * c, gboolean discrete, GstBufferPool *
   /* a region inside the frame must change something, or the check could not fail */
   fail_unless (changed > 0 || nr == 0 || rois[0].x >= c->width || rois[0].w == 0 ||
       rois[0].h == 0, "%s: the filter changes nothing in the regions", full);
+  /* issue 44: the whole frame from the far left and top, to the edges */
+  fail_unless (meta || rois[0].x != G_MININT || changed > 0, "%s: roi-x=%d with width 0 "
+      "filtered nothing", full, G_MININT);
   check_frame (&g, &in, &out, &e, full);
 
   expect_clear (&e);
@@ -2139,7 +2147,7 @@ GST_START_TEST (test_regions)
   gint w = c->width, h = c->height;
   const TestRoi props[][1] = {
     {{5, 4, 12, 9}}, {{-3, -2, 10, 8}}, {{w - 6, h - 5, 0, 0}}, {{w + 5, 2, 10, 10}},
-    {{1, h / 2, 0, 3}},
+    {{1, h / 2, 0, 3}}, {{G_MININT, G_MININT, 0, 0}},
   };
   const TestRoi several[] = {
     {2, 2, 10, 8, "face"}, {8, 5, 10, 10, "face"}, {w - 4, h - 3, 10, 10, "plate"},
