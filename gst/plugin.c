@@ -17,6 +17,7 @@
 #include "gstcltuner.h"
 #include "gstclmemory.h"
 #include "gstclbufferpool.h"
+#include "clkernels.h"
 
 static gboolean
 plugin_init (GstPlugin * plugin)
@@ -24,6 +25,7 @@ plugin_init (GstPlugin * plugin)
   /* the helper is looked for from here */
   gst_cl_worker_set_plugin_file (gst_plugin_get_filename (plugin));
   /* every debug category of the plugin, so that --gst-debug-help lists them */
+  cl_kernels_init_debug ();   /* clconvolve, shared with the element */
   gst_cl_worker_init_debug ();
   gst_cl_context_init_debug ();
   gst_cl_tuner_init ();

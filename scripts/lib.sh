@@ -1,4 +1,5 @@
-# Shared by scripts/demo and scripts/test: Debian 12 packages and the meson build.
+# Shared by scripts/demo, scripts/test, scripts/package and scripts/check-install: Debian 12
+# packages, the meson build and checks of a built plugin.
 # Sourced, not run.
 
 CLCONVOLVE_PACKAGES="gcc pkg-config meson ninja-build python3
@@ -120,4 +121,22 @@ build_fuzz () {
   fi
   # shellcheck disable=SC2046
   ninja -C build-fuzz $(test_targets build-fuzz fuzz-matrix fuzz-cache) >/dev/null
+}
+
+# A live stream through the plugin in PLUGINDIR (GStreamer registry and caches under DIR) with
+# no GST_CLCONVOLVE_HELPER set: returns 0 when a build was done by a helper the plugin found
+# from its own place, else prints what happened and returns 1. Any arguments after the two
+# prefix the command (scripts/check-install: running it as another user).
+#   helper_stream_ok PLUGINDIR DIR [PREFIX...]
+helper_stream_ok () {
+  local plugindir=$1 dir=$2
+  shift 2
+  "$@" env -u GST_CLCONVOLVE_HELPER -u GST_CLCONVOLVE_SYNC_BUILDS PATH="$PATH" HOME="$dir" \
+    GST_PLUGIN_PATH="$plugindir" GST_REGISTRY_1_0="$dir/registry.bin" XDG_CACHE_HOME="$dir/cache" \
+    gst-launch-1.0 -m videotestsrc is-live=true num-buffers=240 ! \
+    video/x-raw,width=64,height=48,format=RGBA,framerate=30/1 ! \
+    clconvolve kernel=box size=5 method=vector autotune=false ! fakesink >"$dir/launch.txt" 2>&1 ||
+    { cat "$dir/launch.txt"; return 1; }
+  grep -q "phase=(string)done.*helper=(boolean)true" "$dir/launch.txt" ||
+    { grep -i "clconvolve-job\|warn" "$dir/launch.txt"; return 1; }
 }

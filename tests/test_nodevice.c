@@ -15,6 +15,32 @@
 
 #include "common.h"
 
+/* Every debug category of the plugin exists once the plugin is loaded (issue 43: so that
+ * --gst-debug-help lists them before any element runs). First in this suite's process, before
+ * any element or context exists; no device needed. */
+GST_START_TEST (test_debug_categories)
+{
+  const gchar *names[] = { "clconvolve", "clcontext", "clworker", "cltuner", "clmemory",
+    "clbufferpool"
+  };
+  GstPlugin *plugin = gst_plugin_load_by_name ("clconvolve");
+  GSList *all;
+
+  fail_unless (plugin != NULL, "the clconvolve plugin did not load");
+  all = gst_debug_get_all_categories ();
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++) {
+    gboolean found = FALSE;
+
+    for (GSList * l = all; l && !found; l = l->next)
+      found = !strcmp (gst_debug_category_get_name (l->data), names[i]);
+    fail_unless (found, "no debug category %s after the plugin loaded", names[i]);
+  }
+  g_slist_free (all);
+  gst_object_unref (plugin);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_no_device_error)
 {
   GError *err = NULL;
@@ -43,6 +69,7 @@ nodevice_suite (void)
   TCase *tc = tcase_create ("general");
 
   suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_debug_categories);
   tcase_add_test (tc, test_no_device_error);
   return s;
 }
