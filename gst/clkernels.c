@@ -40,6 +40,7 @@ struct _ClKernels
   cl_mem sep_mem[CL_MAX_MATRICES];      /* method=separable: the vector pairs */
   cl_mem taps_mem[CL_MAX_MATRICES];     /* method=sparse: the non-zero coefficients */
   gint m_rank[CL_MAX_MATRICES], m_rank_a[CL_MAX_MATRICES], m_ntaps[CL_MAX_MATRICES];
+  gboolean m_centre[CL_MAX_MATRICES];   /* a centre term after the pairs (RANK_CENTRE) */
   gint n_matrices;
   /* what the variant rules see of them all: pairs, -1 where one matrix has more than
    * CL_MAX_RANK (or none splits); the most taps, 0 where one has more than CL_MAX_TAPS */
@@ -112,10 +113,10 @@ coef_args (ClKernels * k, gint bits, gint m)
 {
   gint rank = k->m_rank[m], rank_a = k->m_rank_a[m];
 
-  /* the separable kernels' rank: the first matrix's pairs + 16 x the second's; the generic
-   * kernels' border: the border + 16 x combine (kernels/common.cl) */
+  /* the separable kernels' rank: the first matrix's pairs + 16 x the second's, + 256 with a
+   * centre term; the generic kernels' border: the border + 16 x combine (kernels/common.cl) */
   return (ClCoefArgs) { k->coef_mem[m], k->sep_mem[m],
-    rank < 0 ? rank : rank_a + 16 * (rank - rank_a),
+    rank < 0 ? rank : rank_a + 16 * (rank - rank_a) + (k->m_centre[m] ? 256 : 0),
     (gfloat) (k->cur->bias * (bits > 8 ? ((1 << bits) - 1) / 255.0 : 1.0)),
     cl_settings_matrix_size (k->cur),
     k->cur->border + 16 * k->cur->combine, k->taps_mem[m], k->m_ntaps[m]
@@ -668,6 +669,7 @@ upload_matrix (ClKernels * k, gint m, const ClCoefficients * c, const gchar ** w
 
   k->m_rank[m] = c->rank;
   k->m_rank_a[m] = c->rank_a;
+  k->m_centre[m] = c->centre != 0.0f;
   k->m_ntaps[m] = c->ntaps;
   k->box &= c->box;
   if (m == 0)

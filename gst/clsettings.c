@@ -223,12 +223,40 @@ split_pairs (const gdouble * k, gint n, gfloat * sep, gint first)
   return first + r <= CL_MAX_RANK ? r : -1;
 }
 
+/* The split of k (already divided, of r pairs; -1: more than CL_MAX_RANK) as a centre term w
+ * and fewer pairs where that saves some (an unsharp mask: one pair, not two): returns the
+ * pairs then, w in *centre and after them in sep (the kernels' RANK_CENTRE); else r, sep and
+ * *centre as they were. */
+static gint
+split_centre (gdouble * k, gint n, gfloat * sep, gint r, gfloat * centre)
+{
+  gdouble w = conv_centre_term (k, n);
+  gfloat *rest = g_new0 (gfloat, 2 * CL_MAX_RANK * CONV_MAX_SIZE);
+  gint rc;
+
+  if (w == 0.0) {
+    g_free (rest);
+    return r;
+  }
+  k[n * n / 2] -= w;
+  rc = split_pairs (k, n, rest, 0);
+  k[n * n / 2] += w;
+  if (rc >= 0 && rc < CL_MAX_RANK && (r < 0 || rc < r)) {
+    memcpy (sep, rest, sizeof (gfloat) * 2 * CL_MAX_RANK * CONV_MAX_SIZE);
+    *centre = sep[2 * rc * n] = (gfloat) w;
+    r = rc;
+  }
+  g_free (rest);
+  return r;
+}
+
 /* The device's float coefficients: the matrix already divided by the divisor into out[n * n]
  * (paired: the second matrix after it, out[n * n .. 2 n * n)); its split into vector pairs
- * into sep (paired: the second's pairs after the first's, *rank_a of them the first's).
- * Returns the number of pairs in all, or -1 when they need more than CL_MAX_RANK. */
+ * into sep (paired: the second's pairs after the first's, *rank_a of them the first's; not
+ * paired: a centre term in *centre where one saves pairs, split_centre). Returns the number of pairs in all, or -1 when they need more than CL_MAX_RANK. */
 static gint
-compute_coefficients (const ClSettings * s, gint comp, gfloat * out, gfloat * sep, gint * rank_a)
+compute_coefficients (const ClSettings * s, gint comp, gfloat * out, gfloat * sep, gint * rank_a,
+    gfloat * centre)
 {
   gdouble *k = g_new (gdouble, CL_NCOEF), *k2 = g_new0 (gdouble, CL_NCOEF);
   gint n, ra, rb = 0;
@@ -259,6 +287,8 @@ compute_coefficients (const ClSettings * s, gint comp, gfloat * out, gfloat * se
   ra = split_pairs (k, n, sep, 0);
   if (paired && ra >= 0)
     rb = split_pairs (k2, n, sep, ra);
+  else if (s->combine == GST_CL_CONVOLVE_COMBINE_NONE && (ra < 0 || ra > 1))
+    ra = split_centre (k, n, sep, ra, centre);
   g_free (k);
   g_free (k2);
   *rank_a = MAX (ra, 0);
@@ -283,7 +313,8 @@ cl_settings_coefficients (const ClSettings * s, gint comp, ClCoefficients * c)
   memset (c->sep, 0, sizeof (c->sep));
   c->n = cl_settings_matrix_size (s);
   /* the SVD of the split runs here, once per coefficient set, not per frame */
-  c->rank = compute_coefficients (s, comp, c->coef, c->sep, &c->rank_a);
+  c->centre = 0.0f;
+  c->rank = compute_coefficients (s, comp, c->coef, c->sep, &c->rank_a, &c->centre);
   c->ntaps = conv_taps_pair (c->coef, paired ? c->coef + c->n * c->n : NULL, c->n, c->taps,
       CL_MAX_TAPS);
   if (c->ntaps > CL_MAX_TAPS)

@@ -95,7 +95,7 @@ gboolean cl_settings_set_plane_matrices (ClSettings * s, const gchar * text,
 
 /* The device's coefficients of one matrix (component comp's, or the kernel's), already divided
  * by the divisor, as floats: the dense matrix (paired: the second after it), its split into
- * vector pairs and its non-zero taps. */
+ * vector pairs (and a centre term) and its non-zero taps. */
 typedef struct
 {
   gint n;                       /* the side: cl_settings_matrix_size */
@@ -103,6 +103,8 @@ typedef struct
   gfloat sep[2 * CL_MAX_RANK * CONV_MAX_SIZE];  /* [pair][vertical n, horizontal n] */
   gint rank;                    /* pairs in all, -1 where they would pass CL_MAX_RANK */
   gint rank_a;                  /* ... of them the first matrix's (paired: the second's follow) */
+  gfloat centre;                /* non-zero: the matrix is this at the centre plus the pairs,
+                                 * also stored after them in sep (never paired) */
   ConvTap taps[CL_MAX_TAPS];
   gint ntaps;                   /* 0 where there are more than CL_MAX_TAPS */
   gboolean box;                 /* every coefficient equal (conv_is_box), not paired */

@@ -709,6 +709,26 @@ conv_low_rank (const double *k, int n, double limit, double *vert, double *horiz
   return r;
 }
 
+double
+conv_centre_term (const double *k, int n)
+{
+  int c = n / 2, bi = -1, bj = -1;
+  double best = 0.0;
+
+  /* a rank-1 matrix a has a[c][c] a[i][j] = a[c][j] a[i][c]: its centre from the largest
+   * entry off the centre's row and column */
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++)
+      if (i != c && j != c && fabs (k[i * n + j]) > best) {
+        best = fabs (k[i * n + j]);
+        bi = i;
+        bj = j;
+      }
+  if (bi < 0)
+    return 0.0;
+  return k[c * n + c] - k[c * n + bj] * k[bi * n + c] / k[bi * n + bj];
+}
+
 int
 conv_taps_pair (const float *f, const float *g, int n, ConvTap * taps, int max)
 {

@@ -151,4 +151,10 @@ void conv_transpose (const double *k, int n, double *out);
  * (k of full numerical rank). The element's method=separable uses it. */
 int conv_low_rank (const double *k, int n, double limit, double *vert, double *horiz);
 
+/* The w for which k - w at the centre (n x n, n odd) is of rank 1 if any w makes it so (an
+ * unsharp mask: 1 + amount less a gaussian), from the largest entry off the centre's row and
+ * column; 0 when there is none (n == 1, or all zero there). The caller splits k - w at the
+ * centre with conv_low_rank to see whether it saves pairs. */
+double conv_centre_term (const double *k, int n);
+
 #endif /* __CONV_KERNEL_H__ */

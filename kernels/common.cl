@@ -91,7 +91,12 @@
 #define PAIRED (COMBINE == COMBINE_MAGNITUDE || COMBINE == COMBINE_MAX)
 /* the separable pairs of each matrix, from the rank argument */
 #define RANK_A(rank) ((rank) & 15)
-#define RANK_ALL(rank) (((rank) & 15) + ((rank) >> 4))
+#define RANK_ALL(rank) (((rank) & 15) + (((rank) >> 4) & 15))
+/* A matrix split as w times the centre's delta plus its pairs (unsharp: a gaussian's one pair
+ * and the centre, not two pairs): rank has RANK_CENTRE set and w is the float after the
+ * pairs in coef. Never with a second matrix. */
+#define RANK_CENTRE 256
+#define CENTRE_W(coef, rank, pairs) ((rank) & RANK_CENTRE ? (coef)[2 * (pairs) * KSIZE] : 0.0f)
 
 /* the combination of the sums a and b (any float vector type) */
 #define COMBINED(a, b) (COMBINE == COMBINE_MAGNITUDE ? sqrt ((a) * (a) + (b) * (b)) : \

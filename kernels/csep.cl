@@ -15,7 +15,7 @@
  * rows independent of each other. Rows outside the plane map through the border rule (constant:
  * their coefficient is 0), columns too (constant: vertical sums of 0). Pixels from width to
  * span are copied. coef: [pair][vertical KSIZE, horizontal KSIZE] as the other separable
- * kernels, rank pairs (no -DCOMBINE). */
+ * kernels, rank pairs (no -DCOMBINE) and RANK_CENTRE's centre term. */
 
 /* the vertical sums a work-item keeps: its block and the halo either side, in samples, with
  * room for the last 16-sample load past them */
@@ -48,6 +48,7 @@ convolve_csep (int row0, __global const uchar * src, int src_offset, int src_pit
   int n16 = SKIPMASK ? 0 : nh / 16;
   int16 pass0 = lane_pass16 (passmask, 0), pass1 = lane_pass16 (passmask, 1),
       pass2 = lane_pass16 (passmask, 2);
+  float w = CENTRE_W (coef, rank, RANK_ALL (rank));
 
   for (int y = y0; y < y1; y++) {
     __global const samp_t *in = CSAMPLES (src + y * src_pitch + xb * PIX_BYTES);
@@ -92,6 +93,14 @@ convolve_csep (int row0, __global const uchar * src, int src_offset, int src_pit
           STORE_F16 (a2, vs + q + 32);
           STORE_F16 (a3, vs + q + 48);
         }
+        /* the rest 16 samples at a time while whole vectors remain, then one by one */
+        for (; q + 16 <= q1; q += 16) {
+          float16 a0 = (float16) (0.0f);
+
+          for (int t = 0; t < KSIZE; t++)
+            a0 = fma ((float16) (vw[t]), CSEP_LOAD16 (CSAMPLES (base + rows[t]) + q), a0);
+          STORE_F16 (a0, vs + q);
+        }
         for (; q < q1; q++) {
           float a = 0.0f;
 
@@ -99,11 +108,12 @@ convolve_csep (int row0, __global const uchar * src, int src_offset, int src_pit
             a += vw[t] * convert_float (STORED (CSAMPLES (base + rows[t])[q]));
           vs[q] = a;
         }
-        for (int i = 0; i < nc; i++) {
-          int x = x0 + i, xm;
+        /* the columns left of lo, then those from hi on */
+        int l = lo - x0, r = max (hi, lo) - x0;
 
-          if (x >= lo && x < hi)
-            continue;
+        for (int k = 0; k < nc - (r - l); k++) {
+          int i = k < l ? k : r + k - l, x = x0 + i, xm;
+
           if (BORDER == BORDER_CONSTANT) {
             for (int c = 0; c < CHANNELS; c++)
               vs[i * CHANNELS + c] = 0.0f;
@@ -152,6 +162,13 @@ convolve_csep (int row0, __global const uchar * src, int src_offset, int src_pit
           STORE_F16 (a2, hs + q + 32);
           STORE_F16 (a3, hs + q + 48);
         }
+        for (; q + 16 <= nh; q += 16) {
+          float16 a0 = p > 0 ? LOAD_F16 (hs + q) : (float16) (0.0f);
+
+          for (int t = 0; t < KSIZE; t++)
+            a0 = fma ((float16) (h[t]), LOAD_F16 (vs + q + t * CHANNELS), a0);
+          STORE_F16 (a0, hs + q);
+        }
         for (; q < nh; q++) {
           float a = p > 0 ? hs[q] : 0.0f;
 
@@ -162,8 +179,11 @@ convolve_csep (int row0, __global const uchar * src, int src_offset, int src_pit
       }
     }
     for (int k = 0, v = 0; v < n16; v++, k = k == 2 ? 0 : k + 1) {
-      put16 (LOAD_F16 (hs + 16 * v), bias, CHANNELS != 3 || k == 0 ? pass0 : k == 1 ? pass1 :
-          pass2, in, out, v);
+      float16 acc = LOAD_F16 (hs + 16 * v);
+
+      if (w != 0.0f)
+        acc = fma ((float16) (w), CSEP_LOAD16 (in + 16 * v), acc);
+      put16 (acc, bias, CHANNELS != 3 || k == 0 ? pass0 : k == 1 ? pass1 : pass2, in, out, v);
     }
     /* the pixels left one at a time, those from width to span copied */
     for (int j = n16 * 16 / CHANNELS; j < n; j++) {
@@ -182,7 +202,7 @@ convolve_csep (int row0, __global const uchar * src, int src_offset, int src_pit
 #else
         float4 sum = vload4 (j, hs);
 #endif
-        store (o, sum, bias, centre, passmask);
+        store (o, sum + w * SUM_OF (centre), bias, centre, passmask);
       } else {
         write_pix (centre, o);
       }

@@ -21,8 +21,8 @@
  * float plane).
  * Rows and columns outside the plane map through the border rule (zeros for constant); pixels
  * from width to span are copied. coef: [pair][vertical KSIZE, horizontal KSIZE], as the other
- * separable kernels; rank is not read (LSEP_RANK). A launch covers whole strips (the band
- * heights are multiples of STRIP), rows from row0. */
+ * separable kernels; rank gives only RANK_CENTRE (the pairs are LSEP_RANK). A launch covers
+ * whole strips (the band heights are multiples of STRIP), rows from row0. */
 
 #ifndef LSEP_MY
 #define LSEP_MY 1
@@ -134,10 +134,13 @@ convolve_lsep (int row0, __global const uchar * src, int src_offset, int src_pit
           __global const uchar *centre = src + y * src_pitch + x * PIX_BYTES;
           __global uchar *out = dst + y * dst_pitch + x * PIX_BYTES;
 
+          pix_t c = READ (centre);
+
           if (x >= width)
-            write_pix (READ (centre), out);
+            write_pix (c, out);
           else
-            store (out, acc[m], bias, READ (centre), passmask);
+            store (out, acc[m] + CENTRE_W (coef, rank, LSEP_RANK) * SUM_OF (c), bias, c,
+                passmask);
         }
       }
     }

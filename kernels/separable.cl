@@ -10,7 +10,7 @@
  * (coef: [pair][vertical KSIZE, horizontal KSIZE]), run as a row pass into a float buffer and a
  * column pass out of it. tmp holds one width x height plane of sum_t per pair, from element
  * tmp_offset on. With -DCOMBINE (common.cl) rank is RANK_A + 16 * the second matrix's pairs,
- * which follow the first's. */
+ * which follow the first's; without, it may carry RANK_CENTRE (a centre term). */
 
 /* Pass 1: tmp_i(x, y) = sum_t horizontal_i[t] * in(x + t - RADIUS, y). */
 __kernel void
@@ -82,5 +82,10 @@ convolve_cols (int row0, __global const uchar * src, int src_offset, int src_pit
     else
       sum2 += part;
   }
-  store (out, COMBINED (sum, sum2), bias, READ (src + y * src_pitch + x * PIX_BYTES), passmask);
+  {
+    pix_t centre = READ (src + y * src_pitch + x * PIX_BYTES);
+
+    sum += CENTRE_W (coef, rank, RANK_ALL (rank)) * SUM_OF (centre);
+    store (out, COMBINED (sum, sum2), bias, centre, passmask);
+  }
 }

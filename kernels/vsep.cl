@@ -21,7 +21,8 @@
  * through it (zeros for constant). The ring's slots are compile-time constants once the row
  * loop is unrolled by KSIZE (the host uses it up to KSIZE 31). Needs SKIPMASK 0.
  * coef as for convolve_rows/cols: [pair][vertical KSIZE, horizontal KSIZE]; rank as theirs
- * (-DCOMBINE: the second matrix's pairs after the first's, rank RANK_A + 16 * theirs). */
+ * (-DCOMBINE: the second matrix's pairs after the first's, rank RANK_A + 16 * theirs;
+ * without, RANK_CENTRE adds a centre term). */
 __kernel void
 convolve_vsep (int row0, __global const uchar * src, int src_offset, int src_pitch,
     __global uchar * dst, int dst_offset, int dst_pitch, int width, int height, int span,
@@ -147,6 +148,21 @@ convolve_vsep (int row0, __global const uchar * src, int src_offset, int src_pit
 #pragma unroll
           for (int v = 0; v < NV; v++)
             a0[v] = fma ((float8) (vc[KSIZE - 1]), ring[p][k][v], a0[v]);
+        }
+        {
+          float w = CENTRE_W (coef, rank, RANK_ALL (rank));
+
+          if (w != 0.0f)
+#pragma unroll
+            for (int v = 0; v < NV; v++) {
+              float cl[8];
+
+              /* (a border strip's pixels past the span are not read) */
+              for (int l = 0; l < 8; l++)
+                cl[l] = inside || xb + (8 * v + l) / CHANNELS < span ?
+                    convert_float (centre[8 * v + l]) : 0.0f;
+              a0[v] = fma ((float8) (w), vload8 (0, cl), a0[v]);
+            }
         }
 #pragma unroll
         for (int v = 0; v < NV; v++) {

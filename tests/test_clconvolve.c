@@ -656,10 +656,10 @@ env_put_back (const gchar * var, gchar * saved)
 
 /* The generic kernels (what runs while a specialised one is built), forced by the developer
  * override: "1" runs the two-pass separable one where the matrix splits into few pairs (rank 1
- * presets, a rank-2 15x15 matrix) and the dense one elsewhere (a full-rank matrix, rank 1 at
- * size 3); "dense" runs the dense one for all. Every border, 4-sample, 1-sample and NV12 luma
- * pixels, matrices wider than the frame, renegotiations between pixel shapes: each frame
- * matches the reference. */
+ * presets, unsharp as one pair and a centre term, a rank-2 15x15 matrix) and the dense one
+ * elsewhere (a full-rank matrix, rank 1 at size 3); "dense" runs the dense one for all. Every
+ * border, 4-sample, 1-sample and NV12 luma pixels, matrices wider than the frame,
+ * renegotiations between pixel shapes: each frame matches the reference. */
 GST_START_TEST (test_generic_kernels)
 {
   const gchar *mode = __i__ ? "dense" : "1";
@@ -675,6 +675,7 @@ GST_START_TEST (test_generic_kernels)
   for (guint b = 0; b < TEST_N_BORDERS; b++) {
     const Case cases[] = {
       {CASE_DEFAULTS, .size = 7, .border = border_names[b]},
+      {CASE_DEFAULTS, .kernel = "unsharp", .size = 7, .amount = 2.5, .border = border_names[b]},
       {CASE_DEFAULTS, .format = "GRAY8", .kernel = "box", .size = 9,
           .border = border_names[b]},
       {CASE_DEFAULTS, .format = "NV12", .width = 38, .height = 30, .kernel = "motionblur",
@@ -689,7 +690,7 @@ GST_START_TEST (test_generic_kernels)
 
     for (guint k = 0; k < G_N_ELEMENTS (cases); k++) {
       GstHarness *h = harness_for (&cases[k]);
-      gboolean two_pass = __i__ == 0 && k < 5;
+      gboolean two_pass = __i__ == 0 && k < 6;
       gchar *variant, *what = describe (&cases[k]);
 
       check_frame (h, &cases[k], 900 + 10 * b + k);

@@ -1939,6 +1939,37 @@ test_low_rank_constructed (void)
   g_rand_free (rand);
 }
 
+/* conv_centre_term: w such that k - w at the centre is rank 1, for matrices built as w delta
+ * plus an outer product (unsharp, random ones, w 0), and 0 where nothing is off the centre's
+ * row and column */
+static void
+test_centre_term (void)
+{
+  GRand *rand = g_rand_new_with_seed (77);
+  double one = 3.0, cross[9] = { 0, 1, 0, 1, 4, 1, 0, 1, 0 }, *k = g_new (double, 31 * 31);
+
+  for (int n = 3; n <= 31; n += 4)
+    for (int trial = 0; trial < 3; trial++) {
+      double u[31], v[31], w = trial == 2 ? 0.0 : g_rand_double_range (rand, -4.0, 4.0);
+
+      for (int i = 0; i < n; i++) {
+        u[i] = g_rand_double_range (rand, 0.1, 1.0);
+        v[i] = g_rand_double_range (rand, -1.0, 1.0);
+      }
+      for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++)
+          k[j * n + i] = u[j] * v[i] + (i == n / 2 && j == n / 2 ? w : 0.0);
+      g_assert_cmpfloat_with_epsilon (conv_centre_term (k, n), w, 1e-9);
+    }
+  conv_unsharp_generate (15, 0.0, 2.0, k);
+  g_assert_cmpfloat_with_epsilon (conv_centre_term (k, 15), 3.0, 1e-9);
+  g_assert_cmpfloat (conv_centre_term (&one, 1), ==, 0.0);
+  /* a cross: zero off the centre's row and column */
+  g_assert_cmpfloat (conv_centre_term (cross, 3), ==, 0.0);
+  g_free (k);
+  g_rand_free (rand);
+}
+
 static void
 test_low_rank_presets_contract (void)
 {
@@ -2161,6 +2192,7 @@ main (int argc, char **argv)
   g_test_add_func ("/convkernel/low-rank/separable-presets", test_low_rank_separable_presets);
   g_test_add_func ("/convkernel/low-rank/constructed", test_low_rank_constructed);
   g_test_add_func ("/convkernel/low-rank/presets-contract", test_low_rank_presets_contract);
+  g_test_add_func ("/convkernel/low-rank/centre-term", test_centre_term);
   g_test_add_func ("/convkernel/taps", test_taps);
   g_test_add_func ("/convkernel/taps-pair", test_taps_pair);
   g_test_add_func ("/convkernel/unsharp", test_unsharp);

@@ -31,6 +31,7 @@
 #include <gst/check/gstcheck.h>
 #include <gst/check/gstharness.h>
 #include <gst/video/video.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1317,9 +1318,10 @@ GST_START_TEST (test_float4_blocks)
     gst_harness_teardown (h);
   }
   /* block 1 also makes method=separable run two passes on a CPU (in place, where it would
-   * otherwise run the one-pass kernel): that form on the in-place path */
+   * otherwise run the one-pass kernel): that form on the in-place path, with a centre term */
   if (block == 1) {
-    const Case c = { "RGBA", 23, 17, "auto", &f_gauss7, "wrap", "separable", INPUT_DEFAULT };
+    const Filter f_unsharp7 = { "unsharp", 7, 0.0, 0.0 };
+    const Case c = { "RGBA", 23, 17, "auto", &f_unsharp7, "wrap", "separable", INPUT_DEFAULT };
     GstHarness *h = start_harness (&c, discrete);
     GstStructure *st = NULL;
 
@@ -1327,7 +1329,7 @@ GST_START_TEST (test_float4_blocks)
       push_and_check (h, &c, discrete, NULL, 2200 + f);
     g_object_get (h->element, "stats", &st, NULL);
     fail_unless (!g_strcmp0 (st ? gst_structure_get_string (st, "variant") : NULL,
-            "separable"), "RGBA gaussian 7, %s=1: ran %s", BLOCK_ENV, struct_text (st));
+            "separable"), "RGBA unsharp 7, %s=1: ran %s", BLOCK_ENV, struct_text (st));
     gst_structure_free (st);
     gst_harness_teardown (h);
   }
@@ -1890,7 +1892,8 @@ GST_END_TEST;
  * each border, sizes 3 to 63, 8 and 16-bit samples (of 10 bits, big-endian), 1 to 4 samples a
  * pixel, one chroma alone (NV12), packed 4:2:2 (a view whose pixels another view writes too),
  * frames from 1x1 to wider than a block (256 pixels) and taller than an lsep strip (64 rows),
- * a custom matrix of equal values with a bias, matrices of two vector pairs (unsharp). Each
+ * a custom matrix of equal values with a bias, matrices of two vector pairs and of one pair and
+ * a centre term (unsharp, big-endian). Each
  * case names the variant its first frame must run on a CPU-like device on the unified path and
  * on a GPU (NULL: whatever the rules pick); loop index: case * 2 + discrete. */
 static const gdouble equal3[9] = { 2, 2, 2, 2, 2, 2, 2, 2, 2 };
@@ -1904,7 +1907,8 @@ static const Filter f_gauss3 = { "gaussian", 3, 0.0, 0.0 };
 static const Filter f_gauss15 = { "gaussian", 15, 0.0, 0.0 };
 static const Filter f_gauss31 = { "gaussian", 31, 0.0, 0.0 };
 static const Filter f_gauss63 = { "gaussian", 63, 0.0, 0.0 };
-/* two vector pairs (a gaussian-like outer product and a sharper centre), as unsharp has */
+/* a centre term and one vector pair (a gaussian-like outer product and a sharper centre), as
+ * unsharp has (RANK_CENTRE) */
 static const gdouble rank2_5[25] = {
   1, 2, 3, 2, 1,
   2, 4, 6, 4, 2,
@@ -1913,10 +1917,26 @@ static const gdouble rank2_5[25] = {
   1, 2, 3, 2, 1
 };
 static const Filter f_rank2_5 = { NULL, 5, 0.0, 0.0, rank2_5 };
-/* unsharp (two pairs) of RGBA at 31 and 39: lsep's ring fits a GPU's 48 KiB with 2 and with
- * 1 row per work-item and step (each size its own blocking) */
-static const Filter f_unsharp31 = { "unsharp", 31, 0.0, 0.0 };
-static const Filter f_unsharp39 = { "unsharp", 39, 0.0, 0.0 };
+/* two vector pairs of RGBA at 31 and 39 (rank2_fill): lsep's ring fits a GPU's 48 KiB with 2
+ * and with 1 row per work-item and step (each size its own blocking) */
+static gdouble rank2_31[31 * 31], rank2_39[39 * 39];
+static const Filter f_rank2_31 = { NULL, 31, 0.0, 0.0, rank2_31 };
+static const Filter f_rank2_39 = { NULL, 39, 0.0, 0.0, rank2_39 };
+static const Filter f_unsharp15 = { "unsharp", 15, 0.0, 0.0 };
+
+/* k (n x n) = a gaussian's outer product plus a tent row times a ramp column: rank 2, and no
+ * centre term splits it further */
+static void
+rank2_fill (gdouble * k, gint n)
+{
+  for (gint j = 0; j < n; j++)
+    for (gint i = 0; i < n; i++) {
+      gdouble gj = exp (-(j - n / 2) * (j - n / 2) / (0.1 * n * n));
+      gdouble gi = exp (-(i - n / 2) * (i - n / 2) / (0.1 * n * n));
+
+      k[j * n + i] = 4.0 * gj * gi + (1.0 + j % 5) * (n / 2 + 1 - abs (i - n / 2));
+    }
+}
 
 typedef struct
 {
@@ -1966,10 +1986,12 @@ static const BlurCase blur_cases[] = {
       LOCAL_RAN},
   {{"I420", 3, 1, "y+u+v", &f_gauss63, "mirror", "separable", INPUT_DEFAULT}, COLUMNS_RAN,
       LOCAL_RAN},
-  {{"RGBA", 70, 150, "auto", &f_unsharp31, "wrap", "separable", INPUT_POOL}, COLUMNS_RAN,
+  {{"RGBA", 70, 150, "auto", &f_rank2_31, "wrap", "separable", INPUT_POOL}, COLUMNS_RAN,
       LOCAL_RAN " my=2"},
-  {{"RGBA", 45, 40, "auto", &f_unsharp39, "mirror", "separable", INPUT_DEFAULT}, COLUMNS_RAN,
+  {{"RGBA", 45, 40, "auto", &f_rank2_39, "mirror", "separable", INPUT_DEFAULT}, COLUMNS_RAN,
       LOCAL_RAN " my=1"},
+  {{"GRAY16_BE", 29, 31, "y", &f_unsharp15, "clamp", "separable", INPUT_DEFAULT}, COLUMNS_RAN,
+      LOCAL_RAN},
 };
 
 GST_START_TEST (test_blurs)
@@ -1979,6 +2001,8 @@ GST_START_TEST (test_blurs)
   DeviceFacts d;
 
   fail_unless (suite_device_facts (&d), "OpenCL does not know the suite's device");
+  rank2_fill (rank2_31, 31);
+  rank2_fill (rank2_39, 39);
   run_case_then (&b->c, discrete, 2, 4100 + __i__, NULL, d.local_mem_dedicated ? b->gpu :
       discrete ? NULL : b->cpu);
 }

@@ -193,6 +193,50 @@ test_box_coefficients (void)
   g_free (s);
 }
 
+/* unsharp (1 + amount at the centre less amount times a gaussian) splits into one pair and a
+ * centre term of 1 + amount, which multiply back to its matrix; a gaussian (one pair already)
+ * and a rank-2 matrix (no centre term makes it rank 1) have none. */
+static void
+test_centre_coefficients (void)
+{
+  const gint sizes[] = { 3, 5, 7, 15, 31, 63 };
+  const gdouble amounts[] = { 1.0, 2.5, -0.5 };
+  ClSettings *s = cl_settings_new ();
+  ClCoefficients *c = g_new (ClCoefficients, 1);
+  gchar err[ERR_LEN], *text = NULL;
+  gboolean size_changed;
+
+  g_assert_true (cl_settings_set_kernel (s, CONV_PRESET_UNSHARP, &size_changed, err, ERR_LEN));
+  for (guint a = 0; a < G_N_ELEMENTS (amounts); a++)
+    for (guint z = 0; z < G_N_ELEMENTS (sizes); z++) {
+      gint n = sizes[z];
+
+      g_assert_true (cl_settings_set_double (s, &s->amount, amounts[a], err, ERR_LEN));
+      g_assert_true (cl_settings_set_size (s, n, err, ERR_LEN));
+      cl_settings_coefficients (s, 0, c);
+      g_assert_cmpint (c->rank, ==, 1);
+      g_assert_cmpfloat_with_epsilon (c->centre, 1.0 + amounts[a], 1e-6);
+      /* stored after the pair, where the kernels read it */
+      g_assert_cmpfloat (c->sep[2 * n], ==, c->centre);
+      for (gint j = 0; j < n; j++)
+        for (gint i = 0; i < n; i++)
+          g_assert_cmpfloat_with_epsilon (c->sep[j] * c->sep[n + i] +
+              (j == n / 2 && i == n / 2 ? c->centre : 0.0), c->coef[j * n + i], 1e-6);
+    }
+  g_assert_true (cl_settings_set_kernel (s, CONV_PRESET_GAUSSIAN, &size_changed, err, ERR_LEN));
+  cl_settings_coefficients (s, 0, c);
+  g_assert_cmpint (c->rank, ==, 1);
+  g_assert_cmpfloat (c->centre, ==, 0.0f);
+  /* two outer products: (1 2 1)(1 0 -1) + (0 1 0)(1 1 1) */
+  g_assert_true (cl_settings_set_matrix (s, "1 0 -1; 3 1 -1; 1 0 -1", &text, err, ERR_LEN));
+  g_free (text);
+  cl_settings_coefficients (s, 0, c);
+  g_assert_cmpint (c->rank, ==, 2);
+  g_assert_cmpfloat (c->centre, ==, 0.0f);
+  g_free (c);
+  g_free (s);
+}
+
 /* A custom matrix divides by its sum (or 1 where it sums to 0), and bias does not change the
  * coefficients; a divisor replaces the sum. */
 static void
@@ -260,6 +304,7 @@ main (int argc, char **argv)
   g_test_add_func ("/settings/plane-matrices", test_plane_matrices);
   g_test_add_func ("/settings/box-coefficients", test_box_coefficients);
   g_test_add_func ("/settings/custom-coefficients", test_custom_coefficients);
+  g_test_add_func ("/settings/centre-coefficients", test_centre_coefficients);
   g_test_add_func ("/settings/identity", test_identity);
   return g_test_run ();
 }

@@ -291,6 +291,8 @@ typedef struct
 
 static const Filter f_gauss = { "gaussian 5x5", "gaussian", 5, 0.0, 0.0, TRUE };
 static const Filter f_dense = { "dense 5x5", NULL, 5, 50.0, 100.0, FALSE };
+/* one pair and a centre term (RANK_CENTRE), where each separable candidate adds the centre */
+static const Filter f_unsharp = { "unsharp 5x5", "unsharp", 5, 0.0, 0.0, TRUE };
 
 static void
 apply_filter (GstElement * e, const Filter * f)
@@ -382,7 +384,9 @@ session_frames (Session * s, guint n)
   gdouble k[CONV_MAX_SIZE * CONV_MAX_SIZE], divisor;
   RefBorder border = border_from_nick (s->border);
 
-  if (s->f->kernel)
+  if (s->f->kernel && !strcmp (s->f->kernel, "unsharp"))
+    conv_unsharp_generate (s->f->size, 0.0, 1.0, k);    /* the element's default amount */
+  else if (s->f->kernel)
     conv_preset_generate (preset_from_nick (s->f->kernel), s->f->size, 0.0, 45.0, k);
   else
     memcpy (k, dense5, sizeof (dense5));
@@ -1083,10 +1087,11 @@ GST_END_TEST;
 
 /* 5. a valid file naming a candidate is obeyed, whatever timing would choose: each candidate
  * in turn (float4 block=8 on a CPU first: the slowest there), nothing timed, the output
- * right, the file untouched */
+ * right, the file untouched; for a gaussian, a dense matrix and unsharp (the separable
+ * candidates with a centre term) */
 GST_START_TEST (test_choice_obeyed)
 {
-  const Filter *f = __i__ ? &f_dense : &f_gauss;
+  const Filter *f = __i__ == 2 ? &f_unsharp : __i__ ? &f_dense : &f_gauss;
   Choice choices[MAX_CHOICES];
   gint n;
   Outcome first;
@@ -1388,7 +1393,7 @@ tune_suite (void)
   tcase_add_loop_test (tc, test_damaged_file, 0, N_DAMAGES);
   tcase_add_loop_test (tc, test_special_file, 0, TEST_N_SPECIALS);
   tcase_add_loop_test (tc, test_foreign_choice, 0, 2);
-  tcase_add_loop_test (tc, test_choice_obeyed, 0, 2);
+  tcase_add_loop_test (tc, test_choice_obeyed, 0, 3);
   tcase_add_test (tc, test_autotune_off);
   tcase_add_test (tc, test_disabled);
   tcase_add_loop_test (tc, test_unwritable, 0, 2);
