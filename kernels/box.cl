@@ -84,12 +84,12 @@ box_slide (uint * cs, __global const uchar * src, int pitch, int yin, int yout, 
   }
   if (BORDER == BORDER_CONSTANT)
     return;
-  for (int i = 0; i < nc; i++) {
-    int x = x0 + i;
+  /* the columns left of lo, then those from hi on */
+  int l = lo - x0, rr = max (hi, lo) - x0;
 
-    if (x >= lo && x < hi)
-      continue;
-    x = border_coord (x, width);
+  for (int k = 0; k < nc - (rr - l); k++) {
+    int i = k < l ? k : rr + k - l, x = border_coord (x0 + i, width);
+
     for (int c = 0; c < CHANNELS; c++) {
       int o = (x - x0) * CHANNELS + c;
 
