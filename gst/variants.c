@@ -191,6 +191,27 @@ static const ClVariant box_sums = { GST_CL_CONVOLVE_METHOD_SEPARABLE, 256, 128,
   CL_SEPARABLE_BOX
 };
 
+/* Running sums for a box on GPUs (on-chip local memory): work-groups of GBOX_TW work-items of
+ * 2 pixels each down strips of 16 rows (the tuner also times strips of 8), the column sums of
+ * a row of the tile shared through local memory (at most 16 bytes for each of GBOX_TW * 2 + 62
+ * columns and a spare slot every 2: about 4 KiB). Small tiles keep many work-groups in flight
+ * (docs/kernels.md). */
+#define GBOX_TW 64
+
+static gboolean
+gbox_fits (const ClDeviceFacts * d, const ClKernelRequest * r)
+{
+  return r->box && d->local_mem_dedicated && !r->combine;
+}
+
+static const ClVariant gpu_box_sums = { GST_CL_CONVOLVE_METHOD_SEPARABLE, 2, 16,
+  CL_SEPARABLE_BOX
+};
+
+static const ClVariant gpu_box_short = { GST_CL_CONVOLVE_METHOD_SEPARABLE, 2, 8,
+  CL_SEPARABLE_BOX
+};
+
 /* One kernel through local memory (convolve_lsep) where on-chip local memory holds its ring:
  * per pair the KSIZE - 1 + LSEP_TH my rows of horizontal sums of a strip's LSEP_TW columns
  * (work-groups of 32 x 8 down strips of 64 rows, my rows per work-item and step). */
@@ -253,6 +274,8 @@ separable_for (const ClDeviceFacts * d, const ClKernelRequest * r)
     return two_pass;
   if (box_fits (d, r))
     return box_sums;
+  if (gbox_fits (d, r))
+    return gpu_box_sums;
   if (lsep_default (d, r, &v))
     return v;
   return csep_fits (d, r) ? csep : two_pass;
@@ -426,10 +449,10 @@ cl_variant_candidates (const ClDeviceFacts * d, const ClKernelRequest * r, ClVar
 
   G_STATIC_ASSERT (G_N_ELEMENTS (wide_vector) == G_N_ELEMENTS (cpu_vector));
   G_STATIC_ASSERT (G_N_ELEMENTS (gpu_vector) == G_N_ELEMENTS (cpu_vector));
-  /* with local memory: tiles, float4, vectors, lsep, two passes, sparse; without: float4,
-   * vectors, split, box, two passes and one, sparse */
-  G_STATIC_ASSERT (G_N_ELEMENTS (tiled_blocks) + 1 + G_N_ELEMENTS (cpu_vector) +
-      G_N_ELEMENTS (lsep_my) + 1 + 1 <= CL_MAX_CANDIDATES);
+  /* with local memory: tiles, float4, vectors, split (where asked), lsep or box, two passes,
+   * sparse; without: float4, vectors, split, box, two passes and one, sparse */
+  G_STATIC_ASSERT (G_N_ELEMENTS (tiled_blocks) + 1 + G_N_ELEMENTS (cpu_vector) + 1 +
+      MAX (G_N_ELEMENTS (lsep_my), 2) + 1 + 1 <= CL_MAX_CANDIDATES);
   G_STATIC_ASSERT (1 + G_N_ELEMENTS (cpu_vector) + 1 + 1 + 1 + 3 + 1 <= CL_MAX_CANDIDATES);
 
   if (r->combine) {
@@ -462,7 +485,12 @@ cl_variant_candidates (const ClDeviceFacts * d, const ClKernelRequest * r, ClVar
     out[n++] = split_variant (d, r);
   if (box_fits (d, r))
     out[n++] = box_sums;
-  for (guint i = 0; i < G_N_ELEMENTS (lsep_my); i++)
+  if (gbox_fits (d, r)) {
+    out[n++] = gpu_box_sums;
+    out[n++] = gpu_box_short;
+  }
+  /* (a box's running sums take lsep's place) */
+  for (guint i = 0; i < G_N_ELEMENTS (lsep_my) && !gbox_fits (d, r); i++)
     if (lsep_fits (d, r, lsep_my[i]))
       out[n++] = lsep_variant (lsep_my[i]);
   if (csep_fits (d, r))
@@ -521,6 +549,8 @@ cl_variant_options (const ClDeviceFacts * d, const ClKernelRequest * r, const Cl
       g_strdup_printf (" -DLSEP_TW=%d -DLSEP_TH=%d -DLSEP_MY=%d -DSTRIP=%d -DLSEP_RANK=%d",
       LSEP_TW, LSEP_TH, v->bx, v->by, MAX (r->rank, 1)) : v->split == CL_SEPARABLE_COLUMNS ?
       g_strdup_printf (" -DCSEP_W=%d -DCSEP_MY=%d", v->bx, v->by) :
+      v->split == CL_SEPARABLE_BOX && d->local_mem_dedicated ?
+      g_strdup_printf (" -DGBOX_TW=%d -DGBOX_MX=%d -DSTRIP=%d", GBOX_TW, v->bx, v->by) :
       v->split == CL_SEPARABLE_BOX ?
       g_strdup_printf (" -DBOX_W=%d -DSTRIP=%d", v->bx, v->by) : v->bx ?
       g_strdup_printf (" -DNV=%d -DSTRIP=%d", v->bx, v->by) : g_strdup ("");
@@ -574,6 +604,17 @@ cl_variant_launch (const ClDeviceFacts * d, const ClKernelRequest * r, const ClV
     out->local[1] = LSEP_TH;
     out->px = 1;
     out->py = v->by / LSEP_TH;
+    out->one_pass = TRUE;
+    return TRUE;
+  }
+  if (blocks && d->local_mem_dedicated && v->split == CL_SEPARABLE_BOX) {
+    /* a work-group a tile of GBOX_TW blocks of bx pixels down a strip */
+    if (wg < GBOX_TW)
+      return FALSE;
+    out->local[0] = GBOX_TW;
+    out->local[1] = 1;
+    out->px = v->bx;
+    out->py = v->by;
     out->one_pass = TRUE;
     return TRUE;
   }

@@ -86,7 +86,8 @@ typedef struct
                                  * bx, by as method=tiled's); separable: CL_SEPARABLE_LOCAL for
                                  * lsep.cl (bx rows per work-item and step, strips of by),
                                  * CL_SEPARABLE_BOX for running sums (box.cl: bx pixels down
-                                 * strips of by rows), CL_SEPARABLE_COLUMNS for csep.cl (bx
+                                 * strips of by rows per work-item; with local memory in
+                                 * work-groups of 64), CL_SEPARABLE_COLUMNS for csep.cl (bx
                                  * pixels on by rows) */
   gboolean generic;             /* float4 block=1, or separable in two passes, with the matrix
                                  * side and border as arguments: one program per pixel shape,

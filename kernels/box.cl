@@ -4,39 +4,42 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * Build options (besides the common ones):
- *   -DBOX_W=w -DSTRIP=s   blocks of w pixels down strips of s rows per work-item
+ *   -DBOX_W=w -DSTRIP=s   blocks of w pixels down strips of s rows per work-item (CPUs)
+ *   -DGBOX_TW=t -DGBOX_MX=m -DSTRIP=s   work-groups of t work-items, m pixels each, down
+ *                         strips of s rows (GPUs)
  */
 
-#ifdef BOX_W
-/* A work-item keeps, for each column of its block and the halo either side, the sum of the
- * KSIZE input rows around its output row (a column sum); going down one row adds the row
+#if defined (BOX_W) || defined (GBOX_TW)
+/* Both kernels keep, for each column of a block and the halo either side, the sum of the
+ * KSIZE input rows around the output row (a column sum); going down one row adds the row
  * entering the window to each column sum and takes away the row leaving it. An output pixel is
- * the sum of KSIZE adjacent column sums: the difference of two prefix sums along the row. A few
- * integer additions per sample whatever the size, and the sums are exact: at most 63 x 63
- * samples of 16 bits fit in 32 bits (and unsigned wrap-around keeps differences exact). The
- * coefficient (they are all equal) is applied to the integer sum once.
+ * the sum of KSIZE adjacent column sums. A few integer additions per sample whatever the size,
+ * and the sums are exact: at most 63 x 63 samples of 16 bits fit in 32 bits (and unsigned
+ * wrap-around keeps differences exact). The coefficient (they are all equal) is applied to the
+ * integer sum once.
  * Columns outside the plane map through the border rule (zeros for constant), rows too; pixels
- * from width to span are copied. Needs the rows of the whole strip readable (no bands).
- * coef as for the other separable kernels ([pair][vertical KSIZE, horizontal KSIZE], one pair:
- * every coefficient is coef[0] * coef[KSIZE]); rank is not read. */
+ * from width to span are copied. coef as for the other separable kernels ([pair][vertical
+ * KSIZE, horizontal KSIZE], one pair: every coefficient is coef[0] * coef[KSIZE]); rank is not
+ * read. */
 
-/* Column and prefix sums are kept per sample (CHANNELS interleaved) and go 16 samples at a
- * time; outputs are written 16 samples at a time (put16, common.cl), the row's last pixels one
- * at a time. */
 #if CHANNELS == 1
 typedef uint ipix_t;
+#define TO_IPIX(v) ((uint) (v))
 #define LOAD_IPIX(i, p) (p)[i]
 #define IPIX_FLOAT(a) convert_float (a)
 #elif CHANNELS == 2
 typedef uint2 ipix_t;
+#define TO_IPIX(v) convert_uint2 (v)
 #define LOAD_IPIX(i, p) vload2 (i, p)
 #define IPIX_FLOAT(a) convert_float2 (a)
 #elif CHANNELS == 3
 typedef uint3 ipix_t;
+#define TO_IPIX(v) convert_uint3 (v)
 #define LOAD_IPIX(i, p) vload3 (i, p)
 #define IPIX_FLOAT(a) convert_float3 (a)
 #else
 typedef uint4 ipix_t;
+#define TO_IPIX(v) convert_uint4 (v)
 #define LOAD_IPIX(i, p) vload4 (i, p)
 #define IPIX_FLOAT(a) convert_float4 (a)
 #endif
@@ -47,6 +50,23 @@ typedef uint4 ipix_t;
 #else
 #define BOX_SUM(a) IPIX_FLOAT (a)
 #endif
+
+/* Row y mapped inside the plane by the border, or -1 where it reads zeros (constant). */
+inline int
+box_row (int y, int height)
+{
+  if (BORDER == BORDER_CONSTANT)
+    return y < 0 || y >= height ? -1 : y;
+  return border_coord (y, height);
+}
+#endif
+
+#ifdef BOX_W
+/* convolve_box on CPUs: a work-item a block of BOX_W pixels down a strip of STRIP rows; an
+ * output pixel is the difference of two prefix sums of the column sums along the row. Needs the
+ * rows of the whole strip readable (no bands). Column and prefix sums are kept per sample
+ * (CHANNELS interleaved) and go 16 samples at a time; outputs are written 16 samples at a time
+ * (put16, common.cl), the row's last pixels one at a time. */
 
 /* column sums a work-item keeps: its block and the halo either side, in samples */
 #define BOX_COLS ((BOX_W + KSIZE - 1) * CHANNELS)
@@ -97,15 +117,6 @@ box_slide (uint * cs, __global const uchar * src, int pitch, int yin, int yout, 
           (yout >= 0 ? (uint) STORED (b[o]) : 0u);
     }
   }
-}
-
-/* Row y mapped inside the plane by the border, or -1 where it reads zeros (constant). */
-inline int
-box_row (int y, int height)
-{
-  if (BORDER == BORDER_CONSTANT)
-    return y < 0 || y >= height ? -1 : y;
-  return border_coord (y, height);
 }
 
 /* 16 samples shifted up by m lanes, zeros shifted in: the steps of an in-register prefix sum */
@@ -212,6 +223,103 @@ convolve_box (int row0, __global const uchar * src, int src_offset, int src_pitc
         write_pix (centre, o);
       }
     }
+  }
+}
+#endif
+
+#ifdef GBOX_TW
+/* convolve_box on GPUs: a work-group of GBOX_TW work-items filters a strip of STRIP rows of
+ * GBOX_TX pixels (a tile). Per output row each work-item moves the column sums of its GBOX_NC
+ * columns of the tile and its halo (columns lx, lx + GBOX_TW, ...: neighbouring work-items read
+ * neighbouring pixels) down a row, in registers; they go to local memory, and each work-item
+ * then slides a window of KSIZE column sums over its GBOX_MX adjacent output pixels (after the
+ * first, two local reads an output). Band heights are multiples of STRIP. */
+#define GBOX_TX (GBOX_TW * GBOX_MX)
+#define GBOX_COLS (GBOX_TX + KSIZE - 1)
+#define GBOX_NC ((GBOX_COLS + GBOX_TW - 1) / GBOX_TW)
+/* column sum c's slot: one spare after every GBOX_MX, so that the work-items' windows, GBOX_MX
+ * + 1 slots apart, fall in different banks */
+#define GBOX_SLOT(c) ((c) + (c) / GBOX_MX)
+
+__kernel __attribute__ ((reqd_work_group_size (GBOX_TW, 1, 1)))
+void
+convolve_box (int row0, __global const uchar * src, int src_offset, int src_pitch,
+    __global uchar * dst, int dst_offset, int dst_pitch, int width, int height, int span,
+    __constant float *coef, int rank, float bias, uint passmask)
+{
+  __local ipix_t cs[GBOX_SLOT (GBOX_COLS) + 1];
+  int lx = get_local_id (0), xs = get_group_id (0) * GBOX_TX;
+  int ys = row0 + (int) get_group_id (1) * STRIP, ye = min (ys + STRIP, height);
+  float w = coef[0] * coef[KSIZE];
+  ipix_t v[GBOX_NC];
+  int xm[GBOX_NC];              /* column j's byte offset in a row, -1: zeros or none */
+
+  /* (a whole work-group past the plane: before any barrier) */
+  if (ys >= height)
+    return;
+  src += src_offset;
+  dst += dst_offset;
+#pragma unroll
+  for (int j = 0; j < GBOX_NC; j++) {
+    int c = lx + GBOX_TW * j, x = xs - RADIUS + c;
+
+    if (c >= GBOX_COLS || (BORDER == BORDER_CONSTANT && (x < 0 || x >= width)))
+      xm[j] = -1;
+    else
+      xm[j] = (BORDER == BORDER_CONSTANT ? x : border_coord (x, width)) * PIX_BYTES;
+    v[j] = (ipix_t) (0);
+  }
+  for (int y = ys - KSIZE + 1; y < ye; y++) {
+    /* the column sums of output row y: row y + RADIUS in, row y - RADIUS - 1 out (the steps up
+     * to ys only add: the first window's rows) */
+    int yin = box_row (y + RADIUS, height), yout = y > ys ? box_row (y - RADIUS - 1, height) : -1;
+
+    if (yin != yout) {
+      __global const uchar *a = src + max (yin, 0) * src_pitch;
+      __global const uchar *b = src + max (yout, 0) * src_pitch;
+
+#pragma unroll
+      for (int j = 0; j < GBOX_NC; j++) {
+        if (xm[j] >= 0) {
+          if (yin >= 0)
+            v[j] += TO_IPIX (READ (a + xm[j]));
+          if (yout >= 0)
+            v[j] -= TO_IPIX (READ (b + xm[j]));
+        }
+      }
+    }
+    if (y < ys)
+      continue;
+#pragma unroll
+    for (int j = 0; j < GBOX_NC; j++)
+      if (lx + GBOX_TW * j < GBOX_COLS)
+        cs[GBOX_SLOT (lx + GBOX_TW * j)] = v[j];
+    barrier (CLK_LOCAL_MEM_FENCE);
+    {
+      int c0 = lx * GBOX_MX, x0 = xs + c0;
+      __global const uchar *in = src + y * src_pitch;
+      __global uchar *out = dst + y * dst_pitch;
+      ipix_t s = (ipix_t) (0);
+
+      for (int i = 0; i < KSIZE; i++)
+        s += cs[GBOX_SLOT (c0 + i)];
+#pragma unroll
+      for (int m = 0; m < GBOX_MX; m++) {
+        int x = x0 + m;
+
+        if (x < span) {
+          pix_t centre = READ (in + x * PIX_BYTES);
+
+          if (x < width)
+            store (out + x * PIX_BYTES, BOX_SUM (s) * w, bias, centre, passmask);
+          else
+            write_pix (centre, out + x * PIX_BYTES);
+        }
+        if (m + 1 < GBOX_MX)
+          s += cs[GBOX_SLOT (c0 + m + KSIZE)] - cs[GBOX_SLOT (c0 + m)];
+      }
+    }
+    barrier (CLK_LOCAL_MEM_FENCE);
   }
 }
 #endif

@@ -1887,7 +1887,7 @@ GST_END_TEST;
 /* --------------------------------------------------------------------------------- blurs */
 
 /* The blurs' own kernels (issue 41): running sums for every box (convolve_box, on CPU-like
- * devices working in place), the vertical pass first (convolve_csep, on CPU-like devices) and
+ * devices working in place and on GPUs), the vertical pass first (convolve_csep, on CPU-like devices) and
  * one separable kernel through local memory (convolve_lsep, on GPUs), against the reference:
  * each border, sizes 3 to 63, 8 and 16-bit samples (of 10 bits, big-endian), 1 to 4 samples a
  * pixel, one chroma alone (NV12), packed 4:2:2 (a view whose pixels another view writes too),
@@ -1949,30 +1949,30 @@ typedef struct
 #define COLUMNS_RAN "separable columns"
 
 static const BlurCase blur_cases[] = {
-  {{"RGBA", 37, 29, "auto", &f_box3, "clamp", "separable", INPUT_DEFAULT}, BOX_RAN, LOCAL_RAN},
+  {{"RGBA", 37, 29, "auto", &f_box3, "clamp", "separable", INPUT_DEFAULT}, BOX_RAN, BOX_RAN},
   {{"BGRx", 300, 21, "auto", &f_box15, "mirror", "auto", INPUT_POOL}, BOX_RAN, NULL},
-  {{"GRAY8", 301, 40, "y", &f_box63, "wrap", "separable", INPUT_PADDED}, BOX_RAN, LOCAL_RAN},
+  {{"GRAY8", 301, 40, "y", &f_box63, "wrap", "separable", INPUT_PADDED}, BOX_RAN, BOX_RAN},
   {{"GRAY16_LE", 41, 33, "y", &f_box31, "constant", "auto", INPUT_DEFAULT}, BOX_RAN, NULL},
-  {{"NV12", 66, 38, "y+u+v", &f_box15, "wrap", "separable", INPUT_POOL}, BOX_RAN, LOCAL_RAN},
+  {{"NV12", 66, 38, "y+u+v", &f_box15, "wrap", "separable", INPUT_POOL}, BOX_RAN, BOX_RAN},
   {{"NV12", 35, 27, "u", &f_box5_bias, "constant", "separable", INPUT_DEFAULT}, BOX_RAN,
-      LOCAL_RAN},
+      BOX_RAN},
   {{"YUY2", 37, 19, "y+u+v", &f_box5_bias, "mirror", "separable", INPUT_DEFAULT}, BOX_RAN,
-      LOCAL_RAN},
-  {{"RGB", 263, 17, "auto", &f_box15, "wrap", "separable", INPUT_DEFAULT}, BOX_RAN, LOCAL_RAN},
+      BOX_RAN},
+  {{"RGB", 263, 17, "auto", &f_box15, "wrap", "separable", INPUT_DEFAULT}, BOX_RAN, BOX_RAN},
   {{"P010_10LE", 40, 22, "y+u+v", &f_box31, "clamp", "separable", INPUT_POOL}, BOX_RAN,
-      LOCAL_RAN},
+      BOX_RAN},
   {{"GRAY16_BE", 29, 31, "y", &f_box5_bias, "wrap", "separable", INPUT_DEFAULT}, BOX_RAN,
-      LOCAL_RAN},
-  {{"RGBA", 1, 1, "auto", &f_box63, "clamp", "separable", INPUT_DEFAULT}, BOX_RAN, LOCAL_RAN},
+      BOX_RAN},
+  {{"RGBA", 1, 1, "auto", &f_box63, "clamp", "separable", INPUT_DEFAULT}, BOX_RAN, BOX_RAN},
   {{"RGBA", 2, 3, "r+g+b+a", &f_box63, "mirror", "separable", INPUT_DEFAULT}, BOX_RAN,
-      LOCAL_RAN},
-  {{"GRAY8", 1, 5, "y", &f_box31, "wrap", "separable", INPUT_DEFAULT}, BOX_RAN, LOCAL_RAN},
+      BOX_RAN},
+  {{"GRAY8", 1, 5, "y", &f_box31, "wrap", "separable", INPUT_DEFAULT}, BOX_RAN, BOX_RAN},
   {{"I420", 3, 1, "y+u+v", &f_box15, "constant", "separable", INPUT_DEFAULT}, BOX_RAN,
-      LOCAL_RAN},
+      BOX_RAN},
   {{"RGBA", 290, 70, "auto", &f_box63, "constant", "separable", INPUT_POOL_PADDED}, BOX_RAN,
-      LOCAL_RAN},
+      BOX_RAN},
   {{"AYUV", 45, 23, "y+u+v", &f_equal3, "clamp", "separable", INPUT_DEFAULT}, BOX_RAN,
-      LOCAL_RAN},
+      BOX_RAN},
   {{"RGBA", 67, 45, "auto", &f_gauss3, "clamp", "separable", INPUT_DEFAULT}, COLUMNS_RAN,
       LOCAL_RAN},
   {{"GRAY8", 130, 200, "y", &f_gauss15, "mirror", "separable", INPUT_PADDED}, COLUMNS_RAN,

@@ -563,8 +563,8 @@ test_combine (void)
 }
 
 /* A box (every coefficient equal): running sums on CPU-like devices working in place, at any
- * size, layout and split; not on a GPU (lsep), the discrete path, or combined with a second
- * matrix. */
+ * size, layout and split, and on GPUs in work-groups of 64 (also on the discrete path: bands of
+ * whole strips); not on a CPU's discrete path, or combined with a second matrix. */
 static void
 test_box (void)
 {
@@ -597,9 +597,26 @@ test_box (void)
   /* where the running sums do not run: the other separable kernels */
   r.discrete = TRUE;
   assert_fixed (&avx512, &r, "separable columns w=256 my=8");
+  assert_fixed (&gpu, &r, "separable box w=2 strip=16");
   r.discrete = FALSE;
-  assert_fixed (&gpu, &r, "separable local my=4 strip=64");
+  assert_fixed (&gpu, &r, "separable box w=2 strip=16");
+  v = cl_variant_fixed (&gpu, &r, NULL);
+  g_assert_cmpstr (cl_kernel_source_entry (cl_variant_source (&v)), ==, "convolve_box");
+  g_assert_true (cl_variant_launch (&gpu, &r, &v, 1024, &l));
+  g_assert_true (l.one_pass);
+  g_assert_cmpint (l.local[0], ==, 64);
+  g_assert_cmpint (l.local[1], ==, 1);
+  g_assert_cmpint (l.px, ==, 2);
+  g_assert_cmpint (l.py, ==, 16);
+  g_assert_false (cl_variant_launch (&gpu, &r, &v, 32, &l));
+  assert_options (&gpu, &r, "-DKSIZE=63 -DCHANNELS=4 -DDEPTH=8 -DSKIPMASK=0 -DBORDER=0 "
+      "-DGBOX_TW=64 -DGBOX_MX=2 -DSTRIP=16");
+  /* its candidates: the running sums in lsep's place */
+  assert_candidates (&gpu, &r, "tiled 2x4, tiled 1x4, tiled 1x1, float4 block=1, "
+      "vector nv=1 my=1, vector nv=3 my=2, separable box w=2 strip=16, separable box w=2 strip=8, "
+      "separable");
   r.box = FALSE;
+  assert_fixed (&gpu, &r, "separable local my=4 strip=64");
   assert_fixed (&avx512, &r, "separable columns w=256 my=8");
   r.box = TRUE;
   r.combine = GST_CL_CONVOLVE_COMBINE_MAGNITUDE;
