@@ -144,6 +144,14 @@ suite_device_facts (DeviceFacts * facts)
 }
 
 gboolean
+suite_tiled_everywhere (void)
+{
+  DeviceFacts d;
+
+  return suite_device_facts (&d) && d.local_mem_dedicated;
+}
+
+gboolean
 require_device (gboolean * host_unified)
 {
   GError *err = NULL;

@@ -51,6 +51,12 @@ typedef struct
  * know the device by the element's label. */
 gboolean suite_device_facts (DeviceFacts * facts);
 
+/* Whether the suites run method=tiled at every shape they check: yes on a device with on-chip
+ * local memory (a GPU, whose method=auto runs it); on a CPU, where PoCL builds each tiled
+ * program slowly and method=auto never picks it, each suite checks it on a few shapes, named
+ * where it picks them. */
+gboolean suite_tiled_everywhere (void);
+
 /* st (a stats structure, a pool config) as text for a check's message, which cannot format
  * GST_PTR_FORMAT; the text lives until the next call. */
 const gchar *struct_text (const GstStructure * st);

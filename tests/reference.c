@@ -110,15 +110,17 @@ put (void *samples, size_t i, int bytes, unsigned v)
     ((unsigned short *) samples)[i] = (unsigned short) v;
 }
 
-/* Both depths: strides in samples, results saturated to 0..2^(8 bytes)-1. */
+/* Both depths: strides in samples, results saturated to 0..2^(8 bytes)-1; dst[b] (if not
+ * NULL) gets the results at bias[b], b < nb. */
 static void
-convolve (const void *src, int src_stride, void *dst, int dst_stride, int width, int height,
-    int channels, unsigned passmask, const double *k, const double *k2, int kw, int kh,
-    double divisor, double bias, RefBorder border, RefCombine combine, int bytes)
+convolve (const void *src, int src_stride, void *const *dst, int dst_stride, int width,
+    int height, int channels, unsigned passmask, const double *k, const double *k2, int kw,
+    int kh, double divisor, const double *bias, int nb, RefBorder border, RefCombine combine,
+    int bytes)
 {
   double maxval = bytes == 1 ? 255.0 : 65535.0;
   int *xmap, *ymap;
-  int x, y, c, i, j;
+  int x, y, c, i, j, b;
 
   if (width < 1 || height < 1 || channels < 1 || kw < 1 || kh < 1)
     return;
@@ -135,7 +137,9 @@ convolve (const void *src, int src_stride, void *dst, int dst_stride, int width,
         double sum = 0.0, sum2 = 0.0, v;
 
         if (c < 32 && (passmask & (1u << c)) != 0) {
-          put (dst, dst_row + at, bytes, get (src, src_row + at, bytes));
+          for (b = 0; b < nb; b++)
+            if (dst[b])
+              put (dst[b], dst_row + at, bytes, get (src, src_row + at, bytes));
           continue;
         }
 
@@ -169,7 +173,9 @@ convolve (const void *src, int src_stride, void *dst, int dst_stride, int width,
             v = sum / divisor;
             break;
         }
-        put (dst, dst_row + at, bytes, saturate (v + bias, maxval));
+        for (b = 0; b < nb; b++)
+          if (dst[b])
+            put (dst[b], dst_row + at, bytes, saturate (v + bias[b], maxval));
       }
     }
   }
@@ -183,8 +189,10 @@ ref_convolve_u8 (const unsigned char *src, int src_stride, unsigned char *dst,
     int dst_stride, int width, int height, int channels, unsigned passmask,
     const double *k, int ksize, double divisor, double bias, RefBorder border)
 {
-  convolve (src, src_stride, dst, dst_stride, width, height, channels, passmask, k, NULL,
-      ksize, ksize, divisor, bias, border, REF_COMBINE_NONE, 1);
+  void *out[1] = { dst };
+
+  convolve (src, src_stride, out, dst_stride, width, height, channels, passmask, k, NULL,
+      ksize, ksize, divisor, &bias, 1, border, REF_COMBINE_NONE, 1);
 }
 
 void
@@ -192,8 +200,10 @@ ref_convolve_rect_u8 (const unsigned char *src, int src_stride, unsigned char *d
     int dst_stride, int width, int height, int channels, unsigned passmask,
     const double *k, int kw, int kh, double divisor, double bias, RefBorder border)
 {
-  convolve (src, src_stride, dst, dst_stride, width, height, channels, passmask, k, NULL, kw,
-      kh, divisor, bias, border, REF_COMBINE_NONE, 1);
+  void *out[1] = { dst };
+
+  convolve (src, src_stride, out, dst_stride, width, height, channels, passmask, k, NULL, kw,
+      kh, divisor, &bias, 1, border, REF_COMBINE_NONE, 1);
 }
 
 void
@@ -201,8 +211,10 @@ ref_convolve_u16 (const unsigned short *src, int src_stride, unsigned short *dst
     int dst_stride, int width, int height, int channels, unsigned passmask,
     const double *k, int ksize, double divisor, double bias, RefBorder border)
 {
-  convolve (src, src_stride, dst, dst_stride, width, height, channels, passmask, k, NULL,
-      ksize, ksize, divisor, bias, border, REF_COMBINE_NONE, 2);
+  void *out[1] = { dst };
+
+  convolve (src, src_stride, out, dst_stride, width, height, channels, passmask, k, NULL,
+      ksize, ksize, divisor, &bias, 1, border, REF_COMBINE_NONE, 2);
 }
 
 void
@@ -210,6 +222,18 @@ ref_combine (const void *src, int src_stride, void *dst, int dst_stride, int wid
     int height, int bytes, const double *k, const double *k2, int ksize, double divisor,
     double bias, RefBorder border, RefCombine combine)
 {
-  convolve (src, src_stride, dst, dst_stride, width, height, 1, 0, k, k2, ksize, ksize,
-      divisor, bias, border, combine, bytes);
+  void *out[1] = { dst };
+
+  convolve (src, src_stride, out, dst_stride, width, height, 1, 0, k, k2, ksize, ksize,
+      divisor, &bias, 1, border, combine, bytes);
+}
+
+void
+ref_convolve_biases (const void *src, int src_stride, void *const dst[3], int dst_stride,
+    int width, int height, int channels, unsigned passmask, const double *k, const double *k2,
+    int kw, int kh, double divisor, const double bias[3], RefBorder border,
+    RefCombine combine, int bytes)
+{
+  convolve (src, src_stride, dst, dst_stride, width, height, channels, passmask, k, k2, kw,
+      kh, divisor, bias, 3, border, combine, bytes);
 }

@@ -67,4 +67,14 @@ void ref_combine (const void *src, int src_stride, void *dst, int dst_stride, in
     int height, int bytes, const double *k, const double *k2, int ksize, double divisor,
     double bias, RefBorder border, RefCombine combine);
 
+/* Any of the above at three biases in one pass (the sums do not depend on the bias): dst[b]
+ * (NULL: not wanted) gets what a call with bias[b] gives, byte for byte. The tests take the
+ * samples near a rounding tie from the results a margin below and above the bias. Pixels of
+ * channels samples of bytes 1 or 2 (strides in samples), passmask as above; k2 and combine
+ * as ref_combine (NULL and REF_COMBINE_NONE: one matrix). */
+void ref_convolve_biases (const void *src, int src_stride, void *const dst[3], int dst_stride,
+    int width, int height, int channels, unsigned passmask, const double *k, const double *k2,
+    int kw, int kh, double divisor, const double bias[3], RefBorder border,
+    RefCombine combine, int bytes);
+
 #endif /* __CLCONVOLVE_TEST_REFERENCE_H__ */

@@ -549,21 +549,31 @@ filter_coefficients (const Filter * f, gdouble * k, gdouble * k2, gdouble * divi
   *divisor = f->divisor != 0.0 ? f->divisor : conv_auto_divisor (k, n);
 }
 
-/* Component c of in, convolved in double precision with bias shifted by delta LSB, into out
- * (cw x ch samples). An interlaced frame's fields (rows of each parity) are convolved apart,
- * each a picture of its own. */
+/* Component c of in, convolved in double precision with bias shifted by -TIE_MARGIN, 0 and
+ * TIE_MARGIN LSB, into out[0], out[1] and out[2] (cw x ch samples each; one pass of the
+ * reference for the three). An interlaced frame's fields (rows of each parity) are convolved
+ * apart, each a picture of its own. */
 static void
 convolve_comp (const Geom * g, const Frame * in, gint c, const Filter * f, RefBorder border,
-    gdouble delta, gint * out)
+    gint * out[3])
 {
   gint w = g->cw[c], parts = g->fields ? 2 : 1;
   gsize n = comp_samples (g, c);
   gdouble *k = g_new (gdouble, CONV_MAX_SIZE * CONV_MAX_SIZE), divisor;
   gdouble *k2 = g_new (gdouble, CONV_MAX_SIZE * CONV_MAX_SIZE);
-  gint max = (1 << fmt_bits (g->f)) - 1;
-  guint16 *src16 = g_new (guint16, n), *dst16 = g_new (guint16, n);
-  guint8 *src8 = g_new (guint8, n), *dst8 = g_new (guint8, n);
+  gint max = (1 << fmt_bits (g->f)) - 1, bytes = g->f->bps;
+  guint16 *src16 = g_new (guint16, n);
+  guint8 *src8 = g_new (guint8, n);
+  const gdouble delta[3] = { -TIE_MARGIN, 0.0, TIE_MARGIN };
+  /* the element's bias is in 8-bit units: max / 255 per unit (257 on 16-bit samples); the
+   * 16-bit reference saturates to 65535, a sample of fewer bits to its own maximum */
+  gdouble bias = bytes == 2 ? f->bias * (max / 255.0) : f->bias, biases[3];
+  void *dst[3];
 
+  for (gint b = 0; b < 3; b++) {
+    biases[b] = bias + delta[b];
+    dst[b] = g_malloc (n * bytes);
+  }
   filter_coefficients (f, k, k2, &divisor);
   for (gint part = 0; part < parts; part++) {
     /* the rows part, part + parts, ... of the component */
@@ -576,31 +586,22 @@ convolve_comp (const Geom * g, const Frame * in, gint c, const Filter * f, RefBo
       }
     if (h == 0)
       continue;
-    if (f->combine)
-      ref_combine (g->f->bps == 2 ? (void *) src16 : (void *) src8, w, g->f->bps == 2 ?
-          (void *) dst16 : (void *) dst8, w, w, h, g->f->bps, k, k2, f->size, divisor,
-          (g->f->bps == 2 ? f->bias * (max / 255.0) : f->bias) + delta, border,
-          (RefCombine) f->combine);
-    else if (g->f->bps == 2)
-      /* the element's bias is in 8-bit units: max / 255 per unit (257 on 16-bit samples);
-       * the 16-bit reference saturates to 65535, a sample of fewer bits to its own maximum */
-      ref_convolve_u16 (src16, w, dst16, w, w, h, 1, 0, k, f->size, divisor,
-          f->bias * (max / 255.0) + delta, border);
-    else
-      ref_convolve_u8 (src8, w, dst8, w, w, h, 1, 0, k, f->size, divisor, f->bias + delta,
-          border);
-    for (gint y = 0; y < h; y++)
-      for (gint x = 0; x < w; x++) {
-        gsize i = (gsize) y * w + x;
+    ref_convolve_biases (bytes == 2 ? (void *) src16 : (void *) src8, w, dst, w, w, h, 1, 0,
+        k, f->combine ? k2 : NULL, f->size, f->size, divisor, biases, border,
+        (RefCombine) f->combine, bytes);
+    for (gint b = 0; b < 3; b++)
+      for (gint y = 0; y < h; y++)
+        for (gint x = 0; x < w; x++) {
+          gsize i = (gsize) y * w + x;
 
-        out[(gsize) (part + y * parts) * w + x] = g->f->bps == 2 ? MIN (dst16[i], max) :
-            dst8[i];
-      }
+          out[b][(gsize) (part + y * parts) * w + x] = bytes == 2 ?
+              MIN (((guint16 *) dst[b])[i], max) : ((guint8 *) dst[b])[i];
+        }
   }
+  for (gint b = 0; b < 3; b++)
+    g_free (dst[b]);
   g_free (src16);
-  g_free (dst16);
   g_free (src8);
-  g_free (dst8);
   g_free (k);
   g_free (k2);
 }
@@ -625,9 +626,7 @@ expect_frame (const Geom * g, const Frame * in, guint sel, const Filter * f,
     e->tie[c] = g_new (guint8, n);
     lo = g_new (gint, n);
     hi = g_new (gint, n);
-    convolve_comp (g, in, c, f, border, 0.0, e->value[c]);
-    convolve_comp (g, in, c, f, border, -TIE_MARGIN, lo);
-    convolve_comp (g, in, c, f, border, TIE_MARGIN, hi);
+    convolve_comp (g, in, c, f, border, (gint *[3]) { lo, e->value[c], hi });
     for (gint y = 0; y < g->ch[c]; y++) {
       for (gint x = 0; x < g->cw[c]; x++) {
         gsize i = (gsize) y * g->cw[c] + x;
@@ -1015,6 +1014,20 @@ run_case (const Case * c, gboolean discrete, guint frames, guint32 seed)
   run_case_then (c, discrete, frames, seed, NULL, NULL);
 }
 
+/* method=tiled where the device does not run it at every shape (a CPU, see
+ * suite_tiled_everywhere) only on the formats listed: on the others float4 runs the case in its
+ * place, with its planes, border, input memory and path. */
+static void
+tiled_on_formats (Case * c, const gchar * const *formats)
+{
+  if (strcmp (c->method, "tiled") || suite_tiled_everywhere ())
+    return;
+  for (; *formats; formats++)
+    if (!strcmp (*formats, c->format))
+      return;
+  c->method = "float4";
+}
+
 /* ------------------------------------------------------------------------- harness tests */
 
 /* Per format: planes auto, all, one chroma alone, each chroma alone (the other one passes),
@@ -1049,11 +1062,15 @@ GST_START_TEST (test_format_planes)
 {
   const Fmt *f = &fmts[__i__ >> 1];
   gboolean discrete = __i__ & 1;
+  /* tiled on a CPU: semi-planar chroma pairs and 16 bits (planar and packed 4:2:2 in
+   * test_format_change and test_pipeline_frames) */
+  const gchar *const tiled[] = { "NV21", "GRAY16_LE", NULL };
 
   for (guint i = (__i__ >> 1) & 1; i < G_N_ELEMENTS (format_cases); i += 2) {
     Case c = format_cases[i];
 
     c.format = f->name;
+    tiled_on_formats (&c, tiled);
     run_case (&c, discrete, 2, 100 * i + __i__);
   }
 }
@@ -1068,6 +1085,8 @@ GST_START_TEST (test_tiny_frames)
   gboolean discrete = __i__ & 1;
   const gint dims[][2] = { {1, 1}, {2, 1}, {1, 2}, {3, 3}, {5, 2}, {2, 7} };
   Case c = { f->name, 1, 1, "y+u+v", &f_gauss7, "clamp", "float4", INPUT_DEFAULT };
+  /* tiled on a CPU: chroma of one sample in pairs */
+  const gchar *const tiled[] = { "NV12", NULL };
   GstHarness *h = start_harness (&c, discrete);
 
   for (guint d = 0; d < G_N_ELEMENTS (dims); d++) {
@@ -1083,6 +1102,7 @@ GST_START_TEST (test_tiny_frames)
       c.border = border_names[b];
       c.method = b & 2 ? "tiled" : d & 1 ? "separable" : "float4";
       c.input = d & 1 ? INPUT_PADDED : INPUT_DEFAULT;
+      tiled_on_formats (&c, tiled);
       apply_case (h->element, &c);
       push_and_check (h, &c, discrete, NULL, 7 * d + b);
     }
@@ -1439,12 +1459,18 @@ GST_START_TEST (test_rgb_planes)
   gboolean discrete = __i__ & 1;
   const gchar *selections[] = { "r", "g+a", "auto", "b+r", "r+g+b+a", "a", "y+u+v" };
   Case c = { f->name, 37, 45, "r", &f_custom, "mirror", "tiled", INPUT_PADDED };
-  GstHarness *h = start_harness (&c, discrete);
+  /* tiled on a CPU: alpha last and first */
+  const gchar *const tiled[] = { "RGBA", "ARGB", NULL };
+  GstHarness *h;
+
+  tiled_on_formats (&c, tiled);
+  h = start_harness (&c, discrete);
 
   for (guint i = 0; i < G_N_ELEMENTS (selections); i++) {
     c.planes = selections[i];
     c.method = i & 1 ? "float4" : "tiled";
     c.input = i & 1 ? INPUT_DEFAULT : INPUT_PADDED;
+    tiled_on_formats (&c, tiled);
     apply_case (h->element, &c);
     push_and_check (h, &c, discrete, NULL, 300 + i);
   }
@@ -1672,6 +1698,8 @@ GST_START_TEST (test_deep_formats)
   gboolean discrete = __i__ & 1;
   const gchar *missing[G_N_ELEMENTS (borders)];
   guint n_missing = 0, k = 0;
+  /* tiled on a CPU: 10 bits in the high bits of pairs, 16-bit RGBA */
+  const gchar *const tiled[] = { "P010_10LE", "RGBA64_LE", NULL };
 
   for (guint b = 0; b < G_N_ELEMENTS (borders); b++) {
     gboolean seen = FALSE;
@@ -1692,6 +1720,7 @@ GST_START_TEST (test_deep_formats)
     }
     c.format = f->name;
     c.planes = planes;
+    tiled_on_formats (&c, tiled);
     run_case_then (&c, discrete, 2, 2100 + 100 * i + __i__, k < n_missing ? missing[k] : NULL,
         NULL);
     k++;
@@ -1749,7 +1778,10 @@ GST_START_TEST (test_interlaced)
 {
   Case c = interlaced_cases[__i__ >> 1];
   gboolean discrete = __i__ & 1;
+  /* tiled on a CPU: the 4:2:0 fields */
+  const gchar *const tiled[] = { "NV12", NULL };
 
+  tiled_on_formats (&c, tiled);
   test_interlace = "interleaved";
   test_frame_interlaced = FALSE;
   run_case (&c, discrete, 2, 2900 + __i__);

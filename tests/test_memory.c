@@ -122,18 +122,19 @@ reference (const Setting * s, const guint8 * in, guint8 * out, guint8 * ties)
 
   conv_preset_generate (preset_from_nick (s->kernel), s->size, 0.0, 45.0, k);
   divisor = conv_auto_divisor (k, s->size);
-  ref_convolve_u8 (in, row, out, row, s->width, s->height, ch, passmask_of (s), k, s->size,
-      divisor, s->bias, border);
   if (ties) {
     guint8 *lo = g_malloc (plane_bytes (s));
+    void *dst[3] = { lo, out, ties };
+    const gdouble bias[3] = { s->bias - TIE_MARGIN, s->bias, s->bias + TIE_MARGIN };
 
-    ref_convolve_u8 (in, row, lo, row, s->width, s->height, ch, passmask_of (s), k, s->size,
-        divisor, s->bias - TIE_MARGIN, border);
-    ref_convolve_u8 (in, row, ties, row, s->width, s->height, ch, passmask_of (s), k, s->size,
-        divisor, s->bias + TIE_MARGIN, border);
+    ref_convolve_biases (in, row, dst, row, s->width, s->height, ch, passmask_of (s), k, NULL,
+        s->size, s->size, divisor, bias, border, REF_COMBINE_NONE, 1);
     for (gsize i = 0; i < plane_bytes (s); i++)
       ties[i] = ties[i] != lo[i];
     g_free (lo);
+  } else {
+    ref_convolve_u8 (in, row, out, row, s->width, s->height, ch, passmask_of (s), k, s->size,
+        divisor, s->bias, border);
   }
   g_free (k);
 }
@@ -733,6 +734,9 @@ GST_START_TEST (test_stream_overlapped)
       s.bias = stream_kernels[k].bias;
       s.border = stream_kernels[k].border;
       s.method = stream_kernels[k].method;
+      /* tiled on a CPU (see suite_tiled_everywhere): box 3 and motionblur 7 alone */
+      if (!strcmp (s.method, "tiled") && k > 3 && !suite_tiled_everywhere ())
+        s.method = "float4";
     }
     for (guint i = 0; i < 2; i++) {
       for (guint p = 0; p < G_N_ELEMENTS (stream_phases); p++) {
