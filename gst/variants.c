@@ -263,6 +263,15 @@ static const ClVariant csep = { GST_CL_CONVOLVE_METHOD_SEPARABLE, 256, 8,
   CL_SEPARABLE_COLUMNS
 };
 
+/* csep's output rows whose vertical sums are taken together (a divisor of its 8 rows): 4 where
+ * the CPU has 32 wide vector registers (AVX-512: the 8 accumulators and the loaded samples fit),
+ * else 1 (docs/kernels.md) */
+static gint
+csep_group (const ClDeviceFacts * d)
+{
+  return d->native_float_width >= 16 ? 4 : 1;
+}
+
 /* The separable variant where the matrix splits: running sums for a box on a CPU, one pass
  * through local memory on a GPU, the vertical pass first on a CPU, else two passes. */
 static ClVariant
@@ -548,7 +557,8 @@ cl_variant_options (const ClDeviceFacts * d, const ClKernelRequest * r, const Cl
       g_strdup_printf (" -DBLOCK=%d", v->bx) : v->split == CL_SEPARABLE_LOCAL ?
       g_strdup_printf (" -DLSEP_TW=%d -DLSEP_TH=%d -DLSEP_MY=%d -DSTRIP=%d -DLSEP_RANK=%d",
       LSEP_TW, LSEP_TH, v->bx, v->by, MAX (r->rank, 1)) : v->split == CL_SEPARABLE_COLUMNS ?
-      g_strdup_printf (" -DCSEP_W=%d -DCSEP_MY=%d", v->bx, v->by) :
+      g_strdup_printf (" -DCSEP_W=%d -DCSEP_MY=%d -DCSEP_G=%d", v->bx, v->by,
+      csep_group (d)) :
       v->split == CL_SEPARABLE_BOX && d->local_mem_dedicated ?
       g_strdup_printf (" -DGBOX_TW=%d -DGBOX_MX=%d -DSTRIP=%d", GBOX_TW, v->bx, v->by) :
       v->split == CL_SEPARABLE_BOX ?

@@ -5,6 +5,8 @@
  *
  * Build options (besides the common ones):
  *   -DCSEP_W=w -DCSEP_MY=m   blocks of w pixels on m rows per work-item
+ *   -DCSEP_G=g               output rows whose vertical sums are taken together (default 1;
+ *                            a divisor of m)
  */
 
 #ifdef CSEP_W
@@ -24,16 +26,28 @@
 /* 16 samples as floats from stored ones */
 #define CSEP_LOAD16(p) convert_float16 (STORED16 (vload16 (0, p)))
 
+/* output rows whose vertical sums are taken together: each input row loaded and converted once
+ * for all of them (CSEP_MY a multiple of it) */
+#ifndef CSEP_G
+#define CSEP_G 1
+#endif
+/* 16-sample chains a row of the group takes at a time: eight accumulators in all (an FMA's
+ * latency is four of its issue slots, on two ports) */
+#define CSEP_NCH (CSEP_G == 1 ? 4 : 8 / CSEP_G)
+#define CSEP_ROWS (KSIZE + CSEP_G - 1)
+
 __kernel void
 convolve_csep (int row0, __global const uchar * src, int src_offset, int src_pitch,
     __global uchar * dst, int dst_offset, int dst_pitch, int width, int height, int span,
     __constant float *coef, int rank, float bias, uint passmask)
 {
   int xb = get_global_id (0) * CSEP_W, y0 = row0 + (int) get_global_id (1) * CSEP_MY;
-  float vs[CSEP_COLS];
-  float hs[CSEP_W * CHANNELS + 16];
-  int rows[KSIZE];
-  float vw[KSIZE];
+  float vs[CSEP_G][CSEP_COLS];
+  float hs[CSEP_G][CSEP_W * CHANNELS + 16];
+  int rows[CSEP_ROWS];
+  /* tap t - m of output row m of the group for input row t of the window, 0 outside the
+   * matrix and (constant) outside the plane */
+  float vw[CSEP_G][CSEP_ROWS];
 
   if (xb >= span || y0 >= height)
     return;
@@ -50,161 +64,188 @@ convolve_csep (int row0, __global const uchar * src, int src_offset, int src_pit
       pass2 = lane_pass16 (passmask, 2);
   float w = CENTRE_W (coef, rank, RANK_ALL (rank));
 
-  for (int y = y0; y < y1; y++) {
-    __global const samp_t *in = CSAMPLES (src + y * src_pitch + xb * PIX_BYTES);
-    __global samp_t *out = SAMPLES (dst + y * dst_pitch + xb * PIX_BYTES);
+  for (int y = y0; y < y1; y += CSEP_G) {
+    /* the group's rows in the plane (those past it are computed from mapped rows, not kept) */
+    int ng = min (CSEP_G, y1 - y);
 
     for (int p = 0; p < RANK_ALL (rank); p++) {
       __constant float *v = coef + 2 * p * KSIZE, *h = v + KSIZE;
 
-      /* the input rows of the window, mapped by the border (constant: weight 0 outside) */
-      for (int t = 0; t < KSIZE; t++) {
+      /* the input rows of the group's windows, mapped by the border */
+      for (int t = 0; t < CSEP_ROWS; t++) {
         int yy = y + t - RADIUS;
+        float in_plane = BORDER != BORDER_CONSTANT || (yy >= 0 && yy < height) ? 1.0f : 0.0f;
 
-        if (BORDER == BORDER_CONSTANT) {
-          vw[t] = yy >= 0 && yy < height ? v[t] : 0.0f;
-          rows[t] = clamp (yy, 0, height - 1) * src_pitch;
-        } else {
-          vw[t] = v[t];
-          rows[t] = border_coord (yy, height) * src_pitch;
-        }
+        rows[t] = (BORDER == BORDER_CONSTANT ? clamp (yy, 0, height - 1) :
+            border_coord (yy, height)) * src_pitch;
+        for (int m = 0; m < CSEP_G; m++)
+          vw[m][t] = t - m >= 0 && t - m < KSIZE ? v[t - m] * in_plane : 0.0f;
       }
-      /* vertical sums: of the columns inside the plane 64 samples at a time, then the halo's
-       * outside it, from the column they map to */
+      /* vertical sums: of the columns inside the plane 16 CSEP_NCH samples at a time (each
+       * loaded sample serves every row of the group), then the halo's outside it, from the
+       * column they map to */
       {
         int lo = max (x0, 0), hi = min (x0 + nc, width);
         int q0 = (lo - x0) * CHANNELS, q1 = (hi - x0) * CHANNELS, q = q0;
         __global const uchar *base = src + x0 * PIX_BYTES;
 
-        for (; q + 64 <= q1; q += 64) {
-          float16 a0 = (float16) (0.0f), a1 = a0, a2 = a0, a3 = a0;
+        for (; q + 16 * CSEP_NCH <= q1; q += 16 * CSEP_NCH) {
+          float16 a[CSEP_G][CSEP_NCH];
 
-          for (int t = 0; t < KSIZE; t++) {
+#pragma unroll
+          for (int m = 0; m < CSEP_G; m++)
+#pragma unroll
+            for (int c = 0; c < CSEP_NCH; c++)
+              a[m][c] = (float16) (0.0f);
+          for (int t = 0; t < CSEP_ROWS; t++) {
             __global const samp_t *r = CSAMPLES (base + rows[t]) + q;
-            float16 c = (float16) (vw[t]);
+            float16 x[CSEP_NCH];
 
-            a0 = fma (c, CSEP_LOAD16 (r), a0);
-            a1 = fma (c, CSEP_LOAD16 (r + 16), a1);
-            a2 = fma (c, CSEP_LOAD16 (r + 32), a2);
-            a3 = fma (c, CSEP_LOAD16 (r + 48), a3);
+#pragma unroll
+            for (int c = 0; c < CSEP_NCH; c++)
+              x[c] = CSEP_LOAD16 (r + 16 * c);
+#pragma unroll
+            for (int m = 0; m < CSEP_G; m++)
+#pragma unroll
+              for (int c = 0; c < CSEP_NCH; c++)
+                a[m][c] = fma ((float16) (vw[m][t]), x[c], a[m][c]);
           }
-          STORE_F16 (a0, vs + q);
-          STORE_F16 (a1, vs + q + 16);
-          STORE_F16 (a2, vs + q + 32);
-          STORE_F16 (a3, vs + q + 48);
+#pragma unroll
+          for (int m = 0; m < CSEP_G; m++)
+#pragma unroll
+            for (int c = 0; c < CSEP_NCH; c++)
+              STORE_F16 (a[m][c], vs[m] + q + 16 * c);
         }
         /* the rest 16 samples at a time while whole vectors remain, then one by one */
         for (; q + 16 <= q1; q += 16) {
-          float16 a0 = (float16) (0.0f);
+          float16 a[CSEP_G];
 
-          for (int t = 0; t < KSIZE; t++)
-            a0 = fma ((float16) (vw[t]), CSEP_LOAD16 (CSAMPLES (base + rows[t]) + q), a0);
-          STORE_F16 (a0, vs + q);
+#pragma unroll
+          for (int m = 0; m < CSEP_G; m++)
+            a[m] = (float16) (0.0f);
+          for (int t = 0; t < CSEP_ROWS; t++) {
+            float16 x = CSEP_LOAD16 (CSAMPLES (base + rows[t]) + q);
+
+#pragma unroll
+            for (int m = 0; m < CSEP_G; m++)
+              a[m] = fma ((float16) (vw[m][t]), x, a[m]);
+          }
+#pragma unroll
+          for (int m = 0; m < CSEP_G; m++)
+            STORE_F16 (a[m], vs[m] + q);
         }
         for (; q < q1; q++) {
-          float a = 0.0f;
+          for (int m = 0; m < CSEP_G; m++) {
+            float a = 0.0f;
 
-          for (int t = 0; t < KSIZE; t++)
-            a += vw[t] * convert_float (STORED (CSAMPLES (base + rows[t])[q]));
-          vs[q] = a;
+            for (int t = 0; t < CSEP_ROWS; t++)
+              a += vw[m][t] * convert_float (STORED (CSAMPLES (base + rows[t])[q]));
+            vs[m][q] = a;
+          }
         }
         /* the columns left of lo, then those from hi on */
         int l = lo - x0, r = max (hi, lo) - x0;
 
         for (int k = 0; k < nc - (r - l); k++) {
-          int i = k < l ? k : r + k - l, x = x0 + i, xm;
+          int i = k < l ? k : r + k - l, x = x0 + i, xm = border_coord (x, width);
 
-          if (BORDER == BORDER_CONSTANT) {
-            for (int c = 0; c < CHANNELS; c++)
-              vs[i * CHANNELS + c] = 0.0f;
-            continue;
-          }
-          xm = border_coord (x, width);
-          for (int c = 0; c < CHANNELS; c++) {
-            float a = 0.0f;
+          for (int m = 0; m < CSEP_G; m++)
+            for (int c = 0; c < CHANNELS; c++) {
+              float a = 0.0f;
 
-            if (xm >= lo && xm < hi) {
-              a = vs[(xm - x0) * CHANNELS + c];
-            } else {
-              for (int t = 0; t < KSIZE; t++)
-                a += vw[t] * convert_float (STORED (CSAMPLES (src + rows[t] + xm *
-                            PIX_BYTES)[c]));
+              if (BORDER == BORDER_CONSTANT) {
+                a = 0.0f;
+              } else if (xm >= lo && xm < hi) {
+                a = vs[m][(xm - x0) * CHANNELS + c];
+              } else {
+                for (int t = 0; t < CSEP_ROWS; t++)
+                  a += vw[m][t] * convert_float (STORED (CSAMPLES (src + rows[t] + xm *
+                              PIX_BYTES)[c]));
+              }
+              vs[m][i * CHANNELS + c] = a;
             }
-            vs[i * CHANNELS + c] = a;
-          }
         }
       }
-      /* horizontal sums, added to the other pairs' (four 16-sample chains: an FMA's latency
-       * is four of its issue slots) */
-      {
+      /* horizontal sums of each row of the group, added to the other pairs' (four 16-sample
+       * chains) */
+      for (int m = 0; m < ng; m++) {
+        const float *vm = vs[m];
+        float *hm = hs[m];
         int q = 0;
 
         for (; q + 64 <= nh; q += 64) {
           float16 a0 = (float16) (0.0f), a1 = a0, a2 = a0, a3 = a0;
 
           if (p > 0) {
-            a0 = LOAD_F16 (hs + q);
-            a1 = LOAD_F16 (hs + q + 16);
-            a2 = LOAD_F16 (hs + q + 32);
-            a3 = LOAD_F16 (hs + q + 48);
+            a0 = LOAD_F16 (hm + q);
+            a1 = LOAD_F16 (hm + q + 16);
+            a2 = LOAD_F16 (hm + q + 32);
+            a3 = LOAD_F16 (hm + q + 48);
           }
           for (int t = 0; t < KSIZE; t++) {
             float16 c = (float16) (h[t]);
-            const float *w = vs + q + t * CHANNELS;
+            const float *wp = vm + q + t * CHANNELS;
 
-            a0 = fma (c, LOAD_F16 (w), a0);
-            a1 = fma (c, LOAD_F16 (w + 16), a1);
-            a2 = fma (c, LOAD_F16 (w + 32), a2);
-            a3 = fma (c, LOAD_F16 (w + 48), a3);
+            a0 = fma (c, LOAD_F16 (wp), a0);
+            a1 = fma (c, LOAD_F16 (wp + 16), a1);
+            a2 = fma (c, LOAD_F16 (wp + 32), a2);
+            a3 = fma (c, LOAD_F16 (wp + 48), a3);
           }
-          STORE_F16 (a0, hs + q);
-          STORE_F16 (a1, hs + q + 16);
-          STORE_F16 (a2, hs + q + 32);
-          STORE_F16 (a3, hs + q + 48);
+          STORE_F16 (a0, hm + q);
+          STORE_F16 (a1, hm + q + 16);
+          STORE_F16 (a2, hm + q + 32);
+          STORE_F16 (a3, hm + q + 48);
         }
         for (; q + 16 <= nh; q += 16) {
-          float16 a0 = p > 0 ? LOAD_F16 (hs + q) : (float16) (0.0f);
+          float16 a0 = p > 0 ? LOAD_F16 (hm + q) : (float16) (0.0f);
 
           for (int t = 0; t < KSIZE; t++)
-            a0 = fma ((float16) (h[t]), LOAD_F16 (vs + q + t * CHANNELS), a0);
-          STORE_F16 (a0, hs + q);
+            a0 = fma ((float16) (h[t]), LOAD_F16 (vm + q + t * CHANNELS), a0);
+          STORE_F16 (a0, hm + q);
         }
         for (; q < nh; q++) {
-          float a = p > 0 ? hs[q] : 0.0f;
+          float a = p > 0 ? hm[q] : 0.0f;
 
           for (int t = 0; t < KSIZE; t++)
-            a += h[t] * vs[q + t * CHANNELS];
-          hs[q] = a;
+            a += h[t] * vm[q + t * CHANNELS];
+          hm[q] = a;
         }
       }
     }
-    for (int k = 0, v = 0; v < n16; v++, k = k == 2 ? 0 : k + 1) {
-      float16 acc = LOAD_F16 (hs + 16 * v);
+    for (int m = 0; m < ng; m++) {
+      __global const samp_t *in = CSAMPLES (src + (y + m) * src_pitch + xb * PIX_BYTES);
+      __global samp_t *out = SAMPLES (dst + (y + m) * dst_pitch + xb * PIX_BYTES);
+      const float *hm = hs[m];
 
-      if (w != 0.0f)
-        acc = fma ((float16) (w), CSEP_LOAD16 (in + 16 * v), acc);
-      put16 (acc, bias, CHANNELS != 3 || k == 0 ? pass0 : k == 1 ? pass1 : pass2, in, out, v);
-    }
-    /* the pixels left one at a time, those from width to span copied */
-    for (int j = n16 * 16 / CHANNELS; j < n; j++) {
-      pix_t centre = READ ((__global const uchar *) in + j * PIX_BYTES);
-      __global uchar *o = (__global uchar *) out + j * PIX_BYTES;
+      for (int k = 0, v = 0; v < n16; v++, k = k == 2 ? 0 : k + 1) {
+        float16 acc = LOAD_F16 (hm + 16 * v);
 
-      if (j < nw) {
+        if (w != 0.0f)
+          acc = fma ((float16) (w), CSEP_LOAD16 (in + 16 * v), acc);
+        put16 (acc, bias, CHANNELS != 3 || k == 0 ? pass0 : k == 1 ? pass1 : pass2, in, out,
+            v);
+      }
+      /* the pixels left one at a time, those from width to span copied */
+      for (int j = n16 * 16 / CHANNELS; j < n; j++) {
+        pix_t centre = READ ((__global const uchar *) in + j * PIX_BYTES);
+        __global uchar *o = (__global uchar *) out + j * PIX_BYTES;
+
+        if (j < nw) {
 #if defined (ONLY) && CHANNELS > 1
-        float sum = hs[j * CHANNELS + ONLY];
+          float sum = hm[j * CHANNELS + ONLY];
 #elif CHANNELS == 1
-        float sum = hs[j];
+          float sum = hm[j];
 #elif CHANNELS == 2
-        float2 sum = vload2 (j, hs);
+          float2 sum = vload2 (j, hm);
 #elif CHANNELS == 3
-        float3 sum = vload3 (j, hs);
+          float3 sum = vload3 (j, hm);
 #else
-        float4 sum = vload4 (j, hs);
+          float4 sum = vload4 (j, hm);
 #endif
-        store (o, sum + w * SUM_OF (centre), bias, centre, passmask);
-      } else {
-        write_pix (centre, o);
+          store (o, sum + w * SUM_OF (centre), bias, centre, passmask);
+        } else {
+          write_pix (centre, o);
+        }
       }
     }
   }

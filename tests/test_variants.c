@@ -213,7 +213,7 @@ test_avx512 (void)
   sep.rank = 1;
   assert_fixed (&avx512, &sep, "separable columns w=256 my=8");
   assert_options (&avx512, &sep, "-DKSIZE=7 -DCHANNELS=4 -DDEPTH=8 -DSKIPMASK=0 -DBORDER=0 "
-      "-DCSEP_W=256 -DCSEP_MY=8 -DPACKED_IO");
+      "-DCSEP_W=256 -DCSEP_MY=8 -DCSEP_G=4 -DPACKED_IO");
   v = cl_variant_fixed (&avx512, &sep, NULL);
   g_assert_cmpint (cl_variant_source (&v), ==, CL_SOURCE_CSEP);
   g_assert_cmpstr (cl_kernel_source_entry (cl_variant_source (&v)), ==, "convolve_csep");
@@ -406,6 +406,9 @@ test_rgb24_swap (void)
       "separable columns w=256 my=8, separable");
   assert_fixed (&avx2, &rgb, "separable columns w=256 my=8");
   assert_fixed (&avx2, &be, "separable columns w=256 my=8");
+  /* one output row at a time where the CPU has 16 vector registers (4 on AVX-512) */
+  assert_options (&avx2, &rgb, "-DKSIZE=7 -DCHANNELS=3 -DDEPTH=8 -DSKIPMASK=0 -DBORDER=0 "
+      "-DCSEP_W=256 -DCSEP_MY=8 -DCSEP_G=1 -DPACKED_IO");
   be.rank = -1;
   assert_options (&avx2, &be, "-DKSIZE=7 -DCHANNELS=1 -DDEPTH=16 -DSKIPMASK=0 -DBORDER=0 "
       "-DSWAP -DNV=3 -DMY=2 -DPACKED_IO");
