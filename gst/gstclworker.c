@@ -459,14 +459,29 @@ helper_start (ClWorker * w, GstClContext * ctx, const gchar * path)
   return TRUE;
 }
 
-/* Sends line to the helper and reads its answer (free it); NULL on an error, or when the
- * worker stops or the job is dropped (w->cancel). */
+/* GST_CLCONVOLVE_HELPER_TIMEOUT in whole seconds where it is a positive number, else the
+ * default. */
+static gint64
+helper_timeout_s (void)
+{
+  const gchar *env = g_getenv (GST_CL_WORKER_HELPER_TIMEOUT_ENV);
+  gchar *end = NULL;
+  gint64 s = env ? g_ascii_strtoll (env, &end, 10) : 0;
+
+  return env && end != env && *end == '\0' && s > 0 ? s : GST_CL_WORKER_HELPER_TIMEOUT_S;
+}
+
+/* Sends line to the helper and reads its answer (free it); NULL on an error, when the worker
+ * stops or the job is dropped (w->cancel), or when the helper does not answer within its
+ * deadline or its answer passes GST_CL_WORKER_HELPER_ANSWER_MAX bytes (*why says which). */
 static gchar *
-helper_ask (ClWorker * w, const gchar * line)
+helper_ask (ClWorker * w, const gchar * line, const gchar ** why)
 {
   gsize len = strlen (line), sent = 0;
   gchar chunk[512], *nl;
+  gint64 deadline = g_get_monotonic_time () + helper_timeout_s () * G_USEC_PER_SEC;
 
+  *why = "no answer";
   while (sent < len) {
     gssize n = g_socket_send (w->helper_sock, line + sent, len - sent, w->cancel, NULL);
 
@@ -475,8 +490,20 @@ helper_ask (ClWorker * w, const gchar * line)
     sent += n;
   }
   while (!(nl = strchr (w->helper_buf->str, '\n'))) {
-    gssize n = g_socket_receive (w->helper_sock, chunk, sizeof (chunk), w->cancel, NULL);
+    gint64 left = deadline - g_get_monotonic_time ();
+    gssize n;
 
+    if (w->helper_buf->len > GST_CL_WORKER_HELPER_ANSWER_MAX) {
+      *why = "an answer longer than " G_STRINGIFY (GST_CL_WORKER_HELPER_ANSWER_MAX) " bytes";
+      return NULL;
+    }
+    if (left <= 0 || !g_socket_condition_timed_wait (w->helper_sock, G_IO_IN, left, w->cancel,
+            NULL)) {
+      if (left <= 0 || !g_cancellable_is_cancelled (w->cancel))
+        *why = "no answer within the deadline, " GST_CL_WORKER_HELPER_TIMEOUT_ENV;
+      return NULL;
+    }
+    n = g_socket_receive (w->helper_sock, chunk, sizeof (chunk), w->cancel, NULL);
     if (n <= 0)
       return NULL;
     g_string_append_len (w->helper_buf, chunk, n);
@@ -497,6 +524,7 @@ run_helper (ClWorker * w, ClJob * job, const gchar * path, ClVariant * v, ClTune
 {
   gchar **args = gst_cl_job_spec_to_args (job->ctx, &job->spec);
   gchar *line = NULL, *answer = NULL;
+  const gchar *why = "no answer";
   gint64 f[7];
   gboolean ok = FALSE;
 
@@ -515,7 +543,7 @@ run_helper (ClWorker * w, ClJob * job, const gchar * path, ClVariant * v, ClTune
   if (w->helper && g_strcmp0 (w->helper_path, path))
     helper_stop (w);
   if (w->helper || helper_start (w, job->ctx, path))
-    answer = helper_ask (w, line);
+    answer = helper_ask (w, line, &why);
   if (answer && g_str_has_prefix (answer, "clconvolve-job ") &&
       split_ints (answer + 15, f, 7) && f[0] == CL_SUCCESS) {
     *v = (ClVariant) { f[1], f[2], f[3], f[4], f[5] };
@@ -523,8 +551,9 @@ run_helper (ClWorker * w, ClJob * job, const gchar * path, ClVariant * v, ClTune
     ok = TRUE;
   } else if (!g_cancellable_is_cancelled (w->cancel)) {
     GST_WARNING_OBJECT (job->ctx, "the helper %s did not do the job (%s); doing it in this "
-        "process", path, answer ? answer : "no answer");
-    /* a helper that did not answer is ended (and started again for the next job) */
+        "process", path, answer ? answer : why);
+    /* a helper that did not answer (in time, or in few enough bytes) is ended, and started
+     * again for the next job */
     if (!answer)
       helper_stop (w);
   } else {

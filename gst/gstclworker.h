@@ -68,6 +68,14 @@ typedef struct _ClJob ClJob;
  * worker then finds the program, its code and the tuning choice in the caches it filled. */
 #define GST_CL_WORKER_HELPER_ENV "GST_CLCONVOLVE_HELPER"
 
+/* The most a helper may take to answer a job, in seconds (default
+ * GST_CL_WORKER_HELPER_TIMEOUT_S: a cold tuning job compiles a dozen programs), and the
+ * longest answer it may give: a helper that misses either is ended, the job is done in the
+ * application's process and the next job starts a fresh helper. Read at each job. */
+#define GST_CL_WORKER_HELPER_TIMEOUT_ENV "GST_CLCONVOLVE_HELPER_TIMEOUT"
+#define GST_CL_WORKER_HELPER_TIMEOUT_S 120
+#define GST_CL_WORKER_HELPER_ANSWER_MAX 4096
+
 /* The plugin's own file (the plugin registration says it): the helper is looked for beside it,
  * in the build tree and in the install tree it lies in, then where meson installed it. */
 void gst_cl_worker_set_plugin_file (const gchar * file);

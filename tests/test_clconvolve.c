@@ -1570,13 +1570,20 @@ GST_END_TEST;
 /* Once the worker is done, the element switches to the specialised kernel between two frames
  * (a "done" message says what and how long), and the frames before and after match the
  * reference: with the helper process doing the job first, with none (GST_CLCONVOLVE_HELPER=""),
- * and with one that cannot run (the worker does it itself, with a warning). */
+ * with one that cannot run (the worker does it itself, with a warning), and with helpers that
+ * never answer or answer without end (a script: ended at the deadline,
+ * GST_CLCONVOLVE_HELPER_TIMEOUT=2 here, or at the answer's size limit, then the worker does
+ * the job: the switch comes within the deadline and a build). */
+#define HELPER_TIMEOUT_ENV "GST_CLCONVOLVE_HELPER_TIMEOUT"
 static const struct
 {
   const gchar *path;            /* GST_CLCONVOLVE_HELPER; NULL: the suite's, this build's */
   gboolean helped;
+  const gchar *script;          /* a helper written for the test (path NULL) */
 } helpers[] = {
-  {NULL, TRUE}, {"", FALSE}, {"/nonexistent/clconvolve-warmup", FALSE}
+  {NULL, TRUE}, {"", FALSE}, {"/nonexistent/clconvolve-warmup", FALSE},
+  {NULL, FALSE, "#!/bin/sh\nread -r line\nexec sleep 600\n"},
+  {NULL, FALSE, "#!/bin/sh\nread -r line\nwhile :; do printf xxxxxxxxxxxxxxxx; done\n"},
 };
 
 GST_START_TEST (test_switch_when_ready)
@@ -1585,13 +1592,23 @@ GST_START_TEST (test_switch_when_ready)
     .size = 5, .method = "vector", .border = "wrap"
   };
   gchar *saved = sync_builds_off ();
-  gchar *helper = env_swap (HELPER_ENV, helpers[__i__].path ? helpers[__i__].path :
-      g_getenv (HELPER_ENV));
+  gchar *dir = NULL, *script = NULL, *timeout = NULL, *helper;
   GstBus *bus = gst_bus_new ();
   GstHarness *h;
   gchar *v = NULL;
   guint frame = 0;
+  gint64 start;
 
+  if (helpers[__i__].script) {
+    dir = g_dir_make_tmp ("clconvolve-helper-XXXXXX", NULL);
+    script = g_build_filename (dir, "helper.sh", NULL);
+    fail_unless (g_file_set_contents (script, helpers[__i__].script, -1, NULL) &&
+        g_chmod (script, 0755) == 0);
+    timeout = env_swap (HELPER_TIMEOUT_ENV, "2");
+  }
+  helper = env_swap (HELPER_ENV, script ? script : helpers[__i__].path ?
+      helpers[__i__].path : g_getenv (HELPER_ENV));
+  start = g_get_monotonic_time ();
   h = harness_own_context (&c);
   sync_builds_restore (saved);
   gst_element_set_bus (h->element, bus);
@@ -1606,10 +1623,23 @@ GST_START_TEST (test_switch_when_ready)
     g_usleep (100 * 1000);
   }
   fail_unless (g_str_has_prefix (v, "vector "), "still %s after %u frames", v, frame);
+  /* a helper that never answers costs its deadline (2 s), then the builds: a generic and the
+   * specialised one, a few seconds each on a slow machine */
+  if (script)
+    fail_unless (g_get_monotonic_time () - start < 40 * G_USEC_PER_SEC,
+        "the switch took %.1f s with a helper that %s", (g_get_monotonic_time () - start) / 1e6,
+        __i__ == 3 ? "never answers" : "answers without end");
   check_frame_at (h, &c, 5000, frame * GST_SECOND / 30);
   fail_unless_equals_int (stats_u64 (h, "jobs-pending"), 0);
   fail_unless (count_job_messages (bus, "done", "vector ", helpers[__i__].helped) == 1);
   env_put_back (HELPER_ENV, helper);
+  if (script) {
+    env_put_back (HELPER_TIMEOUT_ENV, timeout);
+    g_remove (script);
+    g_rmdir (dir);
+    g_free (script);
+    g_free (dir);
+  }
   g_free (v);
   gst_element_set_bus (h->element, NULL);
   gst_object_unref (bus);
