@@ -433,6 +433,13 @@ helper_start (ClWorker * w, GstClContext * ctx, const gchar * path)
   launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDERR_PIPE);
   g_subprocess_launcher_unsetenv (launcher, "GST_DEBUG_FILE");
   g_subprocess_launcher_unsetenv (launcher, "GST_DEBUG");
+  /* it ends with this thread (the worker's) however the application ends */
+  {
+    gchar *pid = g_strdup_printf ("%ld", (long) getpid ());
+
+    g_subprocess_launcher_setenv (launcher, GST_CL_WORKER_HELPER_PARENT_ENV, pid, TRUE);
+    g_free (pid);
+  }
   g_subprocess_launcher_take_stdin_fd (launcher, sv[1]);
   g_subprocess_launcher_take_stdout_fd (launcher, dup (sv[1]));
   w->helper = g_subprocess_launcher_spawn (launcher, &error, path, "--serve", NULL);

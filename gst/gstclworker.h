@@ -76,6 +76,9 @@ typedef struct _ClJob ClJob;
 #define GST_CL_WORKER_HELPER_TIMEOUT_S 120
 #define GST_CL_WORKER_HELPER_ANSWER_MAX 4096
 
+/* Set for the helper: the process that started it (it ends with that process's thread) */
+#define GST_CL_WORKER_HELPER_PARENT_ENV "GST_CLCONVOLVE_HELPER_PARENT"
+
 /* The plugin's own file (the plugin registration says it): the helper is looked for beside it,
  * in the build tree and in the install tree it lies in, then where meson installed it. */
 void gst_cl_worker_set_plugin_file (const gchar * file);

@@ -34,6 +34,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __linux__
+#include <signal.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+#endif
 
 /* One job of the worker (its --job arguments): its result line on stdout, its errors on
  * stderr. *ctx keeps the device context from one job to the next. Returns the exit status of
@@ -92,12 +97,25 @@ job_once (gchar ** argv)
 }
 
 /* --serve: the worker's jobs, one per line of stdin (tab-separated --job arguments), each
- * answered with one line on stdout; ends at the end of stdin. */
+ * answered with one line on stdout; ends at the end of stdin, and on Linux with the thread
+ * that started it (the worker's, GST_CL_WORKER_HELPER_PARENT_ENV naming its process): a job
+ * is not finished for an application that is gone. */
 static gint
 serve (void)
 {
   GstClContext *ctx = NULL;
   gchar line[8192];
+
+#ifdef __linux__
+  {
+    const gchar *parent = g_getenv (GST_CL_WORKER_HELPER_PARENT_ENV);
+
+    prctl (PR_SET_PDEATHSIG, SIGKILL);
+    /* (the parent may have gone before the line above) */
+    if (parent && g_ascii_strtoll (parent, NULL, 10) != (gint64) getppid ())
+      return 0;
+  }
+#endif
 
   while (fgets (line, sizeof (line), stdin)) {
     gchar **args;
