@@ -17,6 +17,7 @@
 #include "gstcltuner.h"
 #include "gstclworker.h"
 
+#include <math.h>
 #include <string.h>
 
 GST_DEBUG_CATEGORY_STATIC (cl_kernels_debug);
@@ -643,6 +644,25 @@ assign_matrices (ClKernels * k, ClLayout * L)
   }
 }
 
+/* A warning on the bus where matrix m divided by its divisor cannot move any sample by half a
+ * step even at 16 bits (the sum of its absolute values under 0.5 / 65535): every output sample
+ * is then the bias, black at bias 0 (an automatic divisor of 1 for a matrix summing to about
+ * 0, or one that underflows). */
+static void
+warn_vanishing (ClKernels * k, const ClCoefficients * c, gint m)
+{
+  gdouble sum = 0.0;
+
+  for (gint i = 0; i < (cl_settings_paired (k->cur) ? 2 : 1) * c->n * c->n; i++)
+    sum += fabs (c->coef[i]);
+  if (sum * 65535.0 < 0.5)
+    GST_ELEMENT_WARNING (k->owner, LIBRARY, SETTINGS, ("The matrix%s divided by its divisor "
+            "is too small to change any sample (its absolute values sum to %g): every output "
+            "sample is the bias. Give a divisor of the matrix's own scale (the automatic one "
+            "is the sum of the coefficients, 1 where they sum to about 0).", m > 0 ?
+            " of a component" : "", sum), (NULL));
+}
+
 /* Creates matrix m's coefficient buffers (the largest any settings need). */
 static cl_int
 coefficient_buffers (ClKernels * k, gint m)
@@ -710,6 +730,7 @@ cl_kernels_set_coefficients (ClKernels * k, const ClSettings * s)
   for (gint m = 0; m < k->n_matrices && err == CL_SUCCESS; m++) {
     /* the SVD of the split runs here, once per coefficient set, not per frame */
     cl_settings_coefficients (s, m, c);
+    warn_vanishing (k, c, m);
     err = upload_matrix (k, m, c, &what);
   }
   g_free (c);

@@ -2171,6 +2171,57 @@ GST_END_TEST;
 
 /* A method that cannot run the settings falls back with one warning on the bus (issue 43: the
  * docs promise it), not one per frame: method=tiled cannot combine two sums. */
+/* A matrix that its divisor leaves unable to change any sample (1e-30 at the centre: it sums to
+ * about 0, so the automatic divisor is 1) posts one warning that says so; a small matrix that
+ * the automatic divisor normalises (1e-3 at the centre) posts none. */
+GST_START_TEST (test_vanishing_divisor)
+{
+  const struct
+  {
+    const gchar *matrix;
+    guint warnings;
+  } cases[] = { {"0 0 0 0 1e-30 0 0 0 0", 1}, {"0 0 0 0 1e-3 0 0 0 0", 0} };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
+    gchar *desc = g_strdup_printf ("videotestsrc num-buffers=3 ! "
+        "video/x-raw,format=GRAY8,width=32,height=24 ! clconvolve matrix=\"%s\" ! fakesink",
+        cases[i].matrix);
+    GstElement *pipe = gst_parse_launch (desc, NULL);
+    GstBus *bus = gst_element_get_bus (pipe);
+    GstMessage *msg;
+    GstMessageType type = GST_MESSAGE_UNKNOWN;
+    guint posted = 0, other = 0;
+
+    gst_element_set_state (pipe, GST_STATE_PLAYING);
+    while (type != GST_MESSAGE_EOS && type != GST_MESSAGE_ERROR &&
+        (msg = gst_bus_timed_pop_filtered (bus, 60 * GST_SECOND, GST_MESSAGE_EOS |
+                GST_MESSAGE_ERROR | GST_MESSAGE_WARNING))) {
+      GError *err = NULL;
+
+      type = GST_MESSAGE_TYPE (msg);
+      if (type == GST_MESSAGE_WARNING) {
+        gst_message_parse_warning (msg, &err, NULL);
+        if (strstr (err->message, "too small to change any sample"))
+          posted++;
+        else
+          other++;
+        g_clear_error (&err);
+      }
+      gst_message_unref (msg);
+    }
+    /* (the pipeline stopped before any check: a failure leaves nothing running) */
+    gst_element_set_state (pipe, GST_STATE_NULL);
+    gst_object_unref (bus);
+    gst_object_unref (pipe);
+    g_free (desc);
+    fail_unless (type == GST_MESSAGE_EOS, "%s: no end of stream", cases[i].matrix);
+    fail_unless (posted == cases[i].warnings && other == 0, "%s: %u warnings (%u others)",
+        cases[i].matrix, posted, other);
+  }
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_fallback_warned_once)
 {
   GstElement *pipe = gst_parse_launch ("videotestsrc num-buffers=5 ! "
@@ -2592,6 +2643,7 @@ clconvolve_suite (void)
   tcase_add_test (tc, test_device_spec_refused);
   tcase_add_test (tc, test_first_contact_caps);
   tcase_add_test (tc, test_fallback_warned_once);
+  tcase_add_test (tc, test_vanishing_divisor);
   tcase_add_test (tc, test_device_refused_while_running);
   tcase_add_test (tc, test_identity_passthrough);
 
