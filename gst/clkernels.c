@@ -115,7 +115,8 @@ coef_args (ClKernels * k, gint bits, gint m)
   gint rank = k->m_rank[m], rank_a = k->m_rank_a[m];
 
   /* the separable kernels' rank: the first matrix's pairs + 16 x the second's, + 256 with a
-   * centre term; the generic kernels' border: the border + 16 x combine (kernels/common.cl) */
+   * centre term; every kernel's border: the border + 16 x combine (the generic kernels take
+   * combine from it, kernels/common.cl) */
   return (ClCoefArgs) { k->coef_mem[m], k->sep_mem[m],
     rank < 0 ? rank : rank_a + 16 * (rank - rank_a) + (k->m_centre[m] ? 256 : 0),
     (gfloat) (k->cur->bias * (bits > 8 ? ((1 << bits) - 1) / 255.0 : 1.0)),

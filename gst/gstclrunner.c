@@ -120,14 +120,15 @@ view_plane (const ClView * v, const ClPlane * p)
 }
 
 /* One table per signature of kernels/: dense (direct, tiled, vector, vsplit), one-pass
- * separable (vsep), and the two passes of separable (cols, rows); the generic ones end in the
- * matrix side and the border. The planes are those of the view (a field's, for fields). */
+ * separable (vsep and the other one-pass forms), and the two passes of separable (cols, rows);
+ * each ends in the border, the generic ones in the border and the matrix side. The planes are
+ * those of the view (a field's, for fields). */
 cl_int
 gst_cl_built_set_args (const ClBuilt * b, const ClView * v, const ClPlane * src_plane,
     const ClPlane * dst_plane, cl_mem tmp, const ClCoefArgs * c, const gchar ** what)
 {
-  /* the generic programs' last two arguments: left out of the others */
-  const guint shape = b->variant.generic ? 0 : 2;
+  /* the generic programs' last argument: left out of the others */
+  const guint shape = b->variant.generic ? 0 : 1;
   const ClPlane src_view = view_plane (v, src_plane), dst_view = view_plane (v, dst_plane);
   const ClPlane *src = &src_view, *dst = &dst_view;
 
@@ -139,7 +140,7 @@ gst_cl_built_set_args (const ClBuilt * b, const ClView * v, const ClPlane * src_
       KARG ("vsep", width, v->width), KARG ("vsep", height, v->height),
       KARG ("vsep", span, v->span), KARG ("vsep", coef, c->sep),
       KARG ("vsep", rank, c->rank), KARG ("vsep", bias, c->bias),
-      KARG ("vsep", passmask, v->passmask)
+      KARG ("vsep", passmask, v->passmask), KARG ("vsep", border, c->border)
     };
 
     return set_kernel_args (b->kernel, vsep, G_N_ELEMENTS (vsep), what);
@@ -154,7 +155,7 @@ gst_cl_built_set_args (const ClBuilt * b, const ClView * v, const ClPlane * src_
       KARG ("cols", tmp_offset, v->tmp_offset), KARG ("cols", coef, c->sep),
       KARG ("cols", rank, c->rank), KARG ("cols", bias, c->bias),
       KARG ("cols", passmask, v->passmask),
-      KARG ("generic", ksize, c->size), KARG ("generic", border, c->border)
+      KARG ("cols", border, c->border), KARG ("generic", ksize, c->size)
     };
     const KernelArg rows[] = {
       KARG ("rows", src, src->mem), KARG ("rows", src_offset, src->offset),
@@ -162,7 +163,7 @@ gst_cl_built_set_args (const ClBuilt * b, const ClView * v, const ClPlane * src_
       KARG ("rows", height, v->height), KARG ("rows", tmp, tmp),
       KARG ("rows", tmp_offset, v->tmp_offset), KARG ("rows", coef, c->sep),
       KARG ("rows", rank, c->rank),
-      KARG ("generic", ksize, c->size), KARG ("generic", border, c->border)
+      KARG ("rows", border, c->border), KARG ("generic", ksize, c->size)
     };
     cl_int err = set_kernel_args (b->kernel, cols, G_N_ELEMENTS (cols) - shape, what);
 
@@ -177,7 +178,7 @@ gst_cl_built_set_args (const ClBuilt * b, const ClView * v, const ClPlane * src_
       KARG ("dense", width, v->width), KARG ("dense", height, v->height),
       KARG ("dense", span, v->span), KARG ("dense", coef, c->coef),
       KARG ("dense", bias, c->bias), KARG ("dense", passmask, v->passmask),
-      KARG ("generic", ksize, c->size), KARG ("generic", border, c->border)
+      KARG ("dense", border, c->border), KARG ("generic", ksize, c->size)
     };
     const KernelArg sparse[] = {
       KARG ("sparse", taps, c->taps), KARG ("sparse", ntaps, c->ntaps)

@@ -523,7 +523,7 @@ cl_variant_options (const ClDeviceFacts * d, const ClKernelRequest * r, const Cl
   ClTileGeometry g = cl_variant_tile_geometry (d, r, v->bx, v->by);
   gboolean sparse_tiles = v->method == GST_CL_CONVOLVE_METHOD_SPARSE && v->split;
   GString *sample = g_string_new (NULL);
-  gchar *only, *options;
+  gchar *only, *options, *border;
 
   /* the one sample computed; samples of fewer significant bits than their container */
   if (r->only >= 0)
@@ -537,7 +537,7 @@ cl_variant_options (const ClDeviceFacts * d, const ClKernelRequest * r, const Cl
     g_string_append_printf (sample, " -DCOMBINE=%d", r->combine);
   only = g_string_free (sample, FALSE);
 
-  /* the pixel shape alone: neither the matrix side nor the border */
+  /* the pixel shape alone: not the matrix side */
   if (v->generic) {
     options = g_strdup_printf ("-DGENERIC -DCHANNELS=%d -DDEPTH=%d -DSKIPMASK=%u%s",
         r->channels, r->depth, r->skipmask, only);
@@ -565,9 +565,13 @@ cl_variant_options (const ClDeviceFacts * d, const ClKernelRequest * r, const Cl
       g_strdup_printf (" -DBOX_W=%d -DSTRIP=%d", v->bx, v->by) : v->bx ?
       g_strdup_printf (" -DNV=%d -DSTRIP=%d", v->bx, v->by) : g_strdup ("");
   /* unaligned vector stores as single moves where the device is a CPU (put8, kernels/common.cl) */
-  options = g_strdup_printf ("-DKSIZE=%d -DCHANNELS=%d -DDEPTH=%d -DSKIPMASK=%u "
-      "-DBORDER=%d%s%s%s", r->size, r->channels, r->depth, r->skipmask, r->border, only, extra,
+  /* the border is an argument of every kernel; on GPUs it is also compiled in (their code
+   * for a constant rule is faster, docs/kernels.md), on CPUs one program serves the four */
+  border = d->local_mem_dedicated ? g_strdup_printf (" -DBORDER=%d", r->border) : g_strdup ("");
+  options = g_strdup_printf ("-DKSIZE=%d -DCHANNELS=%d -DDEPTH=%d -DSKIPMASK=%u%s%s%s%s",
+      r->size, r->channels, r->depth, r->skipmask, border, only, extra,
       d->local_mem_dedicated ? "" : " -DPACKED_IO");
+  g_free (border);
 
   g_free (only);
   g_free (extra);

@@ -53,11 +53,11 @@ typedef uint4 ipix_t;
 
 /* Row y mapped inside the plane by the border, or -1 where it reads zeros (constant). */
 inline int
-box_row (int y, int height)
+box_row (int y, int height SHAPE_PARAMS)
 {
   if (BORDER == BORDER_CONSTANT)
     return y < 0 || y >= height ? -1 : y;
-  return border_coord (y, height);
+  return border_coord (y, height SHAPE_ARGS);
 }
 #endif
 
@@ -77,7 +77,7 @@ box_row (int y, int height)
  * (at most RADIUS either side) one by one from the column they map to. */
 inline void
 box_slide (uint * cs, __global const uchar * src, int pitch, int yin, int yout, int x0, int nc,
-    int width)
+    int width SHAPE_PARAMS)
 {
   __global const samp_t *a = CSAMPLES (src + max (yin, 0) * pitch + x0 * PIX_BYTES);
   __global const samp_t *b = CSAMPLES (src + max (yout, 0) * pitch + x0 * PIX_BYTES);
@@ -108,7 +108,7 @@ box_slide (uint * cs, __global const uchar * src, int pitch, int yin, int yout, 
   int l = lo - x0, rr = max (hi, lo) - x0;
 
   for (int k = 0; k < nc - (rr - l); k++) {
-    int i = k < l ? k : rr + k - l, x = border_coord (x0 + i, width);
+    int i = k < l ? k : rr + k - l, x = border_coord (x0 + i, width SHAPE_ARGS);
 
     for (int c = 0; c < CHANNELS; c++) {
       int o = (x - x0) * CHANNELS + c;
@@ -165,7 +165,7 @@ box_prefix (const uint * cs, uint * ps, int nc)
 __kernel void
 convolve_box (int row0, __global const uchar * src, int src_offset, int src_pitch,
     __global uchar * dst, int dst_offset, int dst_pitch, int width, int height, int span,
-    __constant float *coef, int rank, float bias, uint passmask)
+    __constant float *coef, int rank, float bias, uint passmask SHAPE_PARAMS)
 {
   int xb = get_global_id (0) * BOX_W, ys = row0 + (int) get_global_id (1) * STRIP;
   uint cs[BOX_COLS];
@@ -191,17 +191,18 @@ convolve_box (int row0, __global const uchar * src, int src_offset, int src_pitc
   for (int c = 0; c < CHANNELS; c++)
     ps[c] = 0;
   for (int t = -RADIUS; t <= RADIUS; t++)
-    box_slide (cs, src, src_pitch, box_row (ys + t, height), -1, x0, nc, width);
+    box_slide (cs, src, src_pitch, box_row (ys + t, height SHAPE_ARGS), -1, x0, nc,
+        width SHAPE_ARGS);
   for (int y = ys; y < ye; y++) {
     __global const samp_t *in = CSAMPLES (src + y * src_pitch + xb * PIX_BYTES);
     __global samp_t *out = SAMPLES (dst + y * dst_pitch + xb * PIX_BYTES);
 
     if (y > ys) {
-      int yin = box_row (y + RADIUS, height);
-      int yout = box_row (y - RADIUS - 1, height);
+      int yin = box_row (y + RADIUS, height SHAPE_ARGS);
+      int yout = box_row (y - RADIUS - 1, height SHAPE_ARGS);
 
       if (yin != yout)
-        box_slide (cs, src, src_pitch, yin, yout, x0, nc, width);
+        box_slide (cs, src, src_pitch, yin, yout, x0, nc, width SHAPE_ARGS);
     }
     /* output pixel j sums column sums j .. j + KSIZE - 1: ps[j + KSIZE] - ps[j] (in pixels) */
     box_prefix (cs, ps, nc);
@@ -245,7 +246,7 @@ __kernel __attribute__ ((reqd_work_group_size (GBOX_TW, 1, 1)))
 void
 convolve_box (int row0, __global const uchar * src, int src_offset, int src_pitch,
     __global uchar * dst, int dst_offset, int dst_pitch, int width, int height, int span,
-    __constant float *coef, int rank, float bias, uint passmask)
+    __constant float *coef, int rank, float bias, uint passmask SHAPE_PARAMS)
 {
   __local ipix_t cs[GBOX_SLOT (GBOX_COLS) + 1];
   int lx = get_local_id (0), xs = get_group_id (0) * GBOX_TX;
@@ -266,13 +267,14 @@ convolve_box (int row0, __global const uchar * src, int src_offset, int src_pitc
     if (c >= GBOX_COLS || (BORDER == BORDER_CONSTANT && (x < 0 || x >= width)))
       xm[j] = -1;
     else
-      xm[j] = (BORDER == BORDER_CONSTANT ? x : border_coord (x, width)) * PIX_BYTES;
+      xm[j] = (BORDER == BORDER_CONSTANT ? x : border_coord (x, width SHAPE_ARGS)) * PIX_BYTES;
     v[j] = (ipix_t) (0);
   }
   for (int y = ys - KSIZE + 1; y < ye; y++) {
     /* the column sums of output row y: row y + RADIUS in, row y - RADIUS - 1 out (the steps up
      * to ys only add: the first window's rows) */
-    int yin = box_row (y + RADIUS, height), yout = y > ys ? box_row (y - RADIUS - 1, height) : -1;
+    int yin = box_row (y + RADIUS, height SHAPE_ARGS),
+        yout = y > ys ? box_row (y - RADIUS - 1, height SHAPE_ARGS) : -1;
 
     if (yin != yout) {
       __global const uchar *a = src + max (yin, 0) * src_pitch;

@@ -33,7 +33,7 @@
  *                    writes it); default 0
  *   -DONLY=k         compute sample k alone and copy the others from the centre pixel (the
  *                    luma of YUY2/UYVY, one chroma of NV12): passmask is then unused
- *   -DBORDER=b       0 clamp, 1 mirror (dcb|abcd|cba), 2 wrap, 3 constant (zeros)
+ *   -DBORDER=b       the border rule compiled in (set on GPUs; else the border argument's)
  *   -DPACKED_IO      put8 stores through a packed struct (set on CPU-like devices)
  *
  * Arguments of the dense kernels (convolve_direct, convolve_vector, convolve_vsplit,
@@ -41,7 +41,9 @@
  * described where they are):
  *   row0 (first of every kernel: the first row of the band run), src, src_offset, src_pitch, dst, dst_offset, dst_pitch, width, height, span,
  *   coef (KSIZE*KSIZE floats, already divided by the divisor), bias (in sample units),
- *   passmask (bit c set: sample c is copied from the centre pixel, e.g. alpha).
+ *   passmask (bit c set: sample c is copied from the centre pixel, e.g. alpha),
+ *   border (0 clamp, 1 mirror (dcb|abcd|cba), 2 wrap, 3 constant (zeros)); the generic
+ *   programs then take ksize, the sparse kernels their taps.
  * out = saturate (round (sum coef * in + bias)), round half away from zero.
  * Pixels x in [width, span) of each row are copied unchanged (the padding pixel of an odd-width
  * packed 4:2:2 row, whose chroma byte belongs to the last real pixel's pair); SKIPMASK holds there
@@ -51,23 +53,29 @@
  * offset is always 0: PoCL compiles a kernel again for every launch whose offset is not.
  */
 
-/* -DGENERIC: the generic programs (direct.cl's convolve_direct, one pixel per work-item, and
- * separable.cl's two passes), what runs while a specialised one is built: the matrix side and
- * the border are the kernels' last two arguments, ksize and border, and the functions of the
- * per-pixel path take them through SHAPE_PARAMS (empty in the specialised programs, where KSIZE
- * and BORDER are constants). */
+/* The border is an argument of every kernel (its last but the sparse taps): one program serves
+ * the four rules, so a border change builds nothing. -DBORDER=b compiles rule b in instead
+ * (the argument is then unused): the host does so on GPUs. Kernels end their arguments with
+ * SHAPE_PARAMS and pass it on to the functions that map coordinates with SHAPE_ARGS.
+ * -DGENERIC: the generic programs (direct.cl's convolve_direct, one pixel per work-item, and
+ * separable.cl's two passes), what runs while a specialised one is built: the matrix side
+ * follows the border as a last argument, ksize; the border argument's bits 4 and up carry
+ * COMBINE there. BORDER is tested where edge pixels are fetched and where a block maps its
+ * rows and columns, never in the loops over a block inside the plane. */
+#ifndef BORDER
+#define BORDER (border & 15)
+#endif
 #ifdef GENERIC
 #define KSIZE ksize
-#define BORDER (border & 15)
 #define COMBINE (border >> 4)
-#define SHAPE_PARAMS , int ksize, int border
-#define SHAPE_ARGS , ksize, border
+#define SHAPE_PARAMS , int border, int ksize
+#define SHAPE_ARGS , border, ksize
 #else
 #ifndef KSIZE
 #error "build with -DKSIZE=<odd side> (or -DGENERIC)"
 #endif
-#define SHAPE_PARAMS
-#define SHAPE_ARGS
+#define SHAPE_PARAMS , int border
+#define SHAPE_ARGS , border
 #endif
 #define RADIUS (KSIZE / 2)
 
@@ -247,8 +255,7 @@ write_pix (pix_t v, __global uchar * p)
 #endif
 }
 
-/* Maps a coordinate outside 0..n-1 back inside (not used for BORDER_CONSTANT). Tests of
- * BORDER, not #if: it is an argument in the generic program, a constant folded away otherwise. */
+/* Maps a coordinate outside 0..n-1 back inside (not used for BORDER_CONSTANT). */
 inline int
 border_coord (int v, int n SHAPE_PARAMS)
 {

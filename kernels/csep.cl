@@ -39,7 +39,7 @@
 __kernel void
 convolve_csep (int row0, __global const uchar * src, int src_offset, int src_pitch,
     __global uchar * dst, int dst_offset, int dst_pitch, int width, int height, int span,
-    __constant float *coef, int rank, float bias, uint passmask)
+    __constant float *coef, int rank, float bias, uint passmask SHAPE_PARAMS)
 {
   int xb = get_global_id (0) * CSEP_W, y0 = row0 + (int) get_global_id (1) * CSEP_MY;
   float vs[CSEP_G][CSEP_COLS];
@@ -77,7 +77,7 @@ convolve_csep (int row0, __global const uchar * src, int src_offset, int src_pit
         float in_plane = BORDER != BORDER_CONSTANT || (yy >= 0 && yy < height) ? 1.0f : 0.0f;
 
         rows[t] = (BORDER == BORDER_CONSTANT ? clamp (yy, 0, height - 1) :
-            border_coord (yy, height)) * src_pitch;
+            border_coord (yy, height SHAPE_ARGS)) * src_pitch;
         for (int m = 0; m < CSEP_G; m++)
           vw[m][t] = t - m >= 0 && t - m < KSIZE ? v[t - m] * in_plane : 0.0f;
       }
@@ -147,7 +147,7 @@ convolve_csep (int row0, __global const uchar * src, int src_offset, int src_pit
         int l = lo - x0, r = max (hi, lo) - x0;
 
         for (int k = 0; k < nc - (r - l); k++) {
-          int i = k < l ? k : r + k - l, x = x0 + i, xm = border_coord (x, width);
+          int i = k < l ? k : r + k - l, x = x0 + i, xm = border_coord (x, width SHAPE_ARGS);
 
           for (int m = 0; m < CSEP_G; m++)
             for (int c = 0; c < CHANNELS; c++) {

@@ -51,7 +51,7 @@ __kernel __attribute__ ((reqd_work_group_size (LSEP_TW, LSEP_TH, 1)))
 void
 convolve_lsep (int row0, __global const uchar * src, int src_offset, int src_pitch,
     __global uchar * dst, int dst_offset, int dst_pitch, int width, int height, int span,
-    __constant float *coef, int rank, float bias, uint passmask)
+    __constant float *coef, int rank, float bias, uint passmask SHAPE_PARAMS)
 {
   __local sum_t ring[LSEP_RANK][RING][LSEP_TW];
   int lx = get_local_id (0), ly = get_local_id (1);
@@ -74,7 +74,7 @@ convolve_lsep (int row0, __global const uchar * src, int src_offset, int src_pit
         int slot = i % RING;
 
         if (BORDER != BORDER_CONSTANT)
-          yy = border_coord (yy, height);
+          yy = border_coord (yy, height SHAPE_ARGS);
         if (yy < 0 || yy >= height) {
           for (int p = 0; p < LSEP_RANK; p++)
             ring[p][slot][lx] = (sum_t) (0.0f);

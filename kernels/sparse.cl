@@ -19,7 +19,7 @@
  * pixels x in [width, span) are copied, as direct_pixel does. */
 inline void
 sparse_pixel (__global const uchar * src, int src_pitch, __global uchar * drow, int x, int y,
-    int width, int height, __constant int4 * taps, int ntaps, float bias, uint passmask)
+    int width, int height, __constant int4 * taps, int ntaps, float bias, uint passmask SHAPE_PARAMS)
 {
   __global uchar *out = drow + x * PIX_BYTES;
   sum_t sum = (sum_t) (0.0f), sum2 = (sum_t) (0.0f);
@@ -49,7 +49,7 @@ sparse_pixel (__global const uchar * src, int src_pitch, __global uchar * drow, 
 __kernel void
 convolve_sparse (int row0, __global const uchar * src, int src_offset, int src_pitch,
     __global uchar * dst, int dst_offset, int dst_pitch, int width, int height, int span,
-    __constant float *coef, float bias, uint passmask, __constant int4 * taps, int ntaps)
+    __constant float *coef, float bias, uint passmask SHAPE_PARAMS, __constant int4 * taps, int ntaps)
 {
   int xb = get_global_id (0) * VEC_PIXELS, y = row0 + (int) get_global_id (1) * MY;
 
@@ -97,5 +97,5 @@ convolve_sparse (int row0, __global const uchar * src, int src_offset, int src_p
   for (int m = 0; m < MY && y + m < height; m++)
     for (int b = 0; b < VEC_PIXELS && xb + b < span; b++)
       sparse_pixel (src, src_pitch, dst + (y + m) * dst_pitch, xb + b, y + m, width, height,
-          taps, ntaps, bias, passmask);
+          taps, ntaps, bias, passmask SHAPE_ARGS);
 }

@@ -228,7 +228,7 @@ __kernel __attribute__ ((reqd_work_group_size (TILE_W, TILE_H, 1)))
 void
 convolve_tiled (int row0, __global const uchar * src, int src_offset, int src_pitch,
     __global uchar * dst, int dst_offset, int dst_pitch, int width, int height, int span,
-    __constant float *coef, float bias, uint passmask TAPS_PARAMS)
+    __constant float *coef, float bias, uint passmask SHAPE_PARAMS TAPS_PARAMS)
 {
   __local tile_t tile[TILE_PH * TILE_ROW];
   int lx = get_local_id (0), ly = get_local_id (1);
@@ -254,7 +254,7 @@ convolve_tiled (int row0, __global const uchar * src, int src_offset, int src_pi
     for (int n = lid; n < TILE_N; n += TILE_W * TILE_H) { \
       int ty = n / TILE_PW, tx = n - ty * TILE_PW; \
       tile[TILE_AT (ty, tx)] = TILE_CONV (fetch_pix (src, src_pitch, width, height, \
-              x0 + tx - RADIUS, y0 + ty - RADIUS, src_al)); \
+              x0 + tx - RADIUS, y0 + ty - RADIUS, src_al SHAPE_ARGS)); \
     } \
   }
   if (src_al) {

@@ -18,7 +18,7 @@
 __kernel void
 convolve_vector (int row0, __global const uchar * src, int src_offset, int src_pitch,
     __global uchar * dst, int dst_offset, int dst_pitch, int width, int height, int span,
-    __constant float *coef, float bias, uint passmask)
+    __constant float *coef, float bias, uint passmask SHAPE_PARAMS)
 {
   /* row0: a band's first row; each work-item below it covers MY rows */
   int xb = get_global_id (0) * VEC_PIXELS, y = row0 + (int) get_global_id (1) * MY;
@@ -73,5 +73,5 @@ convolve_vector (int row0, __global const uchar * src, int src_offset, int src_p
     return;
   }
   block_by_pixel (src, src_pitch, dst, dst_pitch, xb, y, VEC_PIXELS, MY, width, height, span,
-      coef, bias, passmask);
+      coef, bias, passmask SHAPE_ARGS);
 }

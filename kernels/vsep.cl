@@ -26,7 +26,7 @@
 __kernel void
 convolve_vsep (int row0, __global const uchar * src, int src_offset, int src_pitch,
     __global uchar * dst, int dst_offset, int dst_pitch, int width, int height, int span,
-    __constant float *coef, int rank, float bias, uint passmask)
+    __constant float *coef, int rank, float bias, uint passmask SHAPE_PARAMS)
 {
   int xb = get_global_id (0) * VEC_PIXELS, ys = row0 + (int) get_global_id (1) * STRIP;
   int inside = xb >= RADIUS && xb - RADIUS + VEC_READ <= width;
@@ -46,17 +46,13 @@ convolve_vsep (int row0, __global const uchar * src, int src_offset, int src_pit
       /* a guard, not a break: with a break PoCL leaves the loop rolled (docs/kernels.md) */
       if (i < STRIP + KSIZE - 1 && o < height) {
       /* input row yy: its horizontal sums into ring slot k (= i % KSIZE) */
-#if BORDER == BORDER_CONSTANT
-      if (yy < 0 || yy >= height) {
+      yy = border_coord (yy, height SHAPE_ARGS);
+      if (BORDER == BORDER_CONSTANT && (yy < 0 || yy >= height)) {
         for (int p = 0; p < RANK_ALL (rank); p++)
 #pragma unroll
           for (int v = 0; v < NV; v++)
             ring[p][k][v] = (float8) (0.0f);
-      } else
-#else
-      yy = border_coord (yy, height);
-#endif
-      if (inside) {
+      } else if (inside) {
         __global const uchar *row = src + yy * src_pitch + (xb - RADIUS) * PIX_BYTES;
         float8 seg[VEC_SEG];
 
@@ -101,12 +97,9 @@ convolve_vsep (int row0, __global const uchar * src, int src_offset, int src_pit
             for (int t = 0; t < KSIZE; t++) {
               int xx = xb + l / CHANNELS + t - RADIUS;
 
-#if BORDER == BORDER_CONSTANT
-              if (xx < 0 || xx >= width)
+              if (BORDER == BORDER_CONSTANT && (xx < 0 || xx >= width))
                 continue;
-#else
-              xx = border_coord (xx, width);
-#endif
+              xx = border_coord (xx, width SHAPE_ARGS);
               sum += h[t] * convert_float (CSAMPLES (row + xx * PIX_BYTES)[c]);
             }
             lanes[l] = sum;

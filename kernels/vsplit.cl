@@ -114,7 +114,7 @@ window16 (const float16 * p, int o)
 __kernel void
 convolve_vsplit (int row0, __global const uchar * src, int src_offset, int src_pitch,
     __global uchar * dst, int dst_offset, int dst_pitch, int width, int height, int span,
-    __constant float *coef, float bias, uint passmask)
+    __constant float *coef, float bias, uint passmask SHAPE_PARAMS)
 {
   /* row0: a band's first row; each work-item below it covers MY rows */
   int xb = get_global_id (0) * 16 * NX, y = row0 + (int) get_global_id (1) * MY;
@@ -188,6 +188,6 @@ convolve_vsplit (int row0, __global const uchar * src, int src_offset, int src_p
     return;
   }
   block_by_pixel (src, src_pitch, dst, dst_pitch, xb, y, 16 * NX, MY, width, height, span,
-      coef, bias, passmask);
+      coef, bias, passmask SHAPE_ARGS);
 }
 #endif

@@ -137,6 +137,11 @@ test_gpu (void)
   assert_fixed (&gpu, &r, "tiled 2x4");
   assert_options (&gpu, &r, "-DKSIZE=7 -DCHANNELS=4 -DDEPTH=8 -DSKIPMASK=0 -DBORDER=0 "
       "-DTILE_W=32 -DTILE_H=8 -DTILE_MX=2 -DTILE_MY=4 -DTILE_FLOAT=1");
+  /* on GPUs the rule is compiled in as well */
+  r.border = 2;
+  assert_options (&gpu, &r, "-DKSIZE=7 -DCHANNELS=4 -DDEPTH=8 -DSKIPMASK=0 -DBORDER=2 "
+      "-DTILE_W=32 -DTILE_H=8 -DTILE_MX=2 -DTILE_MY=4 -DTILE_FLOAT=1");
+  r.border = 0;
   assert_launch (&gpu, &r, 1024, 32, 8, 2, 4);
   assert_options (&gpu, &big, "-DKSIZE=31 -DCHANNELS=4 -DDEPTH=8 -DSKIPMASK=0 -DBORDER=0 "
       "-DTILE_W=32 -DTILE_H=8 -DTILE_MX=2 -DTILE_MY=4 -DTILE_FLOAT=0");
@@ -205,14 +210,14 @@ test_avx512 (void)
 
   assert_fixed (&avx512, &r, "vector nv=4 my=3");
   assert_launch (&avx512, &r, 4096, 16, 1, 8, 3);
-  assert_options (&avx512, &r, "-DKSIZE=7 -DCHANNELS=4 -DDEPTH=8 -DSKIPMASK=0 -DBORDER=0 "
+  assert_options (&avx512, &r, "-DKSIZE=7 -DCHANNELS=4 -DDEPTH=8 -DSKIPMASK=0 "
       "-DNV=4 -DMY=3 -DPACKED_IO");
   assert_fixed (&avx512, &gray, "vector nv=3 my=2");
   assert_launch (&avx512, &gray, 4096, 16, 1, 24, 2);
 
   sep.rank = 1;
   assert_fixed (&avx512, &sep, "separable columns w=256 my=8");
-  assert_options (&avx512, &sep, "-DKSIZE=7 -DCHANNELS=4 -DDEPTH=8 -DSKIPMASK=0 -DBORDER=0 "
+  assert_options (&avx512, &sep, "-DKSIZE=7 -DCHANNELS=4 -DDEPTH=8 -DSKIPMASK=0 "
       "-DCSEP_W=256 -DCSEP_MY=8 -DCSEP_G=4 -DPACKED_IO");
   v = cl_variant_fixed (&avx512, &sep, NULL);
   g_assert_cmpint (cl_variant_source (&v), ==, CL_SOURCE_CSEP);
@@ -247,7 +252,7 @@ test_avx512 (void)
   assert_candidates (&avx512, &rgbx, "float4 block=8, vector nv=3 my=2, vector nv=4 my=3");
   rgbx.split = 1;
   assert_fixed (&avx512, &rgbx, "vector split nx=1 my=3");
-  assert_options (&avx512, &rgbx, "-DKSIZE=7 -DCHANNELS=4 -DDEPTH=8 -DSKIPMASK=0 -DBORDER=0 "
+  assert_options (&avx512, &rgbx, "-DKSIZE=7 -DCHANNELS=4 -DDEPTH=8 -DSKIPMASK=0 "
       "-DSPLIT=7 -DNX=1 -DMY=3 -DPACKED_IO");
   assert_launch (&avx512, &rgbx, 4096, 16, 1, 16, 3);
   rgbx.size = 9;
@@ -258,8 +263,13 @@ test_avx512 (void)
   luma.only = 1;
   luma.border = 2;
   assert_fixed (&avx512, &luma, "float4 block=8");
-  assert_options (&avx512, &luma, "-DKSIZE=5 -DCHANNELS=2 -DDEPTH=8 -DSKIPMASK=5 -DBORDER=2 "
+  assert_options (&avx512, &luma, "-DKSIZE=5 -DCHANNELS=2 -DDEPTH=8 -DSKIPMASK=5 "
       "-DONLY=1 -DBLOCK=8 -DPACKED_IO");
+  /* on CPUs the border is a kernel argument alone: one program for every rule */
+  luma.border = 3;
+  assert_options (&avx512, &luma, "-DKSIZE=5 -DCHANNELS=2 -DDEPTH=8 -DSKIPMASK=5 "
+      "-DONLY=1 -DBLOCK=8 -DPACKED_IO");
+  luma.border = 2;
   assert_launch (&avx512, &luma, 4096, 16, 16, 8, 1);
   luma.method = VECTOR;
   assert_fallback (&avx512, &luma, "float4 block=8", "shares its pixels");
@@ -407,10 +417,10 @@ test_rgb24_swap (void)
   assert_fixed (&avx2, &rgb, "separable columns w=256 my=8");
   assert_fixed (&avx2, &be, "separable columns w=256 my=8");
   /* one output row at a time where the CPU has 16 vector registers (4 on AVX-512) */
-  assert_options (&avx2, &rgb, "-DKSIZE=7 -DCHANNELS=3 -DDEPTH=8 -DSKIPMASK=0 -DBORDER=0 "
+  assert_options (&avx2, &rgb, "-DKSIZE=7 -DCHANNELS=3 -DDEPTH=8 -DSKIPMASK=0 "
       "-DCSEP_W=256 -DCSEP_MY=8 -DCSEP_G=1 -DPACKED_IO");
   be.rank = -1;
-  assert_options (&avx2, &be, "-DKSIZE=7 -DCHANNELS=1 -DDEPTH=16 -DSKIPMASK=0 -DBORDER=0 "
+  assert_options (&avx2, &be, "-DKSIZE=7 -DCHANNELS=1 -DDEPTH=16 -DSKIPMASK=0 "
       "-DSWAP -DNV=3 -DMY=2 -DPACKED_IO");
   assert_fixed (&gpu, &rgb13, "tiled 2x4");
   assert_options (&gpu, &rgb13, "-DKSIZE=13 -DCHANNELS=3 -DDEPTH=8 -DSKIPMASK=0 -DBORDER=0 "
@@ -481,7 +491,7 @@ test_sparse (void)
 
   r.taps = 93;
   assert_fixed (&avx512, &r, "sparse nv=4 my=2");
-  assert_options (&avx512, &r, "-DKSIZE=31 -DCHANNELS=4 -DDEPTH=8 -DSKIPMASK=0 -DBORDER=0 "
+  assert_options (&avx512, &r, "-DKSIZE=31 -DCHANNELS=4 -DDEPTH=8 -DSKIPMASK=0 "
       "-DNV=4 -DMY=2 -DPACKED_IO");
   assert_launch (&avx512, &r, 4096, 16, 1, 8, 2);
   v = cl_variant_fixed (&avx512, &r, NULL);
@@ -544,7 +554,7 @@ test_combine (void)
   big.taps = CL_MAX_TAPS;
   assert_fixed (&gpu, &r, "sparse tiled 2x4");
   assert_fixed (&avx512, &r, "sparse nv=4 my=2");
-  assert_options (&avx512, &r, "-DKSIZE=3 -DCHANNELS=4 -DDEPTH=8 -DSKIPMASK=0 -DBORDER=0 "
+  assert_options (&avx512, &r, "-DKSIZE=3 -DCHANNELS=4 -DDEPTH=8 -DSKIPMASK=0 "
       "-DCOMBINE=1 -DNV=4 -DMY=2 -DPACKED_IO");
   assert_fixed (&gpu, &big, "separable");
   assert_fixed (&avx2, &big, "separable nv=4 strip=64");
@@ -592,7 +602,7 @@ test_box (void)
   g_assert_cmpint (l.px, ==, 256);
   g_assert_cmpint (l.py, ==, 128);
   g_assert_cmpint (l.local[0], ==, 1);
-  assert_options (&avx512, &r, "-DKSIZE=63 -DCHANNELS=4 -DDEPTH=8 -DSKIPMASK=0 -DBORDER=0 "
+  assert_options (&avx512, &r, "-DKSIZE=63 -DCHANNELS=4 -DDEPTH=8 -DSKIPMASK=0 "
       "-DBOX_W=256 -DSTRIP=128 -DPACKED_IO");
   assert_candidates (&avx512, &r, "float4 block=8, vector nv=3 my=2, vector nv=4 my=3, "
       "vector split nx=1 my=2, separable box w=256 strip=128, separable columns w=256 my=8, "
