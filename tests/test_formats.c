@@ -1127,8 +1127,9 @@ GST_END_TEST;
  * cover the per-pixel edge path and runs that stop at the plane's end. One frame each (the 63
  * one is costly for the reference). On the RGB formats y, u, v select r, g, b+a.
  * Each format runs one third of the cases (VECTOR_SHARE), a different third for neighbouring
- * formats, so every case still runs on six formats and on three or four split ones: size,
- * border and selected samples are compile-time, so each case builds programs of its own. */
+ * formats, so every case still runs on six formats and on three or four split ones: size and
+ * selected samples are compile-time (the border too on GPUs), so each case builds programs of
+ * its own. */
 static const Case vector_cases[] = {
   {NULL, 37, 29, "auto", &f_custom, "clamp", "vector", INPUT_DEFAULT},
   {NULL, 29, 31, "y+u+v", &f_sobel, "wrap", "vector", INPUT_PADDED},
