@@ -1126,10 +1126,10 @@ GST_END_TEST;
  * alone at 17). The narrow ones
  * cover the per-pixel edge path and runs that stop at the plane's end. One frame each (the 63
  * one is costly for the reference). On the RGB formats y, u, v select r, g, b+a.
- * Each format runs one third of the cases (VECTOR_SHARE), a different third for neighbouring
- * formats, so every case still runs on six formats and on three or four split ones: size and
- * selected samples are compile-time (the border too on GPUs), so each case builds programs of
- * its own. */
+ * Each format runs one quarter of the cases (VECTOR_SHARE), a different quarter for
+ * neighbouring formats, so every case still runs on four or five formats (planar, semi-planar
+ * or packed, gray or RGB among them) and on two or three split ones: size and selected samples
+ * are compile-time (the border too on GPUs), so each case builds programs of its own. */
 static const Case vector_cases[] = {
   {NULL, 37, 29, "auto", &f_custom, "clamp", "vector", INPUT_DEFAULT},
   {NULL, 29, 31, "y+u+v", &f_sobel, "wrap", "vector", INPUT_PADDED},
@@ -1208,7 +1208,7 @@ splits_planes (const Fmt * f, guint sel)
  * starts; the next test's setup resets it): each frame against the reference, and the variant
  * that ran (the first shape's): vector wherever no view shares pixels, split exactly where
  * splits_planes says so when split is 1, never when 0. */
-#define VECTOR_SHARE 3
+#define VECTOR_SHARE 4
 
 static void
 check_vector_cases (const Fmt * f, guint rotation, gboolean discrete, gint split, guint seed)
