@@ -212,40 +212,37 @@ static const ClVariant gpu_box_short = { GST_CL_CONVOLVE_METHOD_SEPARABLE, 2, 8,
   CL_SEPARABLE_BOX
 };
 
-/* One kernel through local memory (convolve_lsep) where on-chip local memory holds its ring:
- * per pair the KSIZE - 1 + LSEP_TH my rows of horizontal sums of a strip's LSEP_TW columns
- * (work-groups of 32 x 8 down strips of 64 rows, my rows per work-item and step). */
-#define LSEP_TW 32
-#define LSEP_TH 8
-#define LSEP_STRIP 64
+/* One kernel through local memory (convolve_lsep) where on-chip local memory holds a tile's
+ * vertical sums: per pair LSEP_TY rows of the LSEP_TX + KSIZE - 1 columns of a tile and its
+ * halo (a spare slot after every LSEP_MX), in work-groups of LSEP_TX x 2 work-items. */
+#define LSEP_TX 128
+#define LSEP_NT 256
+#define LSEP_MX 2
 
 static gboolean
-lsep_fits (const ClDeviceFacts * d, const ClKernelRequest * r, gint my)
+lsep_fits (const ClDeviceFacts * d, const ClKernelRequest * r, gint ty)
 {
-  gsize ring = (gsize) MAX (r->rank, 1) * (r->size - 1 + LSEP_TH * my) * LSEP_TW *
-      sizeof (gfloat) * cl_variant_sum_values (r->channels, r->only);
+  gint cols = LSEP_TX + r->size - 1, row = cols - 1 + (cols - 1) / LSEP_MX + 1;
+  gsize bytes = (gsize) MAX (r->rank, 1) * ty * row * sizeof (gfloat) *
+      cl_variant_sum_values (r->channels, r->only);
 
   return d->local_mem_dedicated && r->rank >= 1 && !r->combine &&
-      d->max_work_group_size >= LSEP_TW * LSEP_TH && ring + 256 <= d->local_mem_size;
+      d->max_work_group_size >= LSEP_NT && bytes + 256 <= d->local_mem_size;
 }
 
-/* lsep's rows per work-item and step, most first (each ring row read serves that many
- * outputs) */
-static const gint lsep_my[] = { 4, 2, 1 };
+/* lsep's tile heights, the tallest first (each sample read serves up to that many vertical
+ * sums) */
+static const gint lsep_ty[] = { 8, 4, 2 };
 
-static ClVariant
-lsep_variant (gint my)
-{
-  return (ClVariant) { GST_CL_CONVOLVE_METHOD_SEPARABLE, my, LSEP_STRIP, CL_SEPARABLE_LOCAL };
-}
-
-/* The largest lsep blocking that fits into *v; FALSE where none does. */
+/* The tallest lsep tile that fits into *v; FALSE where none does. */
 static gboolean
 lsep_default (const ClDeviceFacts * d, const ClKernelRequest * r, ClVariant * v)
 {
-  for (guint i = 0; i < G_N_ELEMENTS (lsep_my); i++)
-    if (lsep_fits (d, r, lsep_my[i])) {
-      *v = lsep_variant (lsep_my[i]);
+  for (guint i = 0; i < G_N_ELEMENTS (lsep_ty); i++)
+    if (lsep_fits (d, r, lsep_ty[i])) {
+      *v = (ClVariant) { GST_CL_CONVOLVE_METHOD_SEPARABLE, LSEP_MX, lsep_ty[i],
+        CL_SEPARABLE_LOCAL
+      };
       return TRUE;
     }
   return FALSE;
@@ -461,7 +458,7 @@ cl_variant_candidates (const ClDeviceFacts * d, const ClKernelRequest * r, ClVar
   /* with local memory: tiles, float4, vectors, split (where asked), lsep or box, two passes,
    * sparse; without: float4, vectors, split, box, two passes and one, sparse */
   G_STATIC_ASSERT (G_N_ELEMENTS (tiled_blocks) + 1 + G_N_ELEMENTS (cpu_vector) + 1 +
-      MAX (G_N_ELEMENTS (lsep_my), 2) + 1 + 1 <= CL_MAX_CANDIDATES);
+      2 + 1 + 1 <= CL_MAX_CANDIDATES);
   G_STATIC_ASSERT (1 + G_N_ELEMENTS (cpu_vector) + 1 + 1 + 1 + 3 + 1 <= CL_MAX_CANDIDATES);
 
   if (r->combine) {
@@ -499,9 +496,8 @@ cl_variant_candidates (const ClDeviceFacts * d, const ClKernelRequest * r, ClVar
     out[n++] = gpu_box_short;
   }
   /* (a box's running sums take lsep's place) */
-  for (guint i = 0; i < G_N_ELEMENTS (lsep_my) && !gbox_fits (d, r); i++)
-    if (lsep_fits (d, r, lsep_my[i]))
-      out[n++] = lsep_variant (lsep_my[i]);
+  if (!gbox_fits (d, r) && lsep_default (d, r, &out[n]))
+    n++;
   if (csep_fits (d, r))
     out[n++] = csep;
   if (r->rank >= 0) {
@@ -555,8 +551,8 @@ cl_variant_options (const ClDeviceFacts * d, const ClKernelRequest * r, const Cl
       g_strdup_printf (" -DNV=%d -DMY=%d", v->bx, v->by) :
       v->method == GST_CL_CONVOLVE_METHOD_FLOAT4 ?
       g_strdup_printf (" -DBLOCK=%d", v->bx) : v->split == CL_SEPARABLE_LOCAL ?
-      g_strdup_printf (" -DLSEP_TW=%d -DLSEP_TH=%d -DLSEP_MY=%d -DSTRIP=%d -DLSEP_RANK=%d",
-      LSEP_TW, LSEP_TH, v->bx, v->by, MAX (r->rank, 1)) : v->split == CL_SEPARABLE_COLUMNS ?
+      g_strdup_printf (" -DLSEP_TX=%d -DLSEP_NT=%d -DLSEP_TY=%d -DLSEP_MX=%d -DLSEP_RANK=%d",
+      LSEP_TX, LSEP_NT, v->by, v->bx, MAX (r->rank, 1)) : v->split == CL_SEPARABLE_COLUMNS ?
       g_strdup_printf (" -DCSEP_W=%d -DCSEP_MY=%d -DCSEP_G=%d", v->bx, v->by,
       csep_group (d)) :
       v->split == CL_SEPARABLE_BOX && d->local_mem_dedicated ?
@@ -611,13 +607,13 @@ cl_variant_launch (const ClDeviceFacts * d, const ClKernelRequest * r, const ClV
 
   memset (out, 0, sizeof (*out));
   if (separable && v->split == CL_SEPARABLE_LOCAL) {
-    /* a work-group a strip: LSEP_TH rows of work-items cover its STRIP rows */
-    if (wg < (gsize) LSEP_TW * LSEP_TH)
+    /* a work-group a tile: its rows of work-items cover the tile's by rows */
+    if (wg < LSEP_NT)
       return FALSE;
-    out->local[0] = LSEP_TW;
-    out->local[1] = LSEP_TH;
+    out->local[0] = LSEP_TX;
+    out->local[1] = LSEP_NT / LSEP_TX;
     out->px = 1;
-    out->py = v->by / LSEP_TH;
+    out->py = v->by / (LSEP_NT / LSEP_TX);
     out->one_pass = TRUE;
     return TRUE;
   }
@@ -686,7 +682,7 @@ cl_variant_text (const ClVariant * v, gchar * buf, gsize n)
   else if (v->method == GST_CL_CONVOLVE_METHOD_SEPARABLE && v->split == CL_SEPARABLE_COLUMNS)
     g_snprintf (buf, n, "%s columns w=%d my=%d", name, v->bx, v->by);
   else if (v->method == GST_CL_CONVOLVE_METHOD_SEPARABLE && v->split == CL_SEPARABLE_LOCAL)
-    g_snprintf (buf, n, "%s local my=%d strip=%d", name, v->bx, v->by);
+    g_snprintf (buf, n, "%s local mx=%d ty=%d", name, v->bx, v->by);
   else if (v->method == GST_CL_CONVOLVE_METHOD_SEPARABLE && v->bx)
     g_snprintf (buf, n, "%s nv=%d strip=%d", name, v->bx, v->by);
   else if (v->method == GST_CL_CONVOLVE_METHOD_VECTOR && v->split)

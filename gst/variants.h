@@ -84,7 +84,8 @@ typedef struct
   gint split;                   /* vector: 1 for the split colour planes (convolve_vsplit);
                                  * sparse: 1 for the taps over a local tile (tiled.cl, -DSPARSE:
                                  * bx, by as method=tiled's); separable: CL_SEPARABLE_LOCAL for
-                                 * lsep.cl (bx rows per work-item and step, strips of by),
+                                 * lsep.cl (bx outputs per work-item in its row pass, tiles
+                                 * of by rows),
                                  * CL_SEPARABLE_BOX for running sums (box.cl: bx pixels down
                                  * strips of by rows per work-item; with local memory in
                                  * work-groups of 64), CL_SEPARABLE_COLUMNS for csep.cl (bx

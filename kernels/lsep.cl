@@ -4,31 +4,25 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * Build options (besides the common ones):
- *   -DLSEP_TW=w -DLSEP_TH=h  work-groups of w x h work-items
- *   -DLSEP_MY=m              input and output rows per work-item and step (default 1)
- *   -DSTRIP=s                output rows of a work-group (a multiple of h)
+ *   -DLSEP_TX=x -DLSEP_NT=n  work-groups of n work-items (x by n / x) over tiles x pixels wide
+ *   -DLSEP_TY=y              and y rows high (the band heights are multiples of y)
+ *   -DLSEP_MX=m              outputs per work-item in the horizontal pass
  *   -DLSEP_RANK=r            vector pairs of the matrix (1 to CL_MAX_RANK)
  */
 
-#ifdef LSEP_TW
-/* A work-group filters a strip of STRIP rows of LSEP_TW columns, walking down it LSEP_TH x
- * LSEP_MY input rows at a time: each work-item takes the horizontal sums of LSEP_MY input rows
- * at its column (one per pair, read from global memory: neighbouring work-items read
- * neighbouring pixels) into a ring of rows in local memory, then the vertical sums of LSEP_MY
- * adjacent output rows out of the ring (each ring row read once serves all of them). The ring
- * holds the KSIZE - 1 + LSEP_TH LSEP_MY rows the outputs of a step need, so nothing but the
- * input and the output goes through global memory (the two-pass kernels write and read back a
- * float plane).
+#ifdef LSEP_TX
+/* A work-group filters a tile of LSEP_TX x LSEP_TY output pixels, the vertical pass first.
+ * Each work-item takes a column of the tile or of its halo (LSEP_TX + KSIZE - 1 columns:
+ * neighbouring work-items read neighbouring pixels) and the vertical sums of all LSEP_TY rows
+ * there, one per pair, from global memory: each sample read and converted once serves up to
+ * LSEP_TY sums. They go to local memory; after a barrier each work-item takes the horizontal
+ * sums of LSEP_MX adjacent outputs of a row out of it (each value read once serves up to
+ * LSEP_MX outputs). Nothing but the input and the output goes through global memory (the
+ * two-pass kernels write and read back a float plane).
  * Rows and columns outside the plane map through the border rule (zeros for constant); pixels
  * from width to span are copied. coef: [pair][vertical KSIZE, horizontal KSIZE], as the other
  * separable kernels; rank gives only RANK_CENTRE (the pairs are LSEP_RANK). A launch covers
- * whole strips (the band heights are multiples of STRIP), rows from row0. */
-
-#ifndef LSEP_MY
-#define LSEP_MY 1
-#endif
-#define STEP (LSEP_TH * LSEP_MY)
-#define RING (KSIZE - 1 + STEP)
+ * whole tiles, rows from row0. */
 
 /* A stored sample as a float, exactly: its bits under the exponent of 2^23, less 2^23 (integer
  * and float additions, where a conversion instruction runs at a quarter of their rate on
@@ -47,104 +41,108 @@
 #define LSEP_LOAD(p) (as_float4 ((uint4) (MAGIC) | convert_uint4 (READ (p))) - MAGIC_F)
 #endif
 
-__kernel __attribute__ ((reqd_work_group_size (LSEP_TW, LSEP_TH, 1)))
+#define LSEP_COLS (LSEP_TX + KSIZE - 1)
+/* column c's slot in a row of local memory: a spare one after every LSEP_MX, so that the
+ * windows of neighbouring work-items, LSEP_MX + 1 slots apart, fall in different banks */
+#define LSEP_SLOT(c) ((c) + (c) / LSEP_MX)
+#define LSEP_ROW (LSEP_SLOT (LSEP_COLS - 1) + 1)
+
+__kernel __attribute__ ((reqd_work_group_size (LSEP_TX, LSEP_NT / LSEP_TX, 1)))
 void
 convolve_lsep (int row0, __global const uchar * src, int src_offset, int src_pitch,
     __global uchar * dst, int dst_offset, int dst_pitch, int width, int height, int span,
     __constant float *coef, int rank, float bias, uint passmask SHAPE_PARAMS)
 {
-  __local sum_t ring[LSEP_RANK][RING][LSEP_TW];
-  int lx = get_local_id (0), ly = get_local_id (1);
-  int x = get_group_id (0) * LSEP_TW + lx;
-  int ys = row0 + (int) get_group_id (1) * STRIP;
-  int ye = min (ys + STRIP, height);
-  /* input rows ys - RADIUS .. ye - 1 + RADIUS, input row i (from 0) in ring slot i % RING */
-  int n_in = ye - ys + KSIZE - 1;
-  int inside = x >= RADIUS && x + RADIUS < width;
+  __local sum_t vs[LSEP_RANK][LSEP_TY][LSEP_ROW];
+  int lid = get_local_id (1) * LSEP_TX + get_local_id (0);
+  int xs = get_group_id (0) * LSEP_TX, ys = row0 + (int) get_group_id (1) * LSEP_TY;
+  int ye = min (ys + LSEP_TY, height);
+  /* the tile's rows and their halo inside the plane: no row to map */
+  int direct = ys - RADIUS >= 0 && ys + LSEP_TY - 1 + RADIUS < height;
 
   src += src_offset;
   dst += dst_offset;
-  for (int b = 0; b < n_in; b += STEP) {
-    /* the horizontal sums of input rows b + ly + LSEP_TH m */
-    for (int m = 0; m < LSEP_MY; m++) {
-      int i = b + ly + LSEP_TH * m;
-
-      if (i < n_in && x < width) {
-        int yy = ys - RADIUS + i;
-        int slot = i % RING;
-
-        if (BORDER != BORDER_CONSTANT)
-          yy = border_coord (yy, height SHAPE_ARGS);
-        if (yy < 0 || yy >= height) {
-          for (int p = 0; p < LSEP_RANK; p++)
-            ring[p][slot][lx] = (sum_t) (0.0f);
-        } else {
-          __global const uchar *row = src + yy * src_pitch;
-
-          for (int p = 0; p < LSEP_RANK; p++) {
-            __constant float *h = coef + (2 * p + 1) * KSIZE;
-            sum_t s = (sum_t) (0.0f);
-
-            if (inside) {
-              __global const uchar *q = row + (x - RADIUS) * PIX_BYTES;
+  /* the vertical sums of column c */
+  for (int c = lid; c < LSEP_COLS; c += LSEP_NT) {
+    int x = xs - RADIUS + c;
+    sum_t acc[LSEP_RANK][LSEP_TY];
 
 #pragma unroll
-              for (int t = 0; t < KSIZE; t++)
-                s += h[t] * LSEP_LOAD (q + t * PIX_BYTES);
-            } else {
-              for (int t = 0; t < KSIZE; t++)
-                s += h[t] * SUM_OF (fetch (src, src_pitch, width, height, x + t - RADIUS, yy));
-            }
-            ring[p][slot][lx] = s;
-          }
-        }
+    for (int p = 0; p < LSEP_RANK; p++)
+#pragma unroll
+      for (int m = 0; m < LSEP_TY; m++)
+        acc[p][m] = (sum_t) (0.0f);
+    if (!(BORDER == BORDER_CONSTANT && (x < 0 || x >= width))) {
+      __global const uchar *col = src + (BORDER == BORDER_CONSTANT ? x :
+          border_coord (x, width SHAPE_ARGS)) * PIX_BYTES;
+
+#pragma unroll
+      for (int t = 0; t < KSIZE + LSEP_TY - 1; t++) {
+        int yy = ys - RADIUS + t;
+        sum_t s;
+
+        if (direct)
+          s = LSEP_LOAD (col + yy * src_pitch);
+        else if (BORDER == BORDER_CONSTANT && (yy < 0 || yy >= height))
+          s = (sum_t) (0.0f);
+        else
+          s = LSEP_LOAD (col + (BORDER == BORDER_CONSTANT ? yy :
+                  border_coord (yy, height SHAPE_ARGS)) * src_pitch);
+#pragma unroll
+        for (int p = 0; p < LSEP_RANK; p++)
+#pragma unroll
+          for (int m = 0; m < LSEP_TY; m++)
+            if (t - m >= 0 && t - m < KSIZE)
+              acc[p][m] += coef[2 * p * KSIZE + t - m] * s;
       }
     }
-    barrier (CLK_LOCAL_MEM_FENCE);
-    /* output rows ys + o .. + LSEP_MY - 1 (o = b + LSEP_MY ly - (KSIZE - 1)): input rows
-     * o .. o + KSIZE + LSEP_MY - 2, all in the ring now */
-    {
-      int o = b + LSEP_MY * ly - (KSIZE - 1);
-      sum_t acc[LSEP_MY];
+#pragma unroll
+    for (int p = 0; p < LSEP_RANK; p++)
+#pragma unroll
+      for (int m = 0; m < LSEP_TY; m++)
+        vs[p][m][LSEP_SLOT (c)] = acc[p][m];
+  }
+  barrier (CLK_LOCAL_MEM_FENCE);
+  /* the horizontal sums: LSEP_MX adjacent outputs of row r from column c0 */
+  for (int task = lid; task < LSEP_TX / LSEP_MX * LSEP_TY; task += LSEP_NT) {
+    int c0 = task % (LSEP_TX / LSEP_MX) * LSEP_MX, r = task / (LSEP_TX / LSEP_MX), y = ys + r;
+    __global const uchar *in = src + y * src_pitch;
+    __global uchar *out = dst + y * dst_pitch;
+    float cw = CENTRE_W (coef, rank, LSEP_RANK);
+    sum_t acc[LSEP_MX];
 
-      for (int m = 0; m < LSEP_MY; m++)
-        acc[m] = (sum_t) (0.0f);
-      if (o + LSEP_MY > 0 && x < width) {
-        int s0 = (o + RING) % RING;
-
-        for (int p = 0; p < LSEP_RANK; p++) {
-          __constant float *v = coef + 2 * p * KSIZE;
+    if (y >= ye)
+      continue;
+#pragma unroll
+    for (int m = 0; m < LSEP_MX; m++)
+      acc[m] = (sum_t) (0.0f);
+#pragma unroll
+    for (int p = 0; p < LSEP_RANK; p++) {
+      __constant float *h = coef + (2 * p + 1) * KSIZE;
 
 #pragma unroll
-          for (int t = 0; t < KSIZE + LSEP_MY - 1; t++) {
-            int s = s0 + t;
-            sum_t r = ring[p][s >= RING ? s - RING : s][lx];
+      for (int t = 0; t < KSIZE + LSEP_MX - 1; t++) {
+        sum_t s = vs[p][r][LSEP_SLOT (c0 + t)];
 
 #pragma unroll
-            for (int m = 0; m < LSEP_MY; m++)
-              if (t - m >= 0 && t - m < KSIZE)
-                acc[m] += v[t - m] * r;
-          }
-        }
-      }
-      for (int m = 0; m < LSEP_MY; m++) {
-        int y = ys + o + m;
-
-        if (o + m >= 0 && y < ye && x < span) {
-          __global const uchar *centre = src + y * src_pitch + x * PIX_BYTES;
-          __global uchar *out = dst + y * dst_pitch + x * PIX_BYTES;
-
-          pix_t c = READ (centre);
-
-          if (x >= width)
-            write_pix (c, out);
-          else
-            store (out, acc[m] + CENTRE_W (coef, rank, LSEP_RANK) * SUM_OF (c), bias, c,
-                passmask);
-        }
+        for (int m = 0; m < LSEP_MX; m++)
+          if (t - m >= 0 && t - m < KSIZE)
+            acc[m] += h[t - m] * s;
       }
     }
-    barrier (CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+    for (int m = 0; m < LSEP_MX; m++) {
+      int x = xs + c0 + m;
+
+      if (x < span) {
+        pix_t centre = READ (in + x * PIX_BYTES);
+
+        if (x < width)
+          store (out + x * PIX_BYTES, acc[m] + cw * SUM_OF (centre), bias, centre, passmask);
+        else
+          write_pix (centre, out + x * PIX_BYTES);
+      }
+    }
   }
 }
 #endif

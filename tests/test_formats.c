@@ -1924,7 +1924,7 @@ GST_END_TEST;
  * one separable kernel through local memory (convolve_lsep, on GPUs), against the reference:
  * each border, sizes 3 to 63, 8 and 16-bit samples (of 10 bits, big-endian), 1 to 4 samples a
  * pixel, one chroma alone (NV12), packed 4:2:2 (a view whose pixels another view writes too),
- * frames from 1x1 to wider than a block (256 pixels) and taller than an lsep strip (64 rows),
+ * frames from 1x1 to wider than a block (256 pixels) and than an lsep tile (128 pixels),
  * a custom matrix of equal values with a bias, matrices of two vector pairs and of one pair and
  * a centre term (unsharp, big-endian). Each
  * case names the variant its first frame must run on a CPU-like device on the unified path and
@@ -1950,8 +1950,8 @@ static const gdouble rank2_5[25] = {
   1, 2, 3, 2, 1
 };
 static const Filter f_rank2_5 = { NULL, 5, 0.0, 0.0, rank2_5 };
-/* two vector pairs of RGBA at 31 and 39 (rank2_fill): lsep's ring fits a GPU's 48 KiB with 2
- * and with 1 row per work-item and step (each size its own blocking) */
+/* two vector pairs of RGBA at 31 and 39 (rank2_fill): lsep's tile fits a GPU's 48 KiB with 4
+ * rows, not 8 */
 static gdouble rank2_31[31 * 31], rank2_39[39 * 39];
 static const Filter f_rank2_31 = { NULL, 31, 0.0, 0.0, rank2_31 };
 static const Filter f_rank2_39 = { NULL, 39, 0.0, 0.0, rank2_39 };
@@ -2020,9 +2020,9 @@ static const BlurCase blur_cases[] = {
   {{"I420", 3, 1, "y+u+v", &f_gauss63, "mirror", "separable", INPUT_DEFAULT}, COLUMNS_RAN,
       LOCAL_RAN},
   {{"RGBA", 70, 150, "auto", &f_rank2_31, "wrap", "separable", INPUT_POOL}, COLUMNS_RAN,
-      LOCAL_RAN " my=2"},
+      LOCAL_RAN " mx=2 ty=4"},
   {{"RGBA", 45, 40, "auto", &f_rank2_39, "mirror", "separable", INPUT_DEFAULT}, COLUMNS_RAN,
-      LOCAL_RAN " my=1"},
+      LOCAL_RAN " mx=2 ty=4"},
   {{"GRAY16_BE", 29, 31, "y", &f_unsharp15, "clamp", "separable", INPUT_DEFAULT}, COLUMNS_RAN,
       LOCAL_RAN},
 };

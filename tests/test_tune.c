@@ -93,7 +93,7 @@ typedef struct
 {
   gint method, bx, by;
   gint split;                   /* vector: the split colour planes (16 bx pixels per row);
-                                 * separable: 1 lsep (bx rows a step, strips of by), 3 csep
+                                 * separable: 1 lsep (bx outputs a work-item, tiles of by rows), 3 csep
                                  * (bx pixels on by rows) */
 } Choice;
 
@@ -101,8 +101,8 @@ typedef struct
 
 /* The stats' text of a choice ("float4 block=8", "vector nv=3 my=2", "vector split nx=1 my=3",
  * "tiled 2x4",
- * "separable" (two passes), "separable nv=2 strip=32" (one pass), "separable local my=4
- * strip=128", "separable columns w=256 my=8"). */
+ * "separable" (two passes), "separable nv=2 strip=32" (one pass), "separable local mx=2
+ * ty=8", "separable columns w=256 my=8"). */
 static gchar *
 choice_text (const Choice * c)
 {
@@ -113,7 +113,7 @@ choice_text (const Choice * c)
       return g_strdup_printf ("float4 block=%d", c->bx);
     case M_SEPARABLE:
       if (c->split == 1)
-        return g_strdup_printf ("separable local my=%d strip=%d", c->bx, c->by);
+        return g_strdup_printf ("separable local mx=%d ty=%d", c->bx, c->by);
       if (c->split == 3)
         return g_strdup_printf ("separable columns w=%d my=%d", c->bx, c->by);
       return c->bx ? g_strdup_printf ("separable nv=%d strip=%d", c->bx, c->by) :
@@ -183,9 +183,10 @@ split_planes (const DeviceFacts * d, gint size, Choice * c)
  * memory (a CPU): float4, vector 3x2 and 4x1 (4x3 on an AVX-512 CPU, whose native float vector
  * is 16 wide), and where the matrix splits separable with the vertical pass first (csep), in
  * two passes and, up to size 31, in one pass (4 vectors down 64 rows). With it:
- * the tiled blockings whose tile fits and lsep's whose ring fits (tiled 2x4, 1x4, 1x1, lsep 4,
- * 2 and 1 rows a step: which fit is the element's reckoning of local memory, so *maybe (if not
- * NULL) gets those as candidates that may or may not be offered), float4, vector 1x1 and 3x2,
+ * the tiled blockings whose tile fits and lsep's tallest tile that fits (tiled 2x4, 1x4, 1x1,
+ * lsep tiles of 8, 4 or 2 rows: which fit is the element's reckoning of local memory, so *maybe
+ * (if not NULL) gets those as candidates that may or may not be offered), float4, vector 1x1
+ * and 3x2,
  * two-pass separable. Returns how many are certain. */
 static gint
 expected_choices (gint size, gboolean splits, Choice * out, gint * n_maybe, Choice * maybe)
@@ -205,9 +206,9 @@ expected_choices (gint size, gboolean splits, Choice * out, gint * n_maybe, Choi
     out[n++] = (Choice) { M_VECTOR, 3, 2 };
     if (split_planes (&d, size, &split))
       out[n++] = split;
-    /* lsep: the blockings whose ring fits the device */
-    for (gint my = 4; my >= 1 && splits && maybe; my /= 2)
-      maybe[m++] = (Choice) { M_SEPARABLE, my, 64, 1 };
+    /* lsep: the tallest tile that fits the device */
+    for (gint ty = 8; ty >= 2 && splits && maybe; ty /= 2)
+      maybe[m++] = (Choice) { M_SEPARABLE, 2, ty, 1 };
     if (splits)
       out[n++] = (Choice) { M_SEPARABLE, 0, 0 };
   } else {

@@ -148,7 +148,7 @@ test_gpu (void)
 
   g9.rank = 1;
   g7.rank = 1;
-  assert_fixed (&gpu, &g9, "separable local my=4 strip=64");
+  assert_fixed (&gpu, &g9, "separable local mx=2 ty=8");
   assert_fixed (&gpu, &g7, "tiled 2x4");
   v = cl_variant_fixed (&gpu, &g9, NULL);
   g_assert_cmpint (cl_variant_source (&v), ==, CL_SOURCE_LSEP);
@@ -156,22 +156,27 @@ test_gpu (void)
   g_assert_true (cl_variant_launch (&gpu, &g9, &v, 1024, &l));
   g_assert_true (l.one_pass);
   g_assert_false (l.two_pass);
-  g_assert_cmpuint (l.local[0], ==, 32);
-  g_assert_cmpuint (l.local[1], ==, 8);
-  g_assert_cmpint (l.py, ==, 8);
-  /* compiled for fewer work-items than its work-group: it cannot run */
+  g_assert_cmpuint (l.local[0], ==, 128);
+  g_assert_cmpuint (l.local[1], ==, 2);
+  g_assert_cmpint (l.px, ==, 1);
+  g_assert_cmpint (l.py, ==, 4);
+  /* compiled for more work-items than the device allows in a group: it cannot run */
   g_assert_false (cl_variant_launch (&gpu, &g9, &v, 128, &l));
   assert_options (&gpu, &g9, "-DKSIZE=9 -DCHANNELS=4 -DDEPTH=8 -DSKIPMASK=0 -DBORDER=0 "
-      "-DLSEP_TW=32 -DLSEP_TH=8 -DLSEP_MY=4 -DSTRIP=64 -DLSEP_RANK=1");
-  /* its ring per pair: 62 + 8 my rows of 32 float4; at 63 that fits in 48 KiB even for my 4
-   * (48128 bytes), but not twice (two pairs, 71680 bytes at my 1); nor on a device of 128
-   * work-items: two passes then */
+      "-DLSEP_TX=128 -DLSEP_NT=256 -DLSEP_TY=8 -DLSEP_MX=2 -DLSEP_RANK=1");
+  /* its tile per pair: ty rows of the 127 + size columns of float4 and a spare slot after
+   * every 2; at 63 that fits in 48 KiB for 8 rows (36,352 bytes), with two pairs for 4, with
+   * three for 2 (27,264); on a device of 128 work-items not at all: two passes there */
   g9.size = 63;
-  assert_fixed (&gpu, &g9, "separable local my=4 strip=64");
+  assert_fixed (&gpu, &g9, "separable local mx=2 ty=8");
   g9.rank = 2;
-  assert_fixed (&gpu, &g9, "separable");
-  v = cl_variant_fixed (&gpu, &g9, NULL);
-  g_assert_true (cl_variant_launch (&gpu, &g9, &v, 1024, &l));
+  assert_fixed (&gpu, &g9, "separable local mx=2 ty=4");
+  g9.rank = 3;
+  assert_fixed (&gpu, &g9, "separable local mx=2 ty=2");
+  g9.rank = 2;
+  assert_fixed (&small, &g9, "separable");
+  v = cl_variant_fixed (&small, &g9, NULL);
+  g_assert_true (cl_variant_launch (&small, &g9, &v, 1024, &l));
   g_assert_false (l.one_pass);
   g_assert_true (l.two_pass);
   g_assert_cmpuint (l.local[0], ==, 16);
@@ -188,8 +193,7 @@ test_gpu (void)
   assert_candidates (&gpu, &r, "tiled 2x4, tiled 1x4, tiled 1x1, float4 block=1, "
       "vector nv=1 my=1, vector nv=3 my=2");
   assert_candidates (&gpu, &g7, "tiled 2x4, tiled 1x4, tiled 1x1, float4 block=1, "
-      "vector nv=1 my=1, vector nv=3 my=2, separable local my=4 strip=64, "
-      "separable local my=2 strip=64, separable local my=1 strip=64, separable");
+      "vector nv=1 my=1, vector nv=3 my=2, separable local mx=2 ty=8, separable");
   /* a view that shares its pixels (packed 4:2:2 luma): no vector kernels */
   r.skipmask = 0xa;
   assert_candidates (&gpu, &r, "tiled 2x4, tiled 1x4, tiled 1x1, float4 block=1");
@@ -629,7 +633,7 @@ test_box (void)
       "vector nv=1 my=1, vector nv=3 my=2, separable box w=2 strip=16, separable box w=2 strip=8, "
       "separable");
   r.box = FALSE;
-  assert_fixed (&gpu, &r, "separable local my=4 strip=64");
+  assert_fixed (&gpu, &r, "separable local mx=2 ty=8");
   assert_fixed (&avx512, &r, "separable columns w=256 my=8");
   r.box = TRUE;
   r.combine = GST_CL_CONVOLVE_COMBINE_MAGNITUDE;
