@@ -46,6 +46,16 @@
  * windows of neighbouring work-items, LSEP_MX + 1 slots apart, fall in different banks */
 #define LSEP_SLOT(c) ((c) + (c) / LSEP_MX)
 #define LSEP_ROW (LSEP_SLOT (LSEP_COLS - 1) + 1)
+/* The vertical pass's loop over its KSIZE + LSEP_TY - 1 rows: unrolled whole for small
+ * matrices; from 15 on by 2 only, where the whole loop holds so many loads in registers that
+ * fewer work-groups fit on a compute unit (docs/kernels.md) */
+#define LSEP_DO_PRAGMA(x) _Pragma (#x)
+#define LSEP_UNROLL_BY(n) LSEP_DO_PRAGMA (unroll n)
+#if KSIZE >= 15
+#define LSEP_UNROLL 2
+#else
+#define LSEP_UNROLL KSIZE + LSEP_TY - 1
+#endif
 
 __kernel __attribute__ ((reqd_work_group_size (LSEP_TX, LSEP_NT / LSEP_TX, 1)))
 void
@@ -76,7 +86,7 @@ convolve_lsep (int row0, __global const uchar * src, int src_offset, int src_pit
       __global const uchar *col = src + (BORDER == BORDER_CONSTANT ? x :
           border_coord (x, width SHAPE_ARGS)) * PIX_BYTES;
 
-#pragma unroll
+      LSEP_UNROLL_BY (LSEP_UNROLL)
       for (int t = 0; t < KSIZE + LSEP_TY - 1; t++) {
         int yy = ys - RADIUS + t;
         sum_t s;

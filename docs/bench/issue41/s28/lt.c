@@ -58,6 +58,10 @@ int main (int argc, char **argv)
     if (clBuildProgram (prog, 1, &dev, full, NULL, NULL)) {
       char log[20000]; clGetProgramBuildInfo (prog, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
       printf ("%s K=%d BUILD FAILED %s\n%.3000s\n", name, K, full, log); clReleaseProgram (prog); continue; }
+    if (getenv ("LT_VERBOSE")) {
+      char log[20000]; log[0] = 0; clGetProgramBuildInfo (prog, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
+      printf ("%s K=%d log: %s\n", name, K, log);
+    }
     cl_kernel k = clCreateKernel (prog, "convolve_lsep", &err); CK (err);
     /* gaussian coefficients, OpenCV's sigma */
     float g[64]; double sig = 0.3 * ((K - 1) * 0.5 - 1) + 0.8, s = 0; for (int i = 0; i < K; i++) { g[i] = exp (-(i - K / 2) * (i - K / 2) / (2 * sig * sig)); s += g[i]; }
