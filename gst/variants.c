@@ -208,10 +208,6 @@ static const ClVariant gpu_box_sums = { GST_CL_CONVOLVE_METHOD_SEPARABLE, 2, 16,
   CL_SEPARABLE_BOX
 };
 
-static const ClVariant gpu_box_short = { GST_CL_CONVOLVE_METHOD_SEPARABLE, 2, 8,
-  CL_SEPARABLE_BOX
-};
-
 /* One kernel through local memory (convolve_lsep) where on-chip local memory holds a tile's
  * vertical sums: per pair LSEP_TY rows of the LSEP_TX + KSIZE - 1 columns of a tile and its
  * halo (a spare slot after every LSEP_MX), in work-groups of LSEP_TX x 2 work-items. */
@@ -493,7 +489,6 @@ cl_variant_candidates (const ClDeviceFacts * d, const ClKernelRequest * r, ClVar
     out[n++] = box_sums;
   if (gbox_fits (d, r)) {
     out[n++] = gpu_box_sums;
-    out[n++] = gpu_box_short;
   }
   /* (a box's running sums take lsep's place) */
   if (!gbox_fits (d, r) && lsep_default (d, r, &out[n]))

@@ -232,7 +232,8 @@ convolve_box (int row0, __global const uchar * src, int src_offset, int src_pitc
 /* convolve_box on GPUs: a work-group of GBOX_TW work-items filters a strip of STRIP rows of
  * GBOX_TX pixels (a tile). Per output row each work-item moves the column sums of its GBOX_NC
  * columns of the tile and its halo (columns lx, lx + GBOX_TW, ...: neighbouring work-items read
- * neighbouring pixels) down a row, in registers; they go to local memory, and each work-item
+ * neighbouring pixels) down a row, in registers, by the pixels it loaded while the row before
+ * was summed up; they go to local memory, and each work-item
  * then slides a window of KSIZE column sums over its GBOX_MX adjacent output pixels (after the
  * first, two local reads an output). Band heights are multiples of STRIP. */
 #define GBOX_TX (GBOX_TW * GBOX_MX)
@@ -241,6 +242,20 @@ convolve_box (int row0, __global const uchar * src, int src_offset, int src_pitc
 /* column sum c's slot: one spare after every GBOX_MX, so that the work-items' windows, GBOX_MX
  * + 1 slots apart, fall in different banks */
 #define GBOX_SLOT(c) ((c) + (c) / GBOX_MX)
+
+/* The pixels of input rows yin and yout (-1: zeros) at the columns xm (-1: zeros) */
+inline void
+gbox_load (ipix_t * pin, ipix_t * pout, __global const uchar * src, int pitch, const int *xm,
+    int yin, int yout)
+{
+  __global const uchar *a = src + max (yin, 0) * pitch, *b = src + max (yout, 0) * pitch;
+
+#pragma unroll
+  for (int j = 0; j < GBOX_NC; j++) {
+    pin[j] = yin >= 0 && xm[j] >= 0 ? TO_IPIX (READ (a + xm[j])) : (ipix_t) (0);
+    pout[j] = yout >= 0 && xm[j] >= 0 ? TO_IPIX (READ (b + xm[j])) : (ipix_t) (0);
+  }
+}
 
 __kernel __attribute__ ((reqd_work_group_size (GBOX_TW, 1, 1)))
 void
@@ -270,28 +285,32 @@ convolve_box (int row0, __global const uchar * src, int src_offset, int src_pitc
       xm[j] = (BORDER == BORDER_CONSTANT ? x : border_coord (x, width SHAPE_ARGS)) * PIX_BYTES;
     v[j] = (ipix_t) (0);
   }
-  for (int y = ys - KSIZE + 1; y < ye; y++) {
-    /* the column sums of output row y: row y + RADIUS in, row y - RADIUS - 1 out (the steps up
-     * to ys only add: the first window's rows) */
-    int yin = box_row (y + RADIUS, height SHAPE_ARGS),
-        yout = y > ys ? box_row (y - RADIUS - 1, height SHAPE_ARGS) : -1;
+  /* the first window's rows but its last: ys - RADIUS .. ys + RADIUS - 1 */
+#pragma unroll 4
+  for (int t = 0; t < KSIZE - 1; t++) {
+    int yin = box_row (ys - RADIUS + t, height SHAPE_ARGS);
 
-    if (yin != yout) {
-      __global const uchar *a = src + max (yin, 0) * src_pitch;
-      __global const uchar *b = src + max (yout, 0) * src_pitch;
+    if (yin >= 0) {
+      __global const uchar *a = src + yin * src_pitch;
 
 #pragma unroll
-      for (int j = 0; j < GBOX_NC; j++) {
-        if (xm[j] >= 0) {
-          if (yin >= 0)
-            v[j] += TO_IPIX (READ (a + xm[j]));
-          if (yout >= 0)
-            v[j] -= TO_IPIX (READ (b + xm[j]));
-        }
-      }
+      for (int j = 0; j < GBOX_NC; j++)
+        if (xm[j] >= 0)
+          v[j] += TO_IPIX (READ (a + xm[j]));
     }
-    if (y < ys)
-      continue;
+  }
+  /* the rows entering and leaving the window of the next output row, loaded a row ahead so
+   * that their loads wait while the row before is summed up */
+  ipix_t pin[GBOX_NC], pout[GBOX_NC];
+
+  gbox_load (pin, pout, src, src_pitch, xm, box_row (ys + RADIUS, height SHAPE_ARGS), -1);
+  for (int y = ys; y < ye; y++) {
+#pragma unroll
+    for (int j = 0; j < GBOX_NC; j++)
+      v[j] += pin[j] - pout[j];
+    if (y + 1 < ye)
+      gbox_load (pin, pout, src, src_pitch, xm, box_row (y + 1 + RADIUS, height SHAPE_ARGS),
+          box_row (y - RADIUS, height SHAPE_ARGS));
 #pragma unroll
     for (int j = 0; j < GBOX_NC; j++)
       if (lx + GBOX_TW * j < GBOX_COLS)

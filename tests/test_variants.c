@@ -630,7 +630,7 @@ test_box (void)
       "-DGBOX_TW=64 -DGBOX_MX=2 -DSTRIP=16");
   /* its candidates: the running sums in lsep's place */
   assert_candidates (&gpu, &r, "tiled 2x4, tiled 1x4, tiled 1x1, float4 block=1, "
-      "vector nv=1 my=1, vector nv=3 my=2, separable box w=2 strip=16, separable box w=2 strip=8, "
+      "vector nv=1 my=1, vector nv=3 my=2, separable box w=2 strip=16, "
       "separable");
   r.box = FALSE;
   assert_fixed (&gpu, &r, "separable local mx=2 ty=8");

@@ -24,7 +24,7 @@ int main (int argc, char **argv)
   int W = atoi (argv[2]), H = atoi (argv[3]), reps = atoi (argv[4]);
   char path[512];
   snprintf (path, sizeof path, "%s/common.cl", kdir); char *common = slurp (path);
-  snprintf (path, sizeof path, "%s/lsep.cl", kdir); char *lsep = slurp (path);
+  snprintf (path, sizeof path, "%s/%s", kdir, getenv ("LT_SRC") ? getenv ("LT_SRC") : "lsep.cl"); char *lsep = slurp (path);
   cl_platform_id plats[8]; cl_uint np; CK (clGetPlatformIDs (8, plats, &np));
   cl_device_id dev = 0;
   const char *want = getenv ("LT_DEV");   /* "gpu" or "cpu" */
@@ -62,10 +62,10 @@ int main (int argc, char **argv)
       char log[20000]; log[0] = 0; clGetProgramBuildInfo (prog, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
       printf ("%s K=%d log: %s\n", name, K, log);
     }
-    cl_kernel k = clCreateKernel (prog, "convolve_lsep", &err); CK (err);
+    cl_kernel k = clCreateKernel (prog, getenv ("LT_ENTRY") ? getenv ("LT_ENTRY") : "convolve_lsep", &err); CK (err);
     /* gaussian coefficients, OpenCV's sigma */
     float g[64]; double sig = 0.3 * ((K - 1) * 0.5 - 1) + 0.8, s = 0; for (int i = 0; i < K; i++) { g[i] = exp (-(i - K / 2) * (i - K / 2) / (2 * sig * sig)); s += g[i]; }
-    for (int i = 0; i < K; i++) g[i] /= s;
+    for (int i = 0; i < K; i++) g[i] = getenv ("LT_BOX") ? 1.0f / K : g[i] / s;
     float coef[200] = { 0 }; memcpy (coef, g, K * 4); memcpy (coef + K, g, K * 4);
     cl_mem bc_ = clCreateBuffer (ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof coef, coef, &err); CK (err);
     int zero = 0, rank = 1, pm = 8; float bias = 0;
