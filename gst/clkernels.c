@@ -648,7 +648,7 @@ assign_matrices (ClKernels * k, ClLayout * L)
 /* A warning on the bus where matrix m divided by its divisor cannot move any sample by half a
  * step even at 16 bits (the sum of its absolute values under 0.5 / 65535): every output sample
  * is then the bias, black at bias 0 (an automatic divisor of 1 for a matrix summing to about
- * 0, or one that underflows). */
+ * 0, or one that underflows); an all-zero matrix is said as such (no divisor helps it). */
 static void
 warn_vanishing (ClKernels * k, const ClCoefficients * c, gint m)
 {
@@ -656,7 +656,10 @@ warn_vanishing (ClKernels * k, const ClCoefficients * c, gint m)
 
   for (gint i = 0; i < (cl_settings_paired (k->cur) ? 2 : 1) * c->n * c->n; i++)
     sum += fabs (c->coef[i]);
-  if (sum * 65535.0 < 0.5)
+  if (sum == 0.0)
+    GST_ELEMENT_WARNING (k->owner, LIBRARY, SETTINGS, ("The matrix%s is all zeros: every "
+            "output sample is the bias.", m > 0 ? " of a component" : ""), (NULL));
+  else if (sum * 65535.0 < 0.5)
     GST_ELEMENT_WARNING (k->owner, LIBRARY, SETTINGS, ("The matrix%s divided by its divisor "
             "is too small to change any sample (its absolute values sum to %g): every output "
             "sample is the bias. Give a divisor of the matrix's own scale (the automatic one "
