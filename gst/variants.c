@@ -226,6 +226,13 @@ lsep_fits (const ClDeviceFacts * d, const ClKernelRequest * r, gint ty)
       d->max_work_group_size >= LSEP_NT && bytes + 256 <= d->local_mem_size;
 }
 
+/* Whether lsep leaves out the sums of a 4-sample pixel's fourth sample: it is copied */
+static gboolean
+lsep_rgb (const ClKernelRequest * r)
+{
+  return r->channels == 4 && r->only < 0 && (r->passmask & 8);
+}
+
 /* lsep's tile heights, the tallest first (each sample read serves up to that many vertical
  * sums) */
 static const gint lsep_ty[] = { 8, 4, 2 };
@@ -546,8 +553,8 @@ cl_variant_options (const ClDeviceFacts * d, const ClKernelRequest * r, const Cl
       g_strdup_printf (" -DNV=%d -DMY=%d", v->bx, v->by) :
       v->method == GST_CL_CONVOLVE_METHOD_FLOAT4 ?
       g_strdup_printf (" -DBLOCK=%d", v->bx) : v->split == CL_SEPARABLE_LOCAL ?
-      g_strdup_printf (" -DLSEP_TX=%d -DLSEP_NT=%d -DLSEP_TY=%d -DLSEP_MX=%d -DLSEP_RANK=%d",
-      LSEP_TX, LSEP_NT, v->by, v->bx, MAX (r->rank, 1)) : v->split == CL_SEPARABLE_COLUMNS ?
+      g_strdup_printf (" -DLSEP_TX=%d -DLSEP_NT=%d -DLSEP_TY=%d -DLSEP_MX=%d -DLSEP_RANK=%d%s",
+      LSEP_TX, LSEP_NT, v->by, v->bx, MAX (r->rank, 1), lsep_rgb (r) ? " -DLSEP_RGB" : "") : v->split == CL_SEPARABLE_COLUMNS ?
       g_strdup_printf (" -DCSEP_W=%d -DCSEP_MY=%d -DCSEP_G=%d", v->bx, v->by,
       csep_group (d)) :
       v->split == CL_SEPARABLE_BOX && d->local_mem_dedicated ?

@@ -8,6 +8,8 @@
  *   -DLSEP_TY=y              and y rows high (the band heights are multiples of y)
  *   -DLSEP_MX=m              outputs per work-item in the horizontal pass
  *   -DLSEP_RANK=r            vector pairs of the matrix (1 to CL_MAX_RANK)
+ *   -DLSEP_RGB               4-sample pixels whose fourth sample is copied (passmask bit 3):
+ *                            its sums are not taken
  */
 
 #ifdef LSEP_TX
@@ -41,6 +43,17 @@
 #define LSEP_LOAD(p) (as_float4 ((uint4) (MAGIC) | convert_uint4 (READ (p))) - MAGIC_F)
 #endif
 
+/* what the sums are taken over: the pixel, or its first three samples (LSEP_RGB) */
+#if defined (LSEP_RGB) && CHANNELS == 4 && !defined (ONLY)
+typedef float3 lsum_t;
+#define LSEP_SUM(v) ((v).xyz)
+#define LSEP_OUT(a) ((float4) ((a), 0.0f))
+#else
+typedef sum_t lsum_t;
+#define LSEP_SUM(v) (v)
+#define LSEP_OUT(a) (a)
+#endif
+
 #define LSEP_COLS (LSEP_TX + KSIZE - 1)
 /* column c's slot in a row of local memory: a spare one after every LSEP_MX, so that the
  * windows of neighbouring work-items, LSEP_MX + 1 slots apart, fall in different banks */
@@ -63,7 +76,7 @@ convolve_lsep (int row0, __global const uchar * src, int src_offset, int src_pit
     __global uchar * dst, int dst_offset, int dst_pitch, int width, int height, int span,
     __constant float *coef, int rank, float bias, uint passmask SHAPE_PARAMS)
 {
-  __local sum_t vs[LSEP_RANK][LSEP_TY][LSEP_ROW];
+  __local lsum_t vs[LSEP_RANK][LSEP_TY][LSEP_ROW];
   int lid = get_local_id (1) * LSEP_TX + get_local_id (0);
   int xs = get_group_id (0) * LSEP_TX, ys = row0 + (int) get_group_id (1) * LSEP_TY;
   int ye = min (ys + LSEP_TY, height);
@@ -75,13 +88,13 @@ convolve_lsep (int row0, __global const uchar * src, int src_offset, int src_pit
   /* the vertical sums of column c */
   for (int c = lid; c < LSEP_COLS; c += LSEP_NT) {
     int x = xs - RADIUS + c;
-    sum_t acc[LSEP_RANK][LSEP_TY];
+    lsum_t acc[LSEP_RANK][LSEP_TY];
 
 #pragma unroll
     for (int p = 0; p < LSEP_RANK; p++)
 #pragma unroll
       for (int m = 0; m < LSEP_TY; m++)
-        acc[p][m] = (sum_t) (0.0f);
+        acc[p][m] = (lsum_t) (0.0f);
     if (!(BORDER == BORDER_CONSTANT && (x < 0 || x >= width))) {
       __global const uchar *col = src + (BORDER == BORDER_CONSTANT ? x :
           border_coord (x, width SHAPE_ARGS)) * PIX_BYTES;
@@ -89,15 +102,15 @@ convolve_lsep (int row0, __global const uchar * src, int src_offset, int src_pit
       LSEP_UNROLL_BY (LSEP_UNROLL)
       for (int t = 0; t < KSIZE + LSEP_TY - 1; t++) {
         int yy = ys - RADIUS + t;
-        sum_t s;
+        lsum_t s;
 
         if (direct)
-          s = LSEP_LOAD (col + yy * src_pitch);
+          s = LSEP_SUM (LSEP_LOAD (col + yy * src_pitch));
         else if (BORDER == BORDER_CONSTANT && (yy < 0 || yy >= height))
-          s = (sum_t) (0.0f);
+          s = (lsum_t) (0.0f);
         else
-          s = LSEP_LOAD (col + (BORDER == BORDER_CONSTANT ? yy :
-                  border_coord (yy, height SHAPE_ARGS)) * src_pitch);
+          s = LSEP_SUM (LSEP_LOAD (col + (BORDER == BORDER_CONSTANT ? yy :
+                      border_coord (yy, height SHAPE_ARGS)) * src_pitch));
 #pragma unroll
         for (int p = 0; p < LSEP_RANK; p++)
 #pragma unroll
@@ -119,20 +132,20 @@ convolve_lsep (int row0, __global const uchar * src, int src_offset, int src_pit
     __global const uchar *in = src + y * src_pitch;
     __global uchar *out = dst + y * dst_pitch;
     float cw = CENTRE_W (coef, rank, LSEP_RANK);
-    sum_t acc[LSEP_MX];
+    lsum_t acc[LSEP_MX];
 
     if (y >= ye)
       continue;
 #pragma unroll
     for (int m = 0; m < LSEP_MX; m++)
-      acc[m] = (sum_t) (0.0f);
+      acc[m] = (lsum_t) (0.0f);
 #pragma unroll
     for (int p = 0; p < LSEP_RANK; p++) {
       __constant float *h = coef + (2 * p + 1) * KSIZE;
 
 #pragma unroll
       for (int t = 0; t < KSIZE + LSEP_MX - 1; t++) {
-        sum_t s = vs[p][r][LSEP_SLOT (c0 + t)];
+        lsum_t s = vs[p][r][LSEP_SLOT (c0 + t)];
 
 #pragma unroll
         for (int m = 0; m < LSEP_MX; m++)
@@ -148,7 +161,8 @@ convolve_lsep (int row0, __global const uchar * src, int src_offset, int src_pit
         pix_t centre = READ (in + x * PIX_BYTES);
 
         if (x < width)
-          store (out + x * PIX_BYTES, acc[m] + cw * SUM_OF (centre), bias, centre, passmask);
+          store (out + x * PIX_BYTES, LSEP_OUT (acc[m] + cw * LSEP_SUM (SUM_OF (centre))),
+              bias, centre, passmask);
         else
           write_pix (centre, out + x * PIX_BYTES);
       }

@@ -164,6 +164,11 @@ test_gpu (void)
   g_assert_false (cl_variant_launch (&gpu, &g9, &v, 128, &l));
   assert_options (&gpu, &g9, "-DKSIZE=9 -DCHANNELS=4 -DDEPTH=8 -DSKIPMASK=0 -DBORDER=0 "
       "-DLSEP_TX=128 -DLSEP_NT=256 -DLSEP_TY=8 -DLSEP_MX=2 -DLSEP_RANK=1");
+  /* the fourth sample copied (RGBA's alpha, as channels=auto does): its sums left out */
+  g9.passmask = 8;
+  assert_options (&gpu, &g9, "-DKSIZE=9 -DCHANNELS=4 -DDEPTH=8 -DSKIPMASK=0 -DBORDER=0 "
+      "-DLSEP_TX=128 -DLSEP_NT=256 -DLSEP_TY=8 -DLSEP_MX=2 -DLSEP_RANK=1 -DLSEP_RGB");
+  g9.passmask = 0;
   /* its tile per pair: ty rows of the 127 + size columns of float4 and a spare slot after
    * every 2; at 63 that fits in 48 KiB for 8 rows (36,352 bytes), with two pairs for 4, with
    * three for 2 (27,264); on a device of 128 work-items not at all: two passes there */
