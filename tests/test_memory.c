@@ -437,7 +437,10 @@ start_harness (gboolean discrete, gint bands, gboolean profiling)
   GstHarness *h;
 
   fail_unless (e != NULL);
-  g_object_set (e, "bands", bands, "profiling", profiling, NULL);
+  /* method=auto on the variant rules (autotune=false): what these tests check is the memory
+   * and band paths, and a timed choice is a different variant from run to run, costing a
+   * tuning (every candidate built and run) per frame size; test_tune.c times choices */
+  g_object_set (e, "bands", bands, "profiling", profiling, "autotune", FALSE, NULL);
   h = harness_on_path (e, discrete);
   gst_object_unref (e);
   return h;
@@ -1478,8 +1481,9 @@ GST_START_TEST (test_two_elements_chain)
   gchar *src = g_strdup_printf ("videotestsrc num-buffers=%d pattern=zone-plate "
       "kx2=20 ky2=20 kt=1 "
       "! video/x-raw,format=RGBA,width=97,height=61,framerate=30/1", CHAIN_FRAMES);
-  gchar *chain = g_strdup_printf ("%s ! clconvolve name=a kernel=sharpen size=3 border=mirror "
-      "bands=2 ! %s clconvolve name=b kernel=box size=5 border=wrap bands=3 "
+  gchar *chain = g_strdup_printf ("%s ! clconvolve name=a autotune=false kernel=sharpen size=3 "
+      "border=mirror bands=2 ! %s clconvolve name=b autotune=false kernel=box size=5 "
+      "border=wrap bands=3 "
       "! appsink name=sink sync=false caps=\"video/x-raw(memory:CLBuffer)\"", src,
       threaded ? "queue !" : "");
   gsize bytes = plane_bytes (&pass1);
@@ -1560,9 +1564,10 @@ GST_START_TEST (test_device_chain)
   gchar *src = g_strdup_printf ("videotestsrc num-buffers=%d pattern=zone-plate "
       "kx2=20 ky2=20 kt=1 ! video/x-raw,format=%s,width=97,height=61,framerate=30/1",
       CHAIN_FRAMES, pass.format);
-  gchar *chain = g_strdup_printf ("%s ! clconvolve name=a kernel=sharpen size=3 "
-      "border=mirror ! %s clconvolve name=b matrix=\"0,0,0; 1,0,0; 0,0,0\" border=clamp "
-      "! clconvolve name=c matrix=\"0,1,0; 0,0,0; 0,0,0\" border=wrap max-inflight=%d "
+  gchar *chain = g_strdup_printf ("%s ! clconvolve name=a autotune=false kernel=sharpen size=3 "
+      "border=mirror ! %s clconvolve name=b autotune=false matrix=\"0,0,0; 1,0,0; 0,0,0\" "
+      "border=clamp ! clconvolve name=c autotune=false matrix=\"0,1,0; 0,0,0; 0,0,0\" "
+      "border=wrap max-inflight=%d "
       "! appsink name=sink sync=false %s", src, between[variant], variant == 1 ? 3 : 1,
       variant == 1 ? "caps=\"video/x-raw(memory:CLBuffer)\"" : "caps=video/x-raw");
   gboolean device_ab = variant != 2;
@@ -1651,10 +1656,10 @@ GST_START_TEST (test_device_chain_yuv)
   gchar *src = g_strdup_printf ("videotestsrc num-buffers=%d pattern=zone-plate kx2=20 ky2=20 "
       "kt=1 ! video/x-raw,format=%s,width=97,height=61,framerate=30/1", CHAIN_FRAMES, format);
   gchar *plain = g_strdup_printf ("%s ! appsink name=sink sync=false", src);
-  gchar *chain = g_strdup_printf ("%s ! clconvolve name=a matrix=\"0,0,0; 1,0,0; 0,0,0\" "
-      "border=clamp planes=y+u+v ! clconvolve name=b matrix=\"0,1,0; 0,0,0; 0,0,0\" "
-      "border=wrap max-inflight=2 ! appsink name=sink sync=false %s", src,
-      to_sink ? "caps=\"video/x-raw(memory:CLBuffer)\"" : "caps=video/x-raw");
+  gchar *chain = g_strdup_printf ("%s ! clconvolve name=a autotune=false "
+      "matrix=\"0,0,0; 1,0,0; 0,0,0\" border=clamp planes=y+u+v ! clconvolve name=b "
+      "autotune=false matrix=\"0,1,0; 0,0,0; 0,0,0\" border=wrap max-inflight=2 ! appsink name=sink "
+      "sync=false %s", src, to_sink ? "caps=\"video/x-raw(memory:CLBuffer)\"" : "caps=video/x-raw");
   const gchar *const names[] = { "a", "b" };
   const gchar *const paths[][2] = {
     {pinned_path (discrete), device_path (discrete)},
@@ -1775,9 +1780,9 @@ GST_START_TEST (test_chain_two_contexts)
   Setting pass = { "RGBA", 97, 61, "sharpen", 3, 0.0, "mirror" };
   const gchar *src = "videotestsrc num-buffers=12 pattern=zone-plate kx2=20 ky2=20 kt=1 ! "
       "video/x-raw,format=RGBA,width=97,height=61,framerate=30/1";
-  gchar *desc = g_strdup_printf ("%s ! clconvolve name=a kernel=sharpen size=3 border=mirror ! "
-      "clconvolve name=b matrix=\"0,0,0; 1,0,0; 0,0,0\" border=clamp ! appsink name=sink "
-      "sync=false caps=video/x-raw", src);
+  gchar *desc = g_strdup_printf ("%s ! clconvolve name=a autotune=false kernel=sharpen size=3 "
+      "border=mirror ! clconvolve name=b autotune=false matrix=\"0,0,0; 1,0,0; 0,0,0\" "
+      "border=clamp ! appsink name=sink sync=false caps=video/x-raw", src);
   const gchar *const names[] = { "a", "b" };
   const gchar *const paths[][2] = {
     {pinned_path (discrete), device_path (discrete)},
@@ -1819,9 +1824,9 @@ GST_START_TEST (test_device_renegotiate)
   GstHarness *h;
   GError *error = NULL;
 
-  bin = gst_parse_bin_from_description ("clconvolve name=a kernel=sharpen size=3 "
-      "border=mirror ! clconvolve name=b matrix=\"0,0,0; 1,0,0; 0,0,0\" border=clamp", TRUE,
-      &error);
+  bin = gst_parse_bin_from_description ("clconvolve name=a autotune=false kernel=sharpen size=3 "
+      "border=mirror ! clconvolve name=b autotune=false matrix=\"0,0,0; 1,0,0; 0,0,0\" "
+      "border=clamp", TRUE, &error);
   fail_unless (bin != NULL, "%s", error ? error->message : "no bin");
   h = harness_on_path (bin, discrete);
   b = gst_bin_get_by_name (GST_BIN (bin), "b");
@@ -1901,8 +1906,8 @@ GST_START_TEST (test_identity_renegotiates)
       "kt=1 ! video/x-raw,format=RGBA,width=97,height=61,framerate=30/1", n);
   gchar *plain = g_strdup_printf ("%s ! appsink name=sink sync=false", src);
   /* appsink holds one frame: the element cannot run far ahead of the switch */
-  gchar *chain = g_strdup_printf ("%s ! clconvolve name=c kernel=box size=3 border=clamp ! "
-      "appsink name=sink sync=false max-buffers=1 "
+  gchar *chain = g_strdup_printf ("%s ! clconvolve name=c autotune=false kernel=box size=3 "
+      "border=clamp ! appsink name=sink sync=false max-buffers=1 "
       "caps=\"video/x-raw(memory:CLBuffer); video/x-raw\"", src);
   Capture input, output;
   SwitchCapture sc = { {&box, &output}, NULL, switch_at, FALSE };
