@@ -554,7 +554,8 @@ cl_variant_options (const ClDeviceFacts * d, const ClKernelRequest * r, const Cl
       v->method == GST_CL_CONVOLVE_METHOD_FLOAT4 ?
       g_strdup_printf (" -DBLOCK=%d", v->bx) : v->split == CL_SEPARABLE_LOCAL ?
       g_strdup_printf (" -DLSEP_TX=%d -DLSEP_NT=%d -DLSEP_TY=%d -DLSEP_MX=%d -DLSEP_RANK=%d%s",
-      LSEP_TX, LSEP_NT, v->by, v->bx, MAX (r->rank, 1), lsep_rgb (r) ? " -DLSEP_RGB" : "") : v->split == CL_SEPARABLE_COLUMNS ?
+      LSEP_TX, LSEP_NT, v->by, v->bx, MAX (r->rank, 1), lsep_rgb (r) ? " -DLSEP_RGB" : "") :
+      v->split == CL_SEPARABLE_COLUMNS ?
       g_strdup_printf (" -DCSEP_W=%d -DCSEP_MY=%d -DCSEP_G=%d", v->bx, v->by,
       csep_group (d)) :
       v->split == CL_SEPARABLE_BOX && d->local_mem_dedicated ?

@@ -1658,8 +1658,9 @@ GST_START_TEST (test_device_chain_yuv)
   gchar *plain = g_strdup_printf ("%s ! appsink name=sink sync=false", src);
   gchar *chain = g_strdup_printf ("%s ! clconvolve name=a autotune=false "
       "matrix=\"0,0,0; 1,0,0; 0,0,0\" border=clamp planes=y+u+v ! clconvolve name=b "
-      "autotune=false matrix=\"0,1,0; 0,0,0; 0,0,0\" border=wrap max-inflight=2 ! appsink name=sink "
-      "sync=false %s", src, to_sink ? "caps=\"video/x-raw(memory:CLBuffer)\"" : "caps=video/x-raw");
+      "autotune=false matrix=\"0,1,0; 0,0,0; 0,0,0\" border=wrap max-inflight=2 ! "
+      "appsink name=sink sync=false %s", src,
+      to_sink ? "caps=\"video/x-raw(memory:CLBuffer)\"" : "caps=video/x-raw");
   const gchar *const names[] = { "a", "b" };
   const gchar *const paths[][2] = {
     {pinned_path (discrete), device_path (discrete)},

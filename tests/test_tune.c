@@ -93,8 +93,8 @@ typedef struct
 {
   gint method, bx, by;
   gint split;                   /* vector: the split colour planes (16 bx pixels per row);
-                                 * separable: 1 lsep (bx outputs a work-item, tiles of by rows), 3 csep
-                                 * (bx pixels on by rows) */
+                                 * separable: 1 lsep (bx outputs a work-item, tiles of by
+                                 * rows), 3 csep (bx pixels on by rows) */
 } Choice;
 
 #define MAX_CHOICES 12
