@@ -34,7 +34,12 @@
 #endif
 
 #define IDLE_PROGRAMS_DEFAULT 16        /* GST_CL_CONTEXT_MAX_IDLE_PROGRAMS */
-#define SHAPES_PER_ELEMENT 2    /* programs one element can have in use (MAX_SHAPES) */
+/* Programs an element can have in use per pixel shape (clkernels.c): its specialised kernel's
+ * and its two generic kernels' (dense and separable); + 1 per element while a change swaps its
+ * specialised kernel (the old one is given back once the new one is made); + 1 per context: the
+ * worker's job, from its build to its warm-up launch. */
+#define IN_USE_PER_SHAPE 3
+#define MAX_SHAPES 2            /* CL_MAX_SHAPES: a format's planes have at most two shapes */
 
 typedef struct
 {
@@ -103,6 +108,22 @@ static gint exit_code;
 static gchar *failure;
 
 /* ------------------------------------------------------------------ helpers */
+
+/* glibc's heap in MB: in use (allocated and not freed, mmapped chunks included) and free but
+ * kept in its arenas; NAN where mallinfo2 is missing. RSS above the first is retained heap or
+ * memory not from malloc (code, stacks, driver mappings). */
+static void
+read_heap (gdouble * used, gdouble * kept)
+{
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 33)
+  struct mallinfo2 mi = mallinfo2 ();
+
+  *used = (mi.uordblks + mi.hblkhd) / 1048576.0;
+  *kept = mi.fordblks / 1048576.0;
+#else
+  *used = *kept = NAN;
+#endif
+}
 
 /* VmRSS and VmHWM of this process in MB */
 static void
@@ -384,7 +405,7 @@ report (void)
 {
   Counts c;
   Sample smp;
-  gdouble fps;
+  gdouble fps, heap_used, heap_kept;
 
   read_counts (&c);
   smp.t = elapsed_s ();
@@ -395,24 +416,27 @@ report (void)
     malloc_trim (0);
 #endif
   read_memory (&smp.rss_mb, &smp.hwm_mb);
+  read_heap (&heap_used, &heap_kept);
   g_array_append_val (samples, smp);
   fps = smp.t > last_t ? (c.frames - last_frames) / (smp.t - last_t) : 0;
   last_t = smp.t;
   last_frames = c.frames;
 
-  g_print ("t %6.1f s  RSS %7.1f MB  HWM %7.1f MB  held %3u  built %4u  cache %4u  "
-      "tunes %3u  frames %8" G_GUINT64_FORMAT "  %6.1f fps  changes %6" G_GUINT64_FORMAT
-      "  distinct %6u  %s%s%s\n", smp.t, smp.rss_mb, smp.hwm_mb, c.held, c.built, c.loaded,
-      c.tunings, c.frames, fps, changes, g_hash_table_size (seen), c.variant ? c.variant : "-",
+  g_print ("t %6.1f s  RSS %7.1f MB  HWM %7.1f MB  heap %6.1f + %5.1f free  held %3u  "
+      "built %4u  cache %4u  tunes %3u  frames %8" G_GUINT64_FORMAT "  %6.1f fps  changes %6"
+      G_GUINT64_FORMAT "  distinct %6u  %s%s%s\n", smp.t, smp.rss_mb, smp.hwm_mb, heap_used,
+      heap_kept, c.held, c.built, c.loaded, c.tunings, c.frames, fps, changes,
+      g_hash_table_size (seen), c.variant ? c.variant : "-",
       n_formats > 1 && c.format ? "  " : "", n_formats > 1 && c.format ? c.format : "");
   if (out) {
     fprintf (out, "{\"kind\":\"soak\",\"t\":%.3f,\"rss_mb\":%.2f,\"hwm_mb\":%.2f,"
-        "\"programs_held\":%u,\"programs_built\":%u,\"programs_from_cache\":%u,"
+        "\"heap_used_mb\":%.2f,\"heap_free_mb\":%.2f,\"programs_held\":%u,"
+        "\"programs_built\":%u,\"programs_from_cache\":%u,"
         "\"tunings\":%u,\"tunings_from_cache\":%u,\"frames\":%" G_GUINT64_FORMAT
         ",\"fps\":%.2f,\"changes\":%" G_GUINT64_FORMAT ",\"distinct\":%u,"
         "\"max_set_ms\":%.2f,\"variant\":\"%s\",\"format\":\"%s\"}\n", smp.t,
-        smp.rss_mb, smp.hwm_mb, c.held, c.built, c.loaded, c.tunings, c.tunings_loaded,
-        c.frames, fps, changes, g_hash_table_size (seen), max_set_ms,
+        smp.rss_mb, smp.hwm_mb, heap_used, heap_kept, c.held, c.built, c.loaded, c.tunings,
+        c.tunings_loaded, c.frames, fps, changes, g_hash_table_size (seen), max_set_ms,
         c.variant ? c.variant : "", c.format ? c.format : "");
     fflush (out);
   }
@@ -674,6 +698,7 @@ main (int argc, char **argv)
       g_option_context_new ("- clconvolve soak: RSS and programs under random live changes");
   const gchar *env;
   guint idle = IDLE_PROGRAMS_DEFAULT;
+  gint shapes = 1;
 
   opt.seconds = 600;
   opt.interval = 10;
@@ -705,15 +730,21 @@ main (int argc, char **argv)
   if ((env = g_getenv ("GST_CLCONVOLVE_IDLE_PROGRAMS")) && *env)
     idle = (guint) g_ascii_strtoull (env, NULL, 10);
   idle_max = idle;
-  held_bound = idle + SHAPES_PER_ELEMENT * opt.pipelines;
 
   formats = g_strsplit (opt.formats ? opt.formats : opt.format ? opt.format : "RGBA", ",", -1);
   n_formats = g_strv_length (formats);
-  for (gint i = 0; i < n_formats; i++)
-    if (gst_video_format_from_string (formats[i]) == GST_VIDEO_FORMAT_UNKNOWN) {
+  for (gint i = 0; i < n_formats; i++) {
+    GstVideoFormat f = gst_video_format_from_string (formats[i]);
+
+    if (f == GST_VIDEO_FORMAT_UNKNOWN) {
       g_printerr ("soak: unknown format '%s'\n", formats[i]);
       return 2;
     }
+    /* packed and gray formats: one shape; planar ones: luma and chroma */
+    shapes = MAX (shapes, MIN (GST_VIDEO_FORMAT_INFO_N_PLANES (gst_video_format_get_info (f)),
+            MAX_SHAPES));
+  }
+  held_bound = idle + opt.pipelines * (IN_USE_PER_SHAPE * shapes + 1) + 1;
   if (opt.out && !(out = fopen (opt.out, "w"))) {
     g_printerr ("soak: cannot write %s\n", opt.out);
     return 2;
