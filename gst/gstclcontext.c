@@ -1352,10 +1352,13 @@ store_binary (GstClContext * ctx, const gchar * key, cl_program prog)
   h->stores = g_slist_prepend (h->stores, s);
 }
 
-/* Releases the least recently used idle programs beyond the bound (under ctx->lock). */
-static void
+/* Releases the least recently used idle programs beyond the bound (under ctx->lock); TRUE if
+ * it released any. */
+static gboolean
 evict_idle (GstClContext * ctx)
 {
+  gboolean released = FALSE;
+
   for (;;) {
     GHashTableIter it;
     gpointer key, value, oldest_key = NULL;
@@ -1375,11 +1378,25 @@ evict_idle (GstClContext * ctx)
       }
     }
     if (idle <= ctx->max_idle)
-      return;
+      return released;
     GST_DEBUG ("releasing the idle program '%s' on %s", (const gchar *) oldest_key,
         ctx->device_name);
     g_hash_table_remove (ctx->programs, oldest_key);
+    released = TRUE;
   }
+}
+
+/* Tells the worker (if any) that programs were released (no lock held). */
+static void
+programs_released (GstClContext * ctx)
+{
+  void (*hook) (GstClContext *);
+
+  GST_OBJECT_LOCK (ctx);
+  hook = ctx->programs_released;
+  GST_OBJECT_UNLOCK (ctx);
+  if (hook)
+    hook (ctx);
 }
 
 /* The program from the disk cache or built from source (no lock held: both take long). */
@@ -1435,7 +1452,7 @@ gst_cl_context_get_program (GstClContext * ctx, const gchar * source, const gcha
   gchar *key = g_strdup_printf ("%08x %s", g_str_hash (source), options);
   ProgramEntry *e;
   cl_program prog;
-  gboolean loaded;
+  gboolean loaded, released = FALSE;
 
   *err = CL_SUCCESS;
   g_mutex_lock (&ctx->lock);
@@ -1480,13 +1497,15 @@ gst_cl_context_get_program (GstClContext * ctx, const gchar * source, const gcha
       ctx->programs_loaded++;
     else
       ctx->programs_built++;
-    evict_idle (ctx);
+    released = evict_idle (ctx);
   } else {
     g_hash_table_remove (ctx->programs, key);
   }
   g_cond_broadcast (&ctx->built);
   g_mutex_unlock (&ctx->lock);
   g_free (key);
+  if (released)
+    programs_released (ctx);
   return prog;
 }
 
@@ -1495,6 +1514,7 @@ gst_cl_context_unuse_program (GstClContext * ctx, cl_program prog, gboolean disc
 {
   GHashTableIter it;
   gpointer key, value;
+  gboolean released = FALSE;
 
   if (!prog)
     return;
@@ -1511,12 +1531,16 @@ gst_cl_context_unuse_program (GstClContext * ctx, cl_program prog, gboolean disc
     }
     e->users--;
     e->last_use = ++ctx->clock;
-    if (discard && !e->users)
+    if (discard && !e->users) {
       g_hash_table_iter_remove (&it);
+      released = TRUE;
+    }
     break;
   }
-  evict_idle (ctx);
+  released |= evict_idle (ctx);
   g_mutex_unlock (&ctx->lock);
+  if (released)
+    programs_released (ctx);
 }
 
 void

@@ -46,6 +46,9 @@ struct _GstClContext
                                  * first use under the object lock; worker_free stops it (the
                                  * context does not link the worker: the benchmark uses it) */
   void (*worker_free) (GstClContext * ctx);
+  /* called with no lock held after programs were released, so that the worker gives the freed
+   * heap back soon (set with the worker, under the object lock) */
+  void (*programs_released) (GstClContext * ctx);
   /* the frame queues the elements share (gst_cl_context_frame_queues), without and with
    * profiling; made on first use, under lock */
   cl_command_queue frame_queues[2][GST_CL_CONTEXT_N_QUEUES];

@@ -27,6 +27,12 @@
 #include <sys/socket.h>
 #include <unistd.h>
 #endif
+#ifdef HAVE_MALLOC_TRIM
+#include <malloc.h>
+#endif
+
+/* the worker gives freed heap back to the system at most this often (worker_trim) */
+#define TRIM_INTERVAL_US (10 * G_TIME_SPAN_SECOND)
 
 GST_DEBUG_CATEGORY_STATIC (gst_cl_worker_debug);
 #define GST_CAT_DEFAULT gst_cl_worker_debug
@@ -80,6 +86,9 @@ typedef struct _ClWorker
 
   GCancellable *cancel;         /* quit, or the tuning job running dropped: stops waiting for
                                  * the helper (reset after each job unless quitting) */
+
+  gboolean trim_wanted;         /* a job ran or programs were released since the last trim */
+  gint64 last_trim;             /* monotonic time of the last malloc_trim */
 
   /* the helper process (the worker thread's) */
   GSubprocess *helper;
@@ -710,6 +719,43 @@ worker_delay (ClWorker * w, ClJob * job)
       g_cond_wait_until (&w->changed, &w->lock, end));
 }
 
+/* Gives the heap freed since the last trim back to the system: a build frees most of what
+ * LLVM and PoCL allocate for it, and glibc keeps it in the arenas of the threads that freed it.
+ * Called by the worker without its lock, at most every TRIM_INTERVAL_US (it walks every
+ * arena, locking each in turn). */
+static void
+worker_trim (GstClContext * ctx)
+{
+#ifdef HAVE_MALLOC_TRIM
+  gint64 start = g_get_monotonic_time ();
+  gint freed = malloc_trim (0);
+
+  GST_DEBUG_OBJECT (ctx, "malloc_trim: %s in %.1f ms", freed ? "memory released" : "nothing",
+      (g_get_monotonic_time () - start) / 1000.0);
+#endif
+}
+
+#ifdef HAVE_MALLOC_TRIM
+/* ctx->programs_released: the worker trims soon */
+static void
+worker_programs_released (GstClContext * ctx)
+{
+  ClWorker *w;
+
+  GST_OBJECT_LOCK (ctx);
+  w = ctx->worker;
+  GST_OBJECT_UNLOCK (ctx);
+  if (!w)
+    return;
+  g_mutex_lock (&w->lock);
+  if (!w->trim_wanted) {
+    w->trim_wanted = TRUE;
+    g_cond_broadcast (&w->changed);
+  }
+  g_mutex_unlock (&w->lock);
+}
+#endif
+
 static gpointer
 worker_main (gpointer data)
 {
@@ -723,10 +769,28 @@ worker_main (gpointer data)
 #endif
   g_mutex_lock (&w->lock);
   while (!w->quit) {
-    ClJob *job = g_queue_pop_head (&w->queue);
+    ClJob *job;
     gint64 start;
     gchar *what;
 
+    if (w->trim_wanted) {
+      gint64 due = w->last_trim + TRIM_INTERVAL_US;
+
+      if (g_get_monotonic_time () >= due) {
+        /* between jobs, never in a stream's way */
+        w->trim_wanted = FALSE;
+        w->last_trim = g_get_monotonic_time ();
+        g_mutex_unlock (&w->lock);
+        worker_trim (ctx);
+        g_mutex_lock (&w->lock);
+        continue;
+      }
+      if (g_queue_is_empty (&w->queue)) {
+        g_cond_wait_until (&w->changed, &w->lock, due);
+        continue;
+      }
+    }
+    job = g_queue_pop_head (&w->queue);
     if (!job && w->helper) {
       /* a helper idle this long is ended (it holds a device context) */
       if (!g_cond_wait_until (&w->changed, &w->lock, g_get_monotonic_time () +
@@ -759,6 +823,9 @@ worker_main (gpointer data)
       GST_INFO_OBJECT (ctx, "%s job ended after %.1f ms: %s (%s)", gst_cl_job_kind_name (job),
           job->result.run_us / 1000.0, what, gst_cl_error_to_string (job->result.err));
       g_free (what);
+#ifdef HAVE_MALLOC_TRIM
+      w->trim_wanted = TRUE;
+#endif
     }
     job->state = JOB_ENDED;
     if (!w->quit)
@@ -804,6 +871,9 @@ worker_get (GstClContext * ctx)
     w->delay_us = delay ? (gint64) MAX (atoi (delay), 0) * 1000 : 0;
     ctx->worker = w;
     ctx->worker_free = gst_cl_worker_free;
+#ifdef HAVE_MALLOC_TRIM
+    ctx->programs_released = worker_programs_released;
+#endif
     w->thread = g_thread_new ("clconvolve-worker", worker_main, ctx);
   }
   w = ctx->worker;
@@ -980,5 +1050,6 @@ gst_cl_worker_free (GstClContext * ctx)
   g_cond_clear (&w->changed);
   g_mutex_clear (&w->lock);
   g_free (w);
+  ctx->programs_released = NULL;
   ctx->worker = NULL;
 }

@@ -20,6 +20,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#ifdef __GLIBC__
+#include <errno.h>
+#include <malloc.h>
+#include <sys/mman.h>
+#endif
 
 #ifndef CL_TARGET_OPENCL_VERSION
 #define CL_TARGET_OPENCL_VERSION 120
@@ -2088,6 +2093,113 @@ GST_START_TEST (test_programs_bounded)
 
 GST_END_TEST;
 
+#ifdef __GLIBC__
+/* 32 MB of heap in blocks of 64 KB (under malloc's mmap threshold) that a thread of its own
+ * allocates, touches and frees, keeping its arena (no other thread takes it while it lives) and
+ * the highest block (else free() gives the top of the heap back by itself); the thread ends at
+ * its push of anything to done. */
+typedef struct
+{
+  GAsyncQueue *ready, *done;
+  guintptr freed[512];          /* the blocks freed */
+  gint n;
+} FreedHeap;
+
+#define FREED_BLOCK (64 * 1024)
+
+static gpointer
+freed_heap_main (gpointer data)
+{
+  FreedHeap *f = data;
+  gpointer blocks[G_N_ELEMENTS (f->freed) + 1];
+  gint top = 0;
+
+  for (gint i = 0; i < (gint) G_N_ELEMENTS (blocks); i++) {
+    blocks[i] = malloc (FREED_BLOCK);
+    memset (blocks[i], 1, FREED_BLOCK);
+    if (blocks[i] > blocks[top])
+      top = i;
+  }
+  for (gint i = 0; i < (gint) G_N_ELEMENTS (blocks); i++)
+    if (i != top) {
+      f->freed[f->n++] = (guintptr) blocks[i];
+      free (blocks[i]);
+    }
+  g_async_queue_push (f->ready, f);
+  g_async_queue_pop (f->done);
+  free (blocks[top]);
+  return NULL;
+}
+
+/* The share of the freed blocks' pages resident in memory (mincore), each block's first page
+ * left out (malloc's bookkeeping of a free chunk lies there) */
+static gdouble
+resident_share (const FreedHeap * f)
+{
+  guintptr page = (guintptr) sysconf (_SC_PAGESIZE);
+  gsize n = 0, in = 0;
+  guchar vec[FREED_BLOCK / 4096];
+
+  for (gint b = 0; b < f->n; b++) {
+    guintptr lo = ((f->freed[b] + page - 1) & ~(page - 1)) + page;
+    guintptr hi = (f->freed[b] + FREED_BLOCK) & ~(page - 1);
+    gsize pages = (hi - lo) / page;
+
+    fail_unless (pages <= G_N_ELEMENTS (vec) && mincore ((gpointer) lo, hi - lo, vec) == 0,
+        "mincore: %s", g_strerror (errno));
+    for (gsize i = 0; i < pages; i++)
+      in += vec[i] & 1;
+    n += pages;
+  }
+  return (gdouble) in / n;
+}
+#endif
+
+/* The worker gives the heap the process freed back to the system once it has run a job (glibc
+ * keeps freed heap in its arenas: builds free most of what LLVM and PoCL allocate for them) */
+GST_START_TEST (test_worker_trims_heap)
+{
+#ifdef __GLIBC__
+  Case c = { CASE_DEFAULTS, .width = 23, .height = 17, .kernel = "box", .method = "float4" };
+  FreedHeap f = { g_async_queue_new (), g_async_queue_new (), {0}, 0 };
+  GThread *thread = g_thread_new ("freed-heap", freed_heap_main, &f);
+  gdouble after;
+  GstHarness *h;
+
+  /* first, whether malloc_trim gives such pages back in this process at all (not where a
+   * sanitizer's allocator or a preloaded one serves malloc) */
+  g_async_queue_pop (f.ready);
+  malloc_trim (0);
+  after = resident_share (&f);
+  g_async_queue_push (f.done, &f);
+  g_thread_join (thread);
+  if (after <= 0.25) {
+    f.n = 0;
+    thread = g_thread_new ("freed-heap", freed_heap_main, &f);
+    /* without a trim, these pages stay resident for good */
+    g_async_queue_pop (f.ready);
+    /* a context of its own: a worker that has not trimmed yet, so it trims after its first
+     * job (the workers of the contexts of earlier tests may trim too) */
+    h = harness_own_context (&c);
+    check_frame (h, &c, 0);
+    for (gint i = 0; i < 100 && (after = resident_share (&f)) > 0.25; i++)
+      g_usleep (100 * 1000);
+    gst_harness_teardown (h);
+    g_async_queue_push (f.done, &f);
+    g_thread_join (thread);
+    fail_unless (after <= 0.25, "%.0f %% of 32 MB of freed heap still resident 10 s after a "
+        "build", 100 * after);
+  } else {
+    GST_INFO ("malloc_trim gives nothing back here (%.0f %% resident): nothing to check",
+        100 * after);
+  }
+  g_async_queue_unref (f.ready);
+  g_async_queue_unref (f.done);
+#endif
+}
+
+GST_END_TEST;
+
 /* method=auto keeps only the program it chose: the candidates it timed and dropped are
  * released as soon as it has chosen */
 GST_START_TEST (test_tuning_releases_candidates)
@@ -2672,6 +2784,7 @@ clconvolve_suite (void)
   tcase_add_loop_test (tc, test_invalid_planar_frame, 0, 2);
   tcase_add_test (tc, test_programs_bounded);
   tcase_add_test (tc, test_tuning_releases_candidates);
+  tcase_add_test (tc, test_worker_trims_heap);
   tcase_add_test (tc, test_unusable_coefficients);
   tcase_add_test (tc, test_slow_worker);
   tcase_add_test (tc, test_needed_build_first);
