@@ -76,6 +76,7 @@ typedef struct
 typedef struct
 {
   gdouble t, rss_mb, hwm_mb;
+  gdouble anon_mb;              /* RssAnon: RSS less the pages of mapped files (library code) */
   guint held, built;            /* programs held, built + loaded */
 } Sample;
 
@@ -125,19 +126,21 @@ read_heap (gdouble * used, gdouble * kept)
 #endif
 }
 
-/* VmRSS and VmHWM of this process in MB */
+/* VmRSS, VmHWM and RssAnon of this process in MB */
 static void
-read_memory (gdouble * rss, gdouble * hwm)
+read_memory (gdouble * rss, gdouble * hwm, gdouble * anon)
 {
   gchar *text = NULL, *p;
 
-  *rss = *hwm = NAN;
+  *rss = *hwm = *anon = NAN;
   if (!g_file_get_contents ("/proc/self/status", &text, NULL, NULL))
     return;
   if ((p = strstr (text, "VmRSS:")))
     *rss = g_ascii_strtod (p + 6, NULL) / 1024.0;
   if ((p = strstr (text, "VmHWM:")))
     *hwm = g_ascii_strtod (p + 6, NULL) / 1024.0;
+  if ((p = strstr (text, "RssAnon:")))
+    *anon = g_ascii_strtod (p + 8, NULL) / 1024.0;
   g_free (text);
 }
 
@@ -415,28 +418,28 @@ report (void)
   if (opt.malloc_trim)          /* memory freed but kept by malloc is not a leak */
     malloc_trim (0);
 #endif
-  read_memory (&smp.rss_mb, &smp.hwm_mb);
+  read_memory (&smp.rss_mb, &smp.hwm_mb, &smp.anon_mb);
   read_heap (&heap_used, &heap_kept);
   g_array_append_val (samples, smp);
   fps = smp.t > last_t ? (c.frames - last_frames) / (smp.t - last_t) : 0;
   last_t = smp.t;
   last_frames = c.frames;
 
-  g_print ("t %6.1f s  RSS %7.1f MB  HWM %7.1f MB  heap %6.1f + %5.1f free  held %3u  "
-      "built %4u  cache %4u  tunes %3u  frames %8" G_GUINT64_FORMAT "  %6.1f fps  changes %6"
-      G_GUINT64_FORMAT "  distinct %6u  %s%s%s\n", smp.t, smp.rss_mb, smp.hwm_mb, heap_used,
-      heap_kept, c.held, c.built, c.loaded, c.tunings, c.frames, fps, changes,
-      g_hash_table_size (seen), c.variant ? c.variant : "-",
+  g_print ("t %6.1f s  RSS %7.1f MB (anon %6.1f)  HWM %7.1f MB  heap %6.1f + %5.1f free  "
+      "held %3u  built %4u  cache %4u  tunes %3u  frames %8" G_GUINT64_FORMAT "  %6.1f fps  "
+      "changes %6" G_GUINT64_FORMAT "  distinct %6u  %s%s%s\n", smp.t, smp.rss_mb, smp.anon_mb,
+      smp.hwm_mb, heap_used, heap_kept, c.held, c.built, c.loaded, c.tunings, c.frames, fps,
+      changes, g_hash_table_size (seen), c.variant ? c.variant : "-",
       n_formats > 1 && c.format ? "  " : "", n_formats > 1 && c.format ? c.format : "");
   if (out) {
-    fprintf (out, "{\"kind\":\"soak\",\"t\":%.3f,\"rss_mb\":%.2f,\"hwm_mb\":%.2f,"
-        "\"heap_used_mb\":%.2f,\"heap_free_mb\":%.2f,\"programs_held\":%u,"
+    fprintf (out, "{\"kind\":\"soak\",\"t\":%.3f,\"rss_mb\":%.2f,\"rss_anon_mb\":%.2f,"
+        "\"hwm_mb\":%.2f,\"heap_used_mb\":%.2f,\"heap_free_mb\":%.2f,\"programs_held\":%u,"
         "\"programs_built\":%u,\"programs_from_cache\":%u,"
         "\"tunings\":%u,\"tunings_from_cache\":%u,\"frames\":%" G_GUINT64_FORMAT
         ",\"fps\":%.2f,\"changes\":%" G_GUINT64_FORMAT ",\"distinct\":%u,"
         "\"max_set_ms\":%.2f,\"variant\":\"%s\",\"format\":\"%s\"}\n", smp.t,
-        smp.rss_mb, smp.hwm_mb, heap_used, heap_kept, c.held, c.built, c.loaded, c.tunings,
-        c.tunings_loaded, c.frames, fps, changes, g_hash_table_size (seen), max_set_ms,
+        smp.rss_mb, smp.anon_mb, smp.hwm_mb, heap_used, heap_kept, c.held, c.built, c.loaded,
+        c.tunings, c.tunings_loaded, c.frames, fps, changes, g_hash_table_size (seen), max_set_ms,
         c.variant ? c.variant : "", c.format ? c.format : "");
     fflush (out);
   }
@@ -499,6 +502,8 @@ summary (void)
       "last %.1f MB, slope %+.2f MB/min; VmHWM %.1f MB\n", base->t,
       base->t < opt.warmup ? ", run shorter than the warm-up" : "", base->rss_mb, rss_min,
       rss_max, last->rss_mb, slope, last->hwm_mb);
+  g_print ("  anonymous RSS (less library code) after warm-up: %.1f MB, last %.1f MB (%+.1f %%)\n",
+      base->anon_mb, last->anon_mb, 100.0 * (last->anon_mb - base->anon_mb) / base->anon_mb);
   if (last->built > base->built)
     g_print ("  %u programs built or loaded after warm-up: %.2f MB of RSS growth per program\n",
         last->built - base->built, (last->rss_mb - base->rss_mb) / (last->built - base->built));
