@@ -1049,7 +1049,9 @@ gst_cl_worker_free (GstClContext * ctx)
   g_hash_table_destroy (w->jobs);
   g_cond_clear (&w->changed);
   g_mutex_clear (&w->lock);
-  g_free (w);
+  GST_OBJECT_LOCK (ctx);
   ctx->programs_released = NULL;
   ctx->worker = NULL;
+  GST_OBJECT_UNLOCK (ctx);
+  g_free (w);
 }

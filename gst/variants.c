@@ -192,7 +192,7 @@ static const ClVariant box_sums = { GST_CL_CONVOLVE_METHOD_SEPARABLE, 256, 128,
 };
 
 /* Running sums for a box on GPUs (on-chip local memory): work-groups of GBOX_TW work-items of
- * 2 pixels each down strips of 16 rows (the tuner also times strips of 8), the column sums of
+ * 2 pixels each down strips of 16 rows, the column sums of
  * a row of the tile shared through local memory (at most 16 bytes for each of GBOX_TW * 2 + 62
  * columns and a spare slot every 2: about 4 KiB). Small tiles keep many work-groups in flight
  * (docs/kernels.md). */
