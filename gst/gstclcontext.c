@@ -614,6 +614,7 @@ context_new (const DeviceEntry * e, cl_context cl, GError ** error)
   cl_uint fwidth = 0;
   cl_bool unified = CL_FALSE;
   cl_int err = CL_SUCCESS;
+  gint64 start = g_get_monotonic_time ();
 
   if (cl)
     err = clRetainContext (cl);
@@ -655,9 +656,9 @@ context_new (const DeviceEntry * e, cl_context cl, GError ** error)
       e->di);
   ctx->cache_dir = gst_cl_program_cache_dir ();
   ctx->identity = device_identity (e);
-  GST_INFO ("created context on %s: local memory %" G_GSIZE_FORMAT " bytes (%s), "
+  GST_INFO ("created context on %s in %.1f ms: local memory %" G_GSIZE_FORMAT " bytes (%s), "
       "max work-group %" G_GSIZE_FORMAT ", host-unified memory %s, native float vector %u",
-      ctx->device_name, ctx->local_mem_size, ctx->local_mem_dedicated ? "dedicated" : "global",
+      ctx->device_name, (g_get_monotonic_time () - start) / 1000.0, ctx->local_mem_size, ctx->local_mem_dedicated ? "dedicated" : "global",
       wgs, ctx->host_unified ? "yes" : "no", fwidth);
   return ctx;
 }

@@ -61,9 +61,19 @@ typedef struct
   gchar **streams;              /* pipelines run at once in this process, one count per entry */
   gint max_inflight;            /* clconvolve's max-inflight; 0: the element's default */
   gboolean interlaced;          /* caps interlace-mode=interleaved (each field filtered alone) */
+  gchar *transfer_together;     /* devices whose transfer limit is measured all at once */
+  gint stagger_ms;              /* > 0: streams start one after another, this long apart, while
+                                 * the earlier ones push (gaps counted from each first frame) */
 } Options;
 
 static Options opt;
+
+GST_DEBUG_CATEGORY_STATIC (bench_debug);
+#define GST_CAT_DEFAULT bench_debug
+
+/* a gap this long is also written to the debug log (category clconvolve-bench, level INFO),
+ * where it sits in time beside what the element logged */
+#define LOGGED_GAP_US (10 * G_TIME_SPAN_MILLISECOND)
 
 /* ------------------------------------------------------------------ statistics helpers */
 
@@ -115,6 +125,7 @@ typedef struct
   guint64 received;
   gint64 last_us;               /* arrival of the last buffer */
   gint64 worst_gap_us;          /* longest wait between two buffers since gaps were reset */
+  gint index;                   /* the stream's, for the debug log */
 } Counter;
 
 typedef struct
@@ -129,6 +140,7 @@ typedef struct
   /* with several streams: the slowest and fastest stream's frames/s, and the longest gap
    * between two output buffers of one stream while measuring */
   gdouble stream_min_fps, stream_max_fps, worst_gap_ms;
+  gdouble *stream_gap_ms;       /* each stream's longest gap (n_streams; free it) */
 } RunResult;
 
 static void
@@ -140,6 +152,9 @@ on_handoff (GstElement * sink, GstBuffer * buf, GstPad * pad, Counter * c)
   c->received++;
   if (c->last_us && now - c->last_us > c->worst_gap_us)
     c->worst_gap_us = now - c->last_us;
+  if (c->last_us && now - c->last_us >= LOGGED_GAP_US)
+    GST_INFO ("stream %d: %.1f ms since its last frame", c->index,
+        (now - c->last_us) / 1000.0);
   c->last_us = now;
   g_cond_signal (&c->cond);
   g_mutex_unlock (&c->lock);
@@ -212,6 +227,11 @@ typedef struct
   guint lag;                    /* frames the element holds in flight (max-inflight - 1) */
   gboolean pooled, ok;
   gdouble first_ms;
+  /* --stagger: what its own thread starts it with; started: 1 once it streams, -1 failed */
+  const gchar *element, *format;
+  gint w, h;
+  gint started;
+  guint64 received_at_t0;
 } Stream;
 
 /* Frames the pipeline's elements hold in flight: max-inflight - 1 of each that has it. */
@@ -311,6 +331,11 @@ stream_start (Stream * s, const gchar * element, const gchar * format, gint w, g
     s->bufs[i] = b;
   }
 
+  /* a stream's gaps count from its next frame: the wait since the first one was this
+   * harness's own (allocating and filling its frames) */
+  g_mutex_lock (&s->c.lock);
+  s->c.last_us = s->c.worst_gap_us = 0;
+  g_mutex_unlock (&s->c.lock);
   for (gint i = 0; i < WARMUP_FRAMES; i++, s->pushed++)
     gst_app_src_push_buffer (GST_APP_SRC (s->src), gst_buffer_ref (s->bufs[i %
                 N_POOL_BUFFERS]));
@@ -351,6 +376,86 @@ stream_push (gpointer data)
   return NULL;
 }
 
+/* --stagger: when every started stream stops pushing (0: not known yet) */
+static gint64 stagger_end_us;
+static GMutex stagger_lock;
+
+static gint64
+stagger_end (void)
+{
+  gint64 end;
+
+  g_mutex_lock (&stagger_lock);
+  end = stagger_end_us;
+  g_mutex_unlock (&stagger_lock);
+  return end;
+}
+
+/* --stagger: a stream's thread starts its pipeline (the others already push), then pushes
+ * until stagger_end () and waits for its frames. */
+static gpointer
+stream_staggered (gpointer data)
+{
+  Stream *s = data;
+  gint64 end;
+
+  if (!stream_start (s, s->element, s->format, s->w, s->h)) {
+    g_atomic_int_set (&s->started, -1);
+    return NULL;
+  }
+  g_atomic_int_set (&s->started, 1);
+  for (guint n = 0;; n++) {
+    gst_app_src_push_buffer (GST_APP_SRC (s->src), gst_buffer_ref (s->bufs[n %
+                N_POOL_BUFFERS]));
+    s->pushed++;
+    end = stagger_end ();
+    if (end && g_get_monotonic_time () >= end)
+      break;
+  }
+  s->ok = wait_for (&s->c, s->pushed - s->lag, s->bus, 600.0);
+  s->end_us = g_get_monotonic_time ();
+  return NULL;
+}
+
+/* --stagger: starts the streams opt.stagger_ms apart, each once the one before streams; then
+ * measures opt.seconds from opt.stagger_ms after the last one started. */
+static gboolean
+run_staggered (Stream * st, GThread ** threads, const gchar * element, const gchar * format,
+    gint w, gint h, gint n_streams, gint64 * t0)
+{
+  gboolean ok = TRUE;
+
+  g_mutex_lock (&stagger_lock);
+  stagger_end_us = 0;
+  g_mutex_unlock (&stagger_lock);
+  for (gint i = 0; i < n_streams; i++) {
+    st[i] = (Stream) {.element = element,.format = format,.w = w,.h = h };
+    st[i].c.index = i;
+  }
+  for (gint i = 0; i < n_streams; i++) {
+    GST_INFO ("starting stream %d", i);
+    threads[i] = g_thread_new ("bench-stagger", stream_staggered, &st[i]);
+    while (!g_atomic_int_get (&st[i].started))
+      g_usleep (1000);
+    if (st[i].started < 0) {
+      ok = FALSE;
+      break;
+    }
+    GST_INFO ("stream %d streams", i);
+    g_usleep (opt.stagger_ms * G_TIME_SPAN_MILLISECOND);
+  }
+  *t0 = g_get_monotonic_time ();
+  for (gint i = 0; i < n_streams && ok; i++) {
+    g_mutex_lock (&st[i].c.lock);
+    st[i].received_at_t0 = st[i].c.received;
+    g_mutex_unlock (&st[i].c.lock);
+  }
+  g_mutex_lock (&stagger_lock);
+  stagger_end_us = *t0 + (gint64) (opt.seconds * G_USEC_PER_SEC);
+  g_mutex_unlock (&stagger_lock);
+  return ok;
+}
+
 static void
 stream_stop (Stream * s)
 {
@@ -376,6 +481,26 @@ stream_stop (Stream * s)
   g_cond_clear (&s->c.cond);
 }
 
+/* Where each stream's clconvolve went (device-index, comma-separated; device=auto spreads
+ * them), or NULL for another element. */
+static gchar *
+where_streams (Stream * st, gint n_streams)
+{
+  GString *where;
+
+  if (!st[0].f || !g_object_class_find_property (G_OBJECT_GET_CLASS (st[0].f), "device-index"))
+    return NULL;
+  where = g_string_new (NULL);
+  for (gint i = 0; i < n_streams; i++) {
+    gchar *index = NULL;
+
+    g_object_get (st[i].f, "device-index", &index, NULL);
+    g_string_append_printf (where, "%s%s", i ? "," : "", index ? index : "?");
+    g_free (index);
+  }
+  return g_string_free (where, FALSE);
+}
+
 /* Runs n_streams pipelines (see Stream) at w x h in this process at once, each pushed by its
  * own thread; r gets their total and the first stream's element stats. */
 static gboolean
@@ -385,50 +510,54 @@ run_once (const gchar * element, const gchar * format, gint w, gint h, gint n_st
   Stream *st = g_new0 (Stream, n_streams);
   GThread **threads = g_new0 (GThread *, n_streams);
   GstStructure *st0 = NULL, *st1 = NULL;
-  gint64 t0, t1 = 0;
+  gint64 t0 = 0, t1 = 0;
   gdouble cpu0;
   gboolean ok = TRUE;
 
   memset (r, 0, sizeof (*r));
-  for (gint i = 0; i < n_streams && ok; i++)
-    ok = stream_start (&st[i], element, format, w, h);
-  if (!ok)
-    goto done;
-  r->first_ms = st[0].first_ms;
-  r->pooled = st[0].pooled;
-
-  if (st[0].f && g_object_class_find_property (G_OBJECT_GET_CLASS (st[0].f), "device-index")) {
-    /* where each stream's element went (device=auto spreads them) */
-    GString *where = g_string_new (NULL);
-
-    for (gint i = 0; i < n_streams; i++) {
-      gchar *index = NULL;
-
-      g_object_get (st[i].f, "device-index", &index, NULL);
-      g_string_append_printf (where, "%s%s", i ? "," : "", index ? index : "?");
-      g_free (index);
+  r->stream_gap_ms = g_new0 (gdouble, n_streams);
+  if (opt.stagger_ms > 0)
+    ok = run_staggered (st, threads, element, format, w, h, n_streams, &t0);
+  else
+    for (gint i = 0; i < n_streams && ok; i++) {
+      st[i].c.index = i;
+      ok = stream_start (&st[i], element, format, w, h);
     }
-    r->devices = g_string_free (where, FALSE);
+  if (ok) {
+    r->first_ms = st[0].first_ms;
+    r->pooled = st[0].pooled;
+    r->devices = where_streams (st, n_streams);
+    st0 = get_stats (st[0].f);
   }
-  st0 = get_stats (st[0].f);
   cpu0 = cpu_seconds ();
-  t0 = g_get_monotonic_time ();
-  for (gint i = 0; i < n_streams; i++) {
-    st[i].t0 = t0;
-    threads[i] = g_thread_new ("bench-push", stream_push, &st[i]);
+  if (ok && opt.stagger_ms <= 0) {
+    t0 = g_get_monotonic_time ();
+    for (gint i = 0; i < n_streams; i++) {
+      st[i].t0 = t0;
+      threads[i] = g_thread_new ("bench-push", stream_push, &st[i]);
+    }
   }
+
   r->stream_min_fps = G_MAXDOUBLE;
   for (gint i = 0; i < n_streams; i++) {
     gdouble fps;
 
+    if (!threads[i])
+      continue;
     g_thread_join (threads[i]);
     ok = ok && st[i].ok;
+    if (!ok)
+      continue;
+    if (opt.stagger_ms > 0)
+      /* the frames that came out in the measured window (gaps: since the first frame) */
+      st[i].frames = st[i].c.received - st[i].received_at_t0;
     t1 = MAX (t1, st[i].end_us);
     r->frames += st[i].frames;
     fps = st[i].frames / MAX ((st[i].end_us - t0) / 1e6, 1e-9);
     r->stream_min_fps = MIN (r->stream_min_fps, fps);
     r->stream_max_fps = MAX (r->stream_max_fps, fps);
-    r->worst_gap_ms = MAX (r->worst_gap_ms, st[i].c.worst_gap_us / 1000.0);
+    r->stream_gap_ms[i] = st[i].c.worst_gap_us / 1000.0;
+    r->worst_gap_ms = MAX (r->worst_gap_ms, r->stream_gap_ms[i]);
   }
   if (!ok)
     goto done;
@@ -506,7 +635,8 @@ measure_element (const gchar * element, const gchar * profiled, const gchar * la
 {
   gint runs = opt.runs, n = 0;
   gdouble *smin = g_new0 (gdouble, runs), *smax = g_new0 (gdouble, runs);
-  gdouble *gap = g_new0 (gdouble, runs);
+  gdouble *gap = g_new0 (gdouble, runs), *run_gap = g_new0 (gdouble, runs);
+  gdouble *stream_gap = g_new0 (gdouble, n_streams);
   gdouble *fps = g_new0 (gdouble, runs), *cpu = g_new0 (gdouble, runs);
   gdouble *first = g_new0 (gdouble, runs), *base = g_new0 (gdouble, runs);
   gdouble *up = g_new0 (gdouble, runs), *kern = g_new0 (gdouble, runs);
@@ -524,10 +654,14 @@ measure_element (const gchar * element, const gchar * profiled, const gchar * la
     gdouble per_with, per_without;
 
     /* the pipeline without the element, in the same run, just before */
-    if (!run_once (NULL, opt.format, w, h, n_streams, &without))
+    if (!run_once (NULL, opt.format, w, h, n_streams, &without)) {
+      g_free (without.stream_gap_ms);
       continue;
+    }
+    g_free (without.stream_gap_ms);
     if (!run_once (element, opt.format, w, h, n_streams, &with)) {
       g_free (with.devices);
+      g_free (with.stream_gap_ms);
       continue;
     }
     per_with = with.wall_s / with.frames;
@@ -538,7 +672,10 @@ measure_element (const gchar * element, const gchar * profiled, const gchar * la
     first[n] = with.first_ms;
     smin[n] = with.stream_min_fps;
     smax[n] = with.stream_max_fps;
-    gap[n] = with.worst_gap_ms;
+    gap[n] = run_gap[n] = with.worst_gap_ms;
+    for (gint k = 0; k < n_streams; k++)
+      stream_gap[k] = MAX (stream_gap[k], with.stream_gap_ms[k]);
+    g_free (with.stream_gap_ms);
     pooled = with.pooled;
     frames += with.frames;
     if (with.stats) {
@@ -577,6 +714,7 @@ measure_element (const gchar * element, const gchar * profiled, const gchar * la
     if (pr.stats)
       gst_structure_free (pr.stats);
     g_free (pr.devices);
+    g_free (pr.stream_gap_ms);
   }
 
   /* the floor of the same frame size, its record before this one */
@@ -611,6 +749,18 @@ measure_element (const gchar * element, const gchar * profiled, const gchar * la
   if (devices)
     g_print (",\"devices\":\"%s\"", devices);
   g_print (",\"worst_gap_ms\":%.4g", median_of (gap, n));
+  if (n_streams > 1 || opt.stagger_ms > 0) {
+    /* each run's worst (a process's first run starts its devices), each stream's over runs */
+    g_print (",\"run_worst_gap_ms\":[");
+    for (gint i = 0; i < n; i++)
+      g_print ("%s%.4g", i ? "," : "", run_gap[i]);
+    g_print ("],\"stream_worst_gap_ms\":[");
+    for (gint i = 0; i < n_streams; i++)
+      g_print ("%s%.4g", i ? "," : "", stream_gap[i]);
+    g_print ("]");
+  }
+  if (opt.stagger_ms > 0)
+    g_print (",\"stagger_ms\":%d", opt.stagger_ms);
   if (opt.max_inflight > 0)
     g_print (",\"max_inflight\":%d", opt.max_inflight);
   if (opt.interlaced)
@@ -656,6 +806,8 @@ out:
   g_free (smin);
   g_free (smax);
   g_free (gap);
+  g_free (run_gap);
+  g_free (stream_gap);
   g_free (path_in);
   g_free (variant);
   g_free (devices);
@@ -803,6 +955,189 @@ fail:
   g_free (page);
 }
 
+static GstClContext *plugin_context_for (const gchar * device);
+
+/* --transfer-together: one device's part, run by a thread of its own */
+#define TOGETHER_DEPTH 3        /* frames in flight each way, as the element's max-inflight */
+typedef struct
+{
+  GMutex lock;
+  GCond cond;
+  guint waiting, n;
+} Barrier;
+
+typedef struct
+{
+  GstClContext *ctx;
+  gsize bytes;
+  gdouble seconds;
+  Barrier *start;               /* every device's thread ready: all start at once */
+  gdouble up_gbs, down_gbs;
+  gboolean ok;
+} Together;
+
+static void
+barrier_wait (Barrier * b)
+{
+  g_mutex_lock (&b->lock);
+  if (++b->waiting == b->n)
+    g_cond_broadcast (&b->cond);
+  while (b->waiting < b->n)
+    g_cond_wait (&b->cond, &b->lock);
+  g_mutex_unlock (&b->lock);
+}
+
+/* Pinned frames uploaded on one queue and downloaded on another, TOGETHER_DEPTH in flight each
+ * way, for t->seconds after every device's thread is ready. */
+static gpointer
+together_main (gpointer data)
+{
+  Together *t = data;
+  GstClContext *ctx = t->ctx;
+  cl_command_queue qu = NULL, qd = NULL;
+  cl_mem pin[2 * TOGETHER_DEPTH] = { NULL }, dev[2 * TOGETHER_DEPTH] = { NULL };
+  gpointer host[2 * TOGETHER_DEPTH] = { NULL };
+  cl_event eu[TOGETHER_DEPTH] = { NULL }, ed[TOGETHER_DEPTH] = { NULL };
+  guint64 nu = 0, nd = 0;
+  gdouble t0, el;
+  cl_int err = CL_SUCCESS;
+
+  qu = clCreateCommandQueue (ctx->context, ctx->device, 0, &err);
+  qd = clCreateCommandQueue (ctx->context, ctx->device, 0, &err);
+  for (gint i = 0; i < 2 * TOGETHER_DEPTH && err == CL_SUCCESS; i++) {
+    pin[i] = clCreateBuffer (ctx->context, CL_MEM_ALLOC_HOST_PTR, t->bytes, NULL, &err);
+    if (err == CL_SUCCESS)
+      dev[i] = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE, t->bytes, NULL, &err);
+    if (err == CL_SUCCESS)
+      host[i] = clEnqueueMapBuffer (qu, pin[i], CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
+          t->bytes, 0, NULL, NULL, &err);
+    if (err == CL_SUCCESS) {
+      memset (host[i], i, t->bytes);
+      /* warm-up: each buffer moved once */
+      err = clEnqueueWriteBuffer (qu, dev[i], CL_TRUE, 0, t->bytes, host[i], 0, NULL, NULL);
+    }
+  }
+  barrier_wait (t->start);
+  if (err != CL_SUCCESS) {
+    g_printerr ("bench: transfer-together on %s: %s\n", ctx->device_name,
+        gst_cl_error_to_string (err));
+    goto fail;
+  }
+  t0 = now_s ();
+  while (now_s () - t0 < t->seconds) {
+    gint k = nu % TOGETHER_DEPTH;
+
+    if (eu[k]) {
+      CHECK (clWaitForEvents (1, &eu[k]));
+      g_clear_pointer (&eu[k], clReleaseEvent);
+    }
+    CHECK (clEnqueueWriteBuffer (qu, dev[k], CL_FALSE, 0, t->bytes, host[k], 0, NULL, &eu[k]));
+    CHECK (clFlush (qu));
+    nu++;
+    if (ed[k]) {
+      CHECK (clWaitForEvents (1, &ed[k]));
+      g_clear_pointer (&ed[k], clReleaseEvent);
+    }
+    CHECK (clEnqueueReadBuffer (qd, dev[TOGETHER_DEPTH + k], CL_FALSE, 0, t->bytes,
+            host[TOGETHER_DEPTH + k], 0, NULL, &ed[k]));
+    CHECK (clFlush (qd));
+    nd++;
+  }
+  CHECK (clFinish (qu));
+  CHECK (clFinish (qd));
+  el = now_s () - t0;
+  t->up_gbs = nu * (gdouble) t->bytes / el / 1e9;
+  t->down_gbs = nd * (gdouble) t->bytes / el / 1e9;
+  t->ok = TRUE;
+
+fail:
+  for (gint i = 0; i < TOGETHER_DEPTH; i++) {
+    g_clear_pointer (&eu[i], clReleaseEvent);
+    g_clear_pointer (&ed[i], clReleaseEvent);
+  }
+  for (gint i = 0; i < 2 * TOGETHER_DEPTH; i++) {
+    if (host[i])
+      clEnqueueUnmapMemObject (qu, pin[i], host[i], 0, NULL, NULL);
+    g_clear_pointer (&pin[i], clReleaseMemObject);
+    g_clear_pointer (&dev[i], clReleaseMemObject);
+  }
+  if (qu)
+    clFinish (qu);
+  g_clear_pointer (&qu, clReleaseCommandQueue);
+  g_clear_pointer (&qd, clReleaseCommandQueue);
+  return NULL;
+}
+
+/* The transfer limit of several devices at once (frames moved up and down through each, all
+ * from this process): what a host's memory and buses allow streams spread over its GPUs; each
+ * device alone first, then all together. */
+static void
+measure_transfer_together (gchar ** specs, gint w, gint h)
+{
+  GstVideoInfo info;
+  gint n = g_strv_length (specs);
+  GstClContext **ctx = g_new0 (GstClContext *, n);
+  Together *t = g_new0 (Together, n);
+  GThread **th = g_new0 (GThread *, n);
+  gdouble *alone = g_new0 (gdouble, n);
+  gdouble total = 0.0, sum_alone = 0.0;
+  GString *each = g_string_new (NULL), *each_alone = g_string_new (NULL);
+
+  if (!gst_video_info_set_format (&info, gst_video_format_from_string (opt.format), w, h))
+    goto out;
+  for (gint i = 0; i < n; i++)
+    if (!(ctx[i] = plugin_context_for (specs[i])))
+      goto out;
+  /* k < n: device k alone; k == n: all at once */
+  for (gint k = 0; k <= n; k++) {
+    Barrier b = { 0 };
+    gint first = k < n ? k : 0, last = k < n ? k : n - 1;
+
+    g_mutex_init (&b.lock);
+    g_cond_init (&b.cond);
+    b.n = last - first + 1;
+    for (gint i = first; i <= last; i++) {
+      t[i] = (Together) { ctx[i], GST_VIDEO_INFO_SIZE (&info), MAX (opt.seconds, 0.5), &b };
+      th[i] = g_thread_new ("bench-together", together_main, &t[i]);
+    }
+    for (gint i = first; i <= last; i++)
+      g_thread_join (th[i]);
+    g_mutex_clear (&b.lock);
+    g_cond_clear (&b.cond);
+    for (gint i = first; i <= last; i++) {
+      /* frames/s: the slower way limits */
+      gdouble fps = t[i].ok ? MIN (t[i].up_gbs, t[i].down_gbs) * 1e9 / t[i].bytes : 0.0;
+
+      if (k < n) {
+        alone[i] = fps;
+        sum_alone += fps;
+        g_string_append_printf (each_alone, "%s%.5g", i ? "," : "", fps);
+      } else {
+        total += fps;
+        g_string_append_printf (each, "%s%.5g", i ? "," : "", fps);
+      }
+    }
+  }
+  g_print ("{\"kind\":\"transfer-together\",\"devices\":\"%s\",\"format\":\"%s\","
+      "\"width\":%d,\"height\":%d,\"fps_limit_alone\":[%s],\"fps_limit_together\":[%s],"
+      "\"fps_limit_total\":%.5g,\"total_vs_sum_alone\":%.4g}\n", opt.transfer_together,
+      opt.format, w, h, each_alone->str, each->str, total, total / MAX (sum_alone, 1e-9));
+  g_printerr ("transfer  %4dx%-4d %s on %s at once: %.5g frames/s in all, %.3g x the sum of "
+      "each alone (%s)\n", w, h, opt.format, opt.transfer_together, total,
+      total / MAX (sum_alone, 1e-9), each_alone->str);
+
+out:
+  g_string_free (each, TRUE);
+  g_string_free (each_alone, TRUE);
+  for (gint i = 0; i < n; i++)
+    if (ctx[i])
+      gst_object_unref (ctx[i]);
+  g_free (ctx);
+  g_free (t);
+  g_free (th);
+  g_free (alone);
+}
+
 /* ------------------------------------------------------------------ naive C loop */
 
 /* The preset of a kernel= name; motionblur for any other. */
@@ -908,7 +1243,7 @@ expand (const gchar * desc, gint size)
  * our own (the plugin registers the GstClContext type; a second registration from the copy
  * linked here would fail). NULL, with a message, when there is no device. */
 static GstClContext *
-plugin_context (void)
+plugin_context_for (const gchar * device)
 {
   GstElement *e = gst_element_factory_make ("clconvolve", NULL);
   GstClContext *ctx = NULL;
@@ -917,17 +1252,23 @@ plugin_context (void)
     g_printerr ("bench: no clconvolve element (GST_PLUGIN_PATH)\n");
     return NULL;
   }
-  if (opt.device)
-    g_object_set (e, "device", opt.device, NULL);
+  if (device)
+    g_object_set (e, "device", device, NULL);
   /* the element acquires its context when it starts */
   if (gst_element_set_state (e, GST_STATE_PAUSED) != GST_STATE_CHANGE_FAILURE)
     g_object_get (e, "context", &ctx, NULL);
   gst_element_set_state (e, GST_STATE_NULL);
   gst_object_unref (e);
   if (!ctx)
-    g_printerr ("bench: clconvolve found no OpenCL device%s%s\n", opt.device ? " for " : "",
-        opt.device ? opt.device : "");
+    g_printerr ("bench: clconvolve found no OpenCL device%s%s\n", device ? " for " : "",
+        device ? device : "");
   return ctx;
+}
+
+static GstClContext *
+plugin_context (void)
+{
+  return plugin_context_for (opt.device);
 }
 
 /* ------------------------------------------------------------------ floor */
@@ -1062,6 +1403,13 @@ main (int argc, char **argv)
         "fps is their total (default 1)", "N,..."},
     {"max-inflight", 0, 0, G_OPTION_ARG_INT, &opt.max_inflight,
         "clconvolve's max-inflight (frames in flight; default: the element's)", "N"},
+    {"transfer-together", 0, 0, G_OPTION_ARG_STRING, &opt.transfer_together,
+        "Measure the transfer limit of these devices (comma list of device specs) each alone, "
+          "then all at once, pinned frames up and down from one thread each", "LIST"},
+    {"stagger", 0, 0, G_OPTION_ARG_INT, &opt.stagger_ms,
+        "Start the streams one after another, MS apart, each while the earlier ones push, "
+          "with builds off the streaming thread as in an application; worst gaps are counted "
+          "from each stream's first frame and fps after the last one started", "MS"},
     {"interlaced", 0, 0, G_OPTION_ARG_NONE, &opt.interlaced,
         "Interlaced frames (interlace-mode=interleaved: each field filtered alone)", NULL},
     {"system-memory", 0, 0, G_OPTION_ARG_NONE, &opt.system_memory,
@@ -1085,13 +1433,15 @@ main (int argc, char **argv)
   g_option_context_add_main_entries (octx, entries, NULL);
   /* steady state: the element's first frame waits for its builds and tuning, so that the
    * timed frames run the specialised kernels (never the generic one of a pending job) */
-  g_setenv ("GST_CLCONVOLVE_SYNC_BUILDS", "1", FALSE);
   g_option_context_add_group (octx, gst_init_get_option_group ());
   if (!g_option_context_parse (octx, &argc, &argv, &err)) {
     g_printerr ("%s\n", err->message);
     return 2;
   }
   g_option_context_free (octx);
+  if (opt.stagger_ms <= 0)
+    g_setenv ("GST_CLCONVOLVE_SYNC_BUILDS", "1", FALSE);
+  GST_DEBUG_CATEGORY_INIT (bench_debug, "clconvolve-bench", 0, "clconvolve-bench");
   if (opt.quick) {
     if (opt.seconds == 1.0)
       opt.seconds = 0.25;
@@ -1144,6 +1494,12 @@ main (int argc, char **argv)
         return 1;
       measure_transfer (ctx, w, h);
       gst_object_unref (ctx);
+    }
+    if (opt.transfer_together) {
+      gchar **specs = g_strsplit (opt.transfer_together, ",", -1);
+
+      measure_transfer_together (specs, w, h);
+      g_strfreev (specs);
     }
     if (strstr (what, "floor"))
       floor_copy_us (w, h);
