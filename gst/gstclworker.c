@@ -290,8 +290,6 @@ gst_cl_worker_helper_missing (void)
   return why;
 }
 
-/* seconds a helper waits for the next job before the worker ends it */
-#define HELPER_IDLE_S 30
 
 #define REQUEST_FIELDS 21
 #define VARIANT_FIELDS 5
@@ -431,6 +429,7 @@ helper_start (ClWorker * w, GstClContext * ctx, const gchar * path)
 {
   GSubprocessLauncher *launcher;
   GError *error = NULL;
+  gint64 start = g_get_monotonic_time ();
   int sv[2];
 
   if (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
@@ -470,21 +469,26 @@ helper_start (ClWorker * w, GstClContext * ctx, const gchar * path)
   w->helper_path = g_strdup (path);
   w->helper_log = g_thread_new ("clconvolve-helper-log", helper_log_main,
       g_object_ref (g_subprocess_get_stderr_pipe (w->helper)));
-  GST_INFO_OBJECT (ctx, "started the helper %s (pid %s)", path,
-      g_subprocess_get_identifier (w->helper));
+  GST_INFO_OBJECT (ctx, "started the helper %s (pid %s) in %.1f ms", path,
+      g_subprocess_get_identifier (w->helper), (g_get_monotonic_time () - start) / 1000.0);
   return TRUE;
 }
 
-/* GST_CLCONVOLVE_HELPER_TIMEOUT in whole seconds where it is a positive number, else the
- * default. */
+/* The variable name in whole seconds where it is a positive number, else fallback. */
 static gint64
-helper_timeout_s (void)
+env_seconds (const gchar * name, gint64 fallback)
 {
-  const gchar *env = g_getenv (GST_CL_WORKER_HELPER_TIMEOUT_ENV);
+  const gchar *env = g_getenv (name);
   gchar *end = NULL;
   gint64 s = env ? g_ascii_strtoll (env, &end, 10) : 0;
 
-  return env && end != env && *end == '\0' && s > 0 ? s : GST_CL_WORKER_HELPER_TIMEOUT_S;
+  return env && end != env && *end == '\0' && s > 0 ? s : fallback;
+}
+
+static gint64
+helper_timeout_s (void)
+{
+  return env_seconds (GST_CL_WORKER_HELPER_TIMEOUT_ENV, GST_CL_WORKER_HELPER_TIMEOUT_S);
 }
 
 /* Sends line to the helper and reads its answer (free it); NULL on an error, when the worker
@@ -794,7 +798,8 @@ worker_main (gpointer data)
     if (!job && w->helper) {
       /* a helper idle this long is ended (it holds a device context) */
       if (!g_cond_wait_until (&w->changed, &w->lock, g_get_monotonic_time () +
-              HELPER_IDLE_S * G_TIME_SPAN_SECOND) && g_queue_is_empty (&w->queue)) {
+              env_seconds (GST_CL_WORKER_HELPER_IDLE_ENV, GST_CL_WORKER_HELPER_IDLE_S) *
+              G_TIME_SPAN_SECOND) && g_queue_is_empty (&w->queue)) {
         g_mutex_unlock (&w->lock);
         helper_stop (w);
         g_mutex_lock (&w->lock);

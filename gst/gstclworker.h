@@ -76,6 +76,12 @@ typedef struct _ClJob ClJob;
 #define GST_CL_WORKER_HELPER_TIMEOUT_S 120
 #define GST_CL_WORKER_HELPER_ANSWER_MAX 4096
 
+/* How long a helper waits for the next job before the worker ends it (it holds a device
+ * context), in whole seconds (default GST_CL_WORKER_HELPER_IDLE_S); the next job starts it
+ * again. A developer override: the tests shorten it. */
+#define GST_CL_WORKER_HELPER_IDLE_ENV "GST_CLCONVOLVE_HELPER_IDLE"
+#define GST_CL_WORKER_HELPER_IDLE_S 30
+
 /* Set for the helper: the process that started it (it ends with that process's thread) */
 #define GST_CL_WORKER_HELPER_PARENT_ENV "GST_CLCONVOLVE_HELPER_PARENT"
 
