@@ -291,18 +291,20 @@ prepare_format (ClKernels * k, const ClKernelRequest * like, const ClLayout * L,
 }
 
 /* Queues on the worker the generic programs of the pixel shapes of every format of L's sample
- * depth the element takes (with the current planes), other than those of L: a later
- * renegotiation then finds its generic program in the caches (the helper's build) instead of
- * compiling it while its frame waits. A stream rarely changes its depth: the 10, 12 and 16-bit
- * formats' programs are not built for an 8-bit stream, nor the other way round. Once per
- * element; behind every job a stream waits for (the worker's priorities). */
+ * depth the element takes (with the current planes), those of L too unless own_made (the
+ * stream made them already): a later renegotiation, or a change of size or kernel while the
+ * specialised kernel builds, then finds its generic program in the caches (the helper's build)
+ * instead of compiling it while its frame waits. A stream rarely changes its depth: the 10, 12
+ * and 16-bit formats' programs are not built for an 8-bit stream, nor the other way round.
+ * Once per element; behind every job a stream waits for (the worker's priorities). */
 static void
-prepare_generics (ClKernels * k, const ClKernelRequest * like, const ClLayout * L)
+prepare_generics (ClKernels * k, const ClKernelRequest * like, const ClLayout * L,
+    gboolean own_made)
 {
   GHashTable *seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
   k->generics_prepared = TRUE;
-  for (gint i = 0; i < L->n_shapes; i++) {
+  for (gint i = 0; i < L->n_shapes && own_made; i++) {
     ClKernelRequest r = *like;
 
     shape_request (&r, &L->shapes[i]);
@@ -554,8 +556,12 @@ ensure_kernel (ClKernels * k, gint slot, const ClShape * shape, const ClLayout *
   } else {
     v = fixed_variant (k, &request);
   }
-  if (known && use_ready (k, slot, &v))
+  if (known && use_ready (k, slot, &v)) {
+    /* (with builds on the streaming thread, as the suites run, nothing waits for them) */
+    if (!k->generics_prepared && !k->o.sync_builds)
+      prepare_generics (k, &request, L, FALSE);
     return TRUE;
+  }
   if (k->o.sync_builds) {
     submit_job (k, slot, slot, known ? CL_JOB_BUILD : CL_JOB_TUNE, &v);
     gst_cl_job_wait (k->jobs[slot]);
@@ -569,6 +575,8 @@ ensure_kernel (ClKernels * k, gint slot, const ClShape * shape, const ClLayout *
 
     if (use_ready (k, slot, &fixed)) {
       submit_job (k, slot, slot, CL_JOB_TUNE, &v);
+      if (!k->generics_prepared && !k->o.sync_builds)
+        prepare_generics (k, &request, L, FALSE);
       return TRUE;
     }
     k->tune_next[slot] = TRUE;
@@ -588,7 +596,7 @@ ensure_kernel (ClKernels * k, gint slot, const ClShape * shape, const ClLayout *
   g_free (options);
   /* first: small builds, and a renegotiation's frame would wait for one */
   if (!k->generics_prepared)
-    prepare_generics (k, &request, L);
+    prepare_generics (k, &request, L, TRUE);
   if (!k->jobs[slot])
     submit_job (k, slot, slot, known ? CL_JOB_BUILD : CL_JOB_TUNE, &v);
   return TRUE;

@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common.h"
 #include "convkernel.h"
@@ -2316,6 +2317,217 @@ index_of (GstElement * pipe, const gchar * name)
   return index;
 }
 
+/* Output frames of a running pipeline (fakesink handoffs): the longest wait between two. */
+typedef struct
+{
+  GMutex lock;
+  gint64 last_us, worst_us;
+  guint frames;
+  GThread *thread;              /* the streaming thread (no queue before the sink) */
+} Arrivals;
+
+static void
+on_arrival (GstElement * sink, GstBuffer * buf, GstPad * pad, Arrivals * a)
+{
+  gint64 now = g_get_monotonic_time ();
+
+  g_mutex_lock (&a->lock);
+  if (a->last_us)
+    a->worst_us = MAX (a->worst_us, now - a->last_us);
+  a->last_us = now;
+  a->frames++;
+  a->thread = g_thread_self ();
+  g_mutex_unlock (&a->lock);
+}
+
+/* Programs compiled (the context's "built program" log line) on one thread: a frame of a
+ * stream that has started never waits for a compiler (an optional debug log, read here). */
+static struct
+{
+  GMutex lock;
+  GThread *watched;
+  guint builds;
+} build_watch;
+
+static void
+watch_builds (GstDebugCategory * cat, GstDebugLevel level, const gchar * file,
+    const gchar * function, gint line, GObject * object, GstDebugMessage * message,
+    gpointer data)
+{
+  if (strcmp (gst_debug_category_get_name (cat), "clcontext") ||
+      !g_str_has_prefix (gst_debug_message_get (message), "built program"))
+    return;
+  g_mutex_lock (&build_watch.lock);
+  if (build_watch.watched == g_thread_self ())
+    build_watch.builds++;
+  g_mutex_unlock (&build_watch.lock);
+}
+
+/* A live 100 frames/s stream through clconvolve name=c with settings, its arrivals counted. */
+static GstElement *
+start_timed (const gchar * settings, Arrivals * a)
+{
+  gchar *desc = g_strdup_printf ("videotestsrc is-live=true pattern=ball ! video/x-raw,"
+      "format=RGBA,width=64,height=48,framerate=100/1 ! clconvolve name=c %s ! fakesink "
+      "name=sink sync=false signal-handoffs=true", settings);
+  GstElement *pipe = parse_pipeline (desc);
+
+  g_signal_connect (element_by_name (pipe, "sink"), "handoff", G_CALLBACK (on_arrival), a);
+  start_parsed (pipe, desc, FALSE);
+  g_free (desc);
+  return pipe;
+}
+
+/* Waits (up to 60 s) until a has n frames more than now and pipe's element has no job left. */
+static void
+wait_settled (GstElement * pipe, Arrivals * a, guint n, const gchar * what)
+{
+  gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+  guint target, pending = 1;
+
+  g_mutex_lock (&a->lock);
+  target = a->frames + n;
+  g_mutex_unlock (&a->lock);
+  for (;;) {
+    GstStructure *st = get_stats (element_by_name (pipe, "c"));
+    guint frames;
+
+    gst_structure_get_uint (st, "jobs-pending", &pending);
+    gst_structure_free (st);
+    g_mutex_lock (&a->lock);
+    frames = a->frames;
+    g_mutex_unlock (&a->lock);
+    if (frames >= target && pending == 0)
+      break;
+    check_no_error (pipe, what);
+    fail_if (g_get_monotonic_time () > deadline, "%s: %u of %u frames, %u jobs pending after "
+        "60 s", what, frames, target, pending);
+    g_usleep (10000);
+  }
+}
+
+/* The helper processes (clconvolve-warmup, its name cut to 15 characters) this process
+ * started that still run (Linux: /proc). */
+static guint
+helpers_running (void)
+{
+  GDir *dir = g_dir_open ("/proc", 0, NULL);
+  const gchar *name;
+  guint n = 0;
+
+  while (dir && (name = g_dir_read_name (dir))) {
+    gchar *path = g_strdup_printf ("/proc/%s/stat", name), *text = NULL;
+    gchar comm[64];
+    int pid, ppid;
+    char state;
+
+    if (g_ascii_isdigit (name[0]) && g_file_get_contents (path, &text, NULL, NULL) &&
+        sscanf (text, "%d (%63[^)]) %c %d", &pid, comm, &state, &ppid) == 4 &&
+        ppid == getpid () && g_str_has_prefix ("clconvolve-warmup", comm) && state != 'Z')
+      n++;
+    g_free (text);
+    g_free (path);
+  }
+  if (dir)
+    g_dir_close (dir);
+  return n;
+}
+
+/* The longest a running stream may wait for a frame below: a build in this process would
+ * hold its launches for a PoCL compile (hundreds of milliseconds to seconds here); the issue's
+ * figure (66 ms) is measured with clconvolve-bench --stagger and clconvolve-gaps, not here,
+ * where the suite's other processes share two cores. */
+#define STALL_BOUND_US (250 * G_TIME_SPAN_MILLISECOND)
+
+/* Issue 45: a stream goes on while another starts on a second device (its context, worker and
+ * helper process start, its kernel is built and tuned), and while a live change of its own
+ * starts the helper again after it idled out (GST_CLCONVOLVE_HELPER_IDLE=1) and runs a generic
+ * kernel while the new one builds; the new stream does not stall after its first frame either.
+ * Builds off the streaming thread, as in an application. First in the case: no context of the
+ * second device exists yet. */
+GST_START_TEST (test_no_pause_when_device_starts)
+{
+  GPtrArray *cpus = require_two_cpu_devices ();
+  Arrivals a = { 0 }, b = { 0 };
+  GstElement *pa, *pb;
+  gchar *settings, *once;
+  GstMessage *msg;
+
+  /* the first stream's kernel made and tuned before it starts (builds wait here, as in the
+   * suite): it starts on a ready kernel, the case where nothing made its generic program,
+   * which the live change below then needs while its own kernel builds */
+  settings = g_strdup_printf ("device=%s kernel=gaussian size=5",
+      (gchar *) g_ptr_array_index (cpus, 0));
+  once = g_strdup_printf ("videotestsrc num-buffers=1 ! video/x-raw,format=RGBA,width=64,"
+      "height=48,framerate=100/1 ! clconvolve %s ! fakesink", settings);
+  pa = start_pipeline (once, FALSE);
+  msg = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (pa), 60 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  fail_unless (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS, "%s: no EOS", once);
+  gst_message_unref (msg);
+  stop_pipeline (pa);
+  g_free (once);
+
+  g_unsetenv ("GST_CLCONVOLVE_SYNC_BUILDS");
+  g_setenv ("GST_CLCONVOLVE_HELPER_IDLE", "1", TRUE);
+  g_mutex_init (&a.lock);
+  g_mutex_init (&b.lock);
+  pa = start_timed (settings, &a);
+  g_free (settings);
+  wait_settled (pa, &a, 20, "the first stream starting");
+  g_mutex_lock (&a.lock);
+  a.worst_us = 0;
+  g_mutex_unlock (&a.lock);
+
+  /* a request nothing built yet, on the other device */
+  settings = g_strdup_printf ("device=%s kernel=box size=7",
+      (gchar *) g_ptr_array_index (cpus, 1));
+  pb = start_timed (settings, &b);
+  g_free (settings);
+  wait_settled (pb, &b, 20, "the second stream starting");
+  GST_INFO ("worst gaps while the second device started: %.1f ms (first stream), %.1f ms "
+      "(second)", a.worst_us / 1000.0, b.worst_us / 1000.0);
+  fail_unless (a.worst_us <= STALL_BOUND_US, "the first stream waited %.1f ms for a frame "
+      "while a stream started on the other device", a.worst_us / 1000.0);
+  fail_unless (b.worst_us <= STALL_BOUND_US, "the second stream waited %.1f ms for a frame "
+      "after its first", b.worst_us / 1000.0);
+
+  /* the helpers idle out (after the generic programs the worker prepares for later changes);
+   * then a change that needs a build */
+  for (gint i = 0; i < 6000 && helpers_running () > 0; i++)
+    g_usleep (10000);
+  fail_unless_equals_int (helpers_running (), 0);
+  g_mutex_lock (&a.lock);
+  a.worst_us = 0;
+  g_mutex_unlock (&a.lock);
+  gst_debug_set_threshold_for_name ("clcontext", GST_LEVEL_INFO);
+  gst_debug_add_log_function (watch_builds, NULL, NULL);
+  g_mutex_lock (&build_watch.lock);
+  g_mutex_lock (&a.lock);
+  build_watch.watched = a.thread;
+  g_mutex_unlock (&a.lock);
+  g_mutex_unlock (&build_watch.lock);
+  g_object_set (element_by_name (pa, "c"), "size", 9, NULL);
+  wait_settled (pa, &a, 20, "the first stream after size=9");
+  gst_debug_remove_log_function (watch_builds);
+  gst_debug_unset_threshold_for_name ("clcontext");
+  fail_unless (build_watch.builds == 0, "the first stream's thread compiled %u program(s) "
+      "after a live change (a generic program not made ahead)", build_watch.builds);
+  GST_INFO ("worst gap after the live change: %.1f ms", a.worst_us / 1000.0);
+  fail_unless (a.worst_us <= STALL_BOUND_US, "the first stream waited %.1f ms for a frame "
+      "after a live change that started the helper again", a.worst_us / 1000.0);
+
+  stop_pipeline (pb);
+  stop_pipeline (pa);
+  g_mutex_clear (&a.lock);
+  g_mutex_clear (&b.lock);
+  g_setenv ("GST_CLCONVOLVE_SYNC_BUILDS", "1", TRUE);
+  g_unsetenv ("GST_CLCONVOLVE_HELPER_IDLE");
+  g_ptr_array_unref (cpus);
+}
+
+GST_END_TEST;
+
 /* placed by auto:cpu; one fixed variant, no tuning run on each device (placement alone) */
 #define PLACED "method=float4 autotune=false device=auto:cpu"
 #define PLACED_PIPELINE "videotestsrc num-buffers=1 ! video/x-raw,format=RGBA,width=32," \
@@ -2731,6 +2943,7 @@ memory_suite (void)
   tcase_set_tags (tc, "devices");
   suite_add_tcase (s, tc);
   tcase_add_checked_fixture (tc, NULL, stop_leftover_pipelines);
+  tcase_add_test (tc, test_no_pause_when_device_starts);
   tcase_add_test (tc, test_auto_spreads);
   tcase_add_test (tc, test_default_spreads);
   tcase_add_test (tc, test_auto_concurrent);
