@@ -670,6 +670,7 @@ join_locked (GstClContext * ctx)
   if (!device_load)
     device_load = g_hash_table_new (NULL, NULL);
   g_hash_table_insert (device_load, ctx->device, GUINT_TO_POINTER (load_of (ctx->device) + 1));
+  ctx->elements++;
 }
 
 void
@@ -684,6 +685,8 @@ void
 gst_cl_context_leave (GstClContext * ctx)
 {
   guint load;
+  gboolean last;
+  void (*unused) (GstClContext *);
 
   if (!ctx)
     return;
@@ -693,7 +696,26 @@ gst_cl_context_leave (GstClContext * ctx)
     g_hash_table_insert (device_load, ctx->device, GUINT_TO_POINTER (load - 1));
   else if (device_load)
     g_hash_table_remove (device_load, ctx->device);
+  if (ctx->elements > 0)
+    ctx->elements--;
+  last = ctx->elements == 0;
   g_mutex_unlock (&registry_lock);
+  GST_OBJECT_LOCK (ctx);
+  unused = ctx->unused;
+  GST_OBJECT_UNLOCK (ctx);
+  if (last && unused)
+    unused (ctx);
+}
+
+gboolean
+gst_cl_context_in_use (GstClContext * ctx)
+{
+  gboolean in_use;
+
+  g_mutex_lock (&registry_lock);
+  in_use = ctx->elements > 0;
+  g_mutex_unlock (&registry_lock);
+  return in_use;
 }
 
 /* gst_cl_context_acquire, and with join the element counted on the device in the same step

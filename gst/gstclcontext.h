@@ -49,6 +49,11 @@ struct _GstClContext
   /* called with no lock held after programs were released, so that the worker gives the freed
    * heap back soon (set with the worker, under the object lock) */
   void (*programs_released) (GstClContext * ctx);
+  /* elements counted on this context (gst_cl_context_join, under the registry's lock), and
+   * what is called with no lock held when the last of them left (set with the worker, under
+   * the object lock): the worker ends its helper sooner */
+  guint elements;
+  void (*unused) (GstClContext * ctx);
   /* the frame queues the elements share (gst_cl_context_frame_queues), without and with
    * profiling; made on first use, under lock */
   cl_command_queue frame_queues[2][GST_CL_CONTEXT_N_QUEUES];
@@ -127,6 +132,8 @@ void gst_cl_context_release (GstClContext * ctx);
  * the element it returns a context to), leave one less (NULL allowed). */
 void gst_cl_context_join (GstClContext * ctx);
 void gst_cl_context_leave (GstClContext * ctx);
+/* Whether an element is counted on ctx now (joined and not left). */
+gboolean gst_cl_context_in_use (GstClContext * ctx);
 
 /* Programs no kernel uses that a context keeps for a later request, the least recently used
  * released first; GST_CLCONVOLVE_IDLE_PROGRAMS (read when the context is created) changes it.

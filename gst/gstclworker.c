@@ -89,6 +89,7 @@ typedef struct _ClWorker
 
   gboolean trim_wanted;         /* a job ran or programs were released since the last trim */
   gint64 last_trim;             /* monotonic time of the last malloc_trim */
+  gint64 idle_since;            /* when the last job ended: an idle helper's age */
 
   /* the helper process (the worker thread's) */
   GSubprocess *helper;
@@ -739,6 +740,36 @@ worker_trim (GstClContext * ctx)
 #endif
 }
 
+/* ctx->unused: the generic programs queued for later changes of elements that stopped are
+ * not built, and an idle helper is ended sooner (the worker looks again). */
+static void
+worker_unused (GstClContext * ctx)
+{
+  ClWorker *w;
+
+  GST_OBJECT_LOCK (ctx);
+  w = ctx->worker;
+  GST_OBJECT_UNLOCK (ctx);
+  if (!w)
+    return;
+  g_mutex_lock (&w->lock);
+  for (GList * l = w->queue.head, *next; l && !gst_cl_context_in_use (ctx); l = next) {
+    ClJob *job = l->data;
+
+    next = l->next;
+    if (job->priority != JOB_SPECULATIVE)
+      continue;
+    g_queue_delete_link (&w->queue, l);
+    g_hash_table_remove (w->jobs, job->key);
+    job->state = JOB_ENDED;
+    job->result.err = CL_INVALID_OPERATION;
+    job->result.what = "dropped";
+    job_unref (job);            /* the queue's */
+  }
+  g_cond_broadcast (&w->changed);
+  g_mutex_unlock (&w->lock);
+}
+
 #ifdef HAVE_MALLOC_TRIM
 /* ctx->programs_released: the worker trims soon */
 static void
@@ -777,37 +808,40 @@ worker_main (gpointer data)
     gint64 start;
     gchar *what;
 
-    if (w->trim_wanted) {
-      gint64 due = w->last_trim + TRIM_INTERVAL_US;
-
-      if (g_get_monotonic_time () >= due) {
-        /* between jobs, never in a stream's way */
-        w->trim_wanted = FALSE;
-        w->last_trim = g_get_monotonic_time ();
-        g_mutex_unlock (&w->lock);
-        worker_trim (ctx);
-        g_mutex_lock (&w->lock);
-        continue;
-      }
-      if (g_queue_is_empty (&w->queue)) {
-        g_cond_wait_until (&w->changed, &w->lock, due);
-        continue;
-      }
-    }
-    job = g_queue_pop_head (&w->queue);
-    if (!job && w->helper) {
-      /* a helper idle this long is ended (it holds a device context) */
-      if (!g_cond_wait_until (&w->changed, &w->lock, g_get_monotonic_time () +
-              env_seconds (GST_CL_WORKER_HELPER_IDLE_ENV, GST_CL_WORKER_HELPER_IDLE_S) *
-              G_TIME_SPAN_SECOND) && g_queue_is_empty (&w->queue)) {
-        g_mutex_unlock (&w->lock);
-        helper_stop (w);
-        g_mutex_lock (&w->lock);
-      }
+    if (w->trim_wanted && g_get_monotonic_time () >= w->last_trim + TRIM_INTERVAL_US) {
+      /* between jobs, never in a stream's way */
+      w->trim_wanted = FALSE;
+      w->last_trim = g_get_monotonic_time ();
+      g_mutex_unlock (&w->lock);
+      worker_trim (ctx);
+      g_mutex_lock (&w->lock);
       continue;
     }
+    job = g_queue_pop_head (&w->queue);
     if (!job) {
-      g_cond_wait (&w->changed, &w->lock);
+      /* idle: a wait for a job, the trim's time or the end of the helper, idle long enough
+       * (it holds a device context; sooner when no element uses the context) */
+      gint64 now = g_get_monotonic_time ();
+      gint64 wake = w->trim_wanted ? w->last_trim + TRIM_INTERVAL_US : G_MAXINT64;
+
+      if (w->helper) {
+        gint64 idle_s = gst_cl_context_in_use (ctx) ?
+            env_seconds (GST_CL_WORKER_HELPER_IDLE_ENV, GST_CL_WORKER_HELPER_IDLE_S) :
+            GST_CL_WORKER_HELPER_UNUSED_S;
+        gint64 end = w->idle_since + idle_s * G_TIME_SPAN_SECOND;
+
+        if (now >= end) {
+          g_mutex_unlock (&w->lock);
+          helper_stop (w);
+          g_mutex_lock (&w->lock);
+          continue;
+        }
+        wake = MIN (wake, end);
+      }
+      if (wake == G_MAXINT64)
+        g_cond_wait (&w->changed, &w->lock);
+      else
+        g_cond_wait_until (&w->changed, &w->lock, wake);
       continue;
     }
     job->state = JOB_RUNNING;
@@ -833,6 +867,7 @@ worker_main (gpointer data)
 #endif
     }
     job->state = JOB_ENDED;
+    w->idle_since = g_get_monotonic_time ();
     if (!w->quit)
       g_cancellable_reset (w->cancel);
     g_hash_table_remove (w->jobs, job->key);
@@ -876,6 +911,7 @@ worker_get (GstClContext * ctx)
     w->delay_us = delay ? (gint64) MAX (atoi (delay), 0) * 1000 : 0;
     ctx->worker = w;
     ctx->worker_free = gst_cl_worker_free;
+    ctx->unused = worker_unused;
 #ifdef HAVE_MALLOC_TRIM
     ctx->programs_released = worker_programs_released;
 #endif

@@ -81,6 +81,9 @@ typedef struct _ClJob ClJob;
  * again. A developer override: the tests shorten it. */
 #define GST_CL_WORKER_HELPER_IDLE_ENV "GST_CLCONVOLVE_HELPER_IDLE"
 #define GST_CL_WORKER_HELPER_IDLE_S 30
+/* The same once no element uses the context (the last one stopped): the application no longer
+ * needs the helper, short of a restart in a moment. */
+#define GST_CL_WORKER_HELPER_UNUSED_S 2
 
 /* Set for the helper: the process that started it (it ends with that process's thread) */
 #define GST_CL_WORKER_HELPER_PARENT_ENV "GST_CLCONVOLVE_HELPER_PARENT"

@@ -2433,6 +2433,38 @@ helpers_running (void)
   return n;
 }
 
+/* Issue 44: the helper process ends soon after the last element of its context stopped
+ * (GST_CL_WORKER_HELPER_UNUSED_S, 2 s), not after the 30 s it waits between jobs while
+ * elements run; the generic programs queued for that element's later changes are not built. */
+GST_START_TEST (test_helper_ends_with_last_element)
+{
+  Arrivals a = { 0 };
+  GstElement *pipe;
+  gint64 stopped;
+  guint left;
+
+  /* builds off the streaming thread, through the helper; a request no other test builds */
+  g_unsetenv ("GST_CLCONVOLVE_SYNC_BUILDS");
+  g_unsetenv ("GST_CLCONVOLVE_HELPER_IDLE");
+  g_mutex_init (&a.lock);
+  pipe = start_timed ("kernel=gaussian size=23 autotune=false", &a);
+  wait_settled (pipe, &a, 5, "a stream whose kernel the helper builds");
+  fail_unless (helpers_running () > 0, "no helper ran the stream's build");
+  stop_pipeline (pipe);
+  stopped = g_get_monotonic_time ();
+  while ((left = helpers_running ()) > 0 && g_get_monotonic_time () - stopped <
+      10 * G_USEC_PER_SEC)
+    g_usleep (20000);
+  g_setenv ("GST_CLCONVOLVE_SYNC_BUILDS", "1", TRUE);
+  g_mutex_clear (&a.lock);
+  fail_unless (left == 0, "%u helper(s) still running %.1f s after the last element stopped",
+      left, (g_get_monotonic_time () - stopped) / 1e6);
+  GST_INFO ("the helper ended %.2f s after the last element stopped",
+      (g_get_monotonic_time () - stopped) / 1e6);
+}
+
+GST_END_TEST;
+
 /* The longest a running stream may wait for a frame below: a build in this process would
  * hold its launches for a PoCL compile (hundreds of milliseconds to seconds here); the issue's
  * figure (66 ms) is measured with clconvolve-bench --stagger and clconvolve-gaps, not here,
@@ -2935,6 +2967,7 @@ memory_suite (void)
   tcase_add_loop_test (tc, test_chain_two_contexts, 0, 2);
   tcase_add_loop_test (tc, test_device_renegotiate, 0, 2);
   tcase_add_loop_test (tc, test_identity_renegotiates, 0, 2);
+  tcase_add_test (tc, test_helper_ends_with_last_element);
   tcase_add_test (tc, test_no_leaks);
   tcase_add_test (tc, test_no_cl_objects_left);
 
