@@ -594,11 +594,12 @@ ensure_kernel (ClKernels * k, gint slot, const ClShape * shape, const ClLayout *
     return FALSE;
   }
   g_free (options);
-  /* first: small builds, and a renegotiation's frame would wait for one */
-  if (!k->generics_prepared)
-    prepare_generics (k, &request, L, TRUE);
+  /* the stream's own job before the generic programs for later changes: an idle worker
+   * starts whichever job comes first, before the queue's priorities can order them */
   if (!k->jobs[slot])
     submit_job (k, slot, slot, known ? CL_JOB_BUILD : CL_JOB_TUNE, &v);
+  if (!k->generics_prepared)
+    prepare_generics (k, &request, L, TRUE);
   return TRUE;
 }
 
