@@ -740,31 +740,46 @@ worker_trim (GstClContext * ctx)
 #endif
 }
 
-/* ctx->unused: the generic programs queued for later changes of elements that stopped are
- * not built, and an idle helper is ended sooner (the worker looks again). */
-static void
-worker_unused (GstClContext * ctx)
+/* ctx's worker with its lock taken, or NULL (for the context's hooks, called with no lock
+ * held). */
+static ClWorker *
+worker_locked (GstClContext * ctx)
 {
   ClWorker *w;
 
   GST_OBJECT_LOCK (ctx);
   w = ctx->worker;
   GST_OBJECT_UNLOCK (ctx);
+  if (w)
+    g_mutex_lock (&w->lock);
+  return w;
+}
+
+/* Takes a queued job out, ended unrun, and drops the queue's reference (under w->lock). */
+static void
+job_dequeue (ClWorker * w, ClJob * job)
+{
+  g_queue_remove (&w->queue, job);
+  g_hash_table_remove (w->jobs, job->key);
+  job->state = JOB_ENDED;
+  job->result.err = CL_INVALID_OPERATION;
+  job->result.what = "dropped";
+  job_unref (job);
+}
+
+/* ctx->unused: the generic programs queued for later changes of elements that stopped are
+ * not built, and an idle helper is ended sooner (the worker looks again). */
+static void
+worker_unused (GstClContext * ctx)
+{
+  ClWorker *w = worker_locked (ctx);
+
   if (!w)
     return;
-  g_mutex_lock (&w->lock);
   for (GList * l = w->queue.head, *next; l && !gst_cl_context_in_use (ctx); l = next) {
-    ClJob *job = l->data;
-
     next = l->next;
-    if (job->priority != JOB_SPECULATIVE)
-      continue;
-    g_queue_delete_link (&w->queue, l);
-    g_hash_table_remove (w->jobs, job->key);
-    job->state = JOB_ENDED;
-    job->result.err = CL_INVALID_OPERATION;
-    job->result.what = "dropped";
-    job_unref (job);            /* the queue's */
+    if (((ClJob *) l->data)->priority == JOB_SPECULATIVE)
+      job_dequeue (w, l->data);
   }
   g_cond_broadcast (&w->changed);
   g_mutex_unlock (&w->lock);
@@ -775,14 +790,10 @@ worker_unused (GstClContext * ctx)
 static void
 worker_programs_released (GstClContext * ctx)
 {
-  ClWorker *w;
+  ClWorker *w = worker_locked (ctx);
 
-  GST_OBJECT_LOCK (ctx);
-  w = ctx->worker;
-  GST_OBJECT_UNLOCK (ctx);
   if (!w)
     return;
-  g_mutex_lock (&w->lock);
   if (!w->trim_wanted) {
     w->trim_wanted = TRUE;
     g_cond_broadcast (&w->changed);
@@ -1031,12 +1042,7 @@ gst_cl_job_drop (ClJob * job)
   w = job->ctx->worker;
   g_mutex_lock (&w->lock);
   if (job->wanted > 0 && --job->wanted == 0 && job->state == JOB_QUEUED) {
-    g_queue_remove (&w->queue, job);
-    g_hash_table_remove (w->jobs, job->key);
-    job->state = JOB_ENDED;
-    job->result.err = CL_INVALID_OPERATION;
-    job->result.what = "dropped";
-    job_unref (job);            /* the queue's */
+    job_dequeue (w, job);
   } else if (job->wanted == 0 && job->state == JOB_RUNNING && job->spec.kind == CL_JOB_TUNE) {
     /* a tuning job takes seconds on a CPU and holds up the jobs of the settings that follow:
      * the helper doing it is ended (nothing kept of it); a build finishes, for later */
