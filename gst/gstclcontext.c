@@ -658,8 +658,9 @@ context_new (const DeviceEntry * e, cl_context cl, GError ** error)
   ctx->identity = device_identity (e);
   GST_INFO ("created context on %s in %.1f ms: local memory %" G_GSIZE_FORMAT " bytes (%s), "
       "max work-group %" G_GSIZE_FORMAT ", host-unified memory %s, native float vector %u",
-      ctx->device_name, (g_get_monotonic_time () - start) / 1000.0, ctx->local_mem_size, ctx->local_mem_dedicated ? "dedicated" : "global",
-      wgs, ctx->host_unified ? "yes" : "no", fwidth);
+      ctx->device_name, (g_get_monotonic_time () - start) / 1000.0, ctx->local_mem_size,
+      ctx->local_mem_dedicated ? "dedicated" : "global", wgs, ctx->host_unified ? "yes" : "no",
+      fwidth);
   return ctx;
 }
 

@@ -291,7 +291,6 @@ gst_cl_worker_helper_missing (void)
   return why;
 }
 
-
 #define REQUEST_FIELDS 21
 #define VARIANT_FIELDS 5
 #define FACTS_FIELDS 4
@@ -776,7 +775,8 @@ worker_unused (GstClContext * ctx)
 
   if (!w)
     return;
-  for (GList * l = w->queue.head, *next; l && !gst_cl_context_in_use (ctx); l = next) {
+  /* (unless an element joined since) */
+  for (GList * l = gst_cl_context_in_use (ctx) ? NULL : w->queue.head, *next; l; l = next) {
     next = l->next;
     if (((ClJob *) l->data)->priority == JOB_SPECULATIVE)
       job_dequeue (w, l->data);
