@@ -911,6 +911,34 @@ cl_frames_queues (ClFrames * fs)
   return fs->queues;
 }
 
+cl_event
+cl_frames_oldest_event (ClFrames * fs)
+{
+  cl_event e;
+
+  if (fs->n_pending == 0 || !(e = fs->slots[fs->oldest].done))
+    return NULL;
+  clRetainEvent (e);
+  return e;
+}
+
+gboolean
+cl_frames_oldest_finished (ClFrames * fs)
+{
+  cl_int status = CL_COMPLETE;
+  cl_event e;
+
+  if (fs->n_pending == 0)
+    return FALSE;
+  /* no event: it failed when queued, and pop reports that at once */
+  if (!(e = fs->slots[fs->oldest].done))
+    return TRUE;
+  if (clGetEventInfo (e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof (status), &status, NULL)
+      != CL_SUCCESS)
+    return TRUE;
+  return status <= CL_COMPLETE;
+}
+
 guint
 cl_frames_pending (ClFrames * fs)
 {

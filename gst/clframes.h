@@ -90,6 +90,10 @@ GstFlowReturn cl_frames_run_mapped (ClFrames * f, GstVideoFrame * in, GstVideoFr
 GstFlowReturn cl_frames_push (ClFrames * f, const GstVideoInfo * in_info,
     const GstVideoInfo * out_info, GstBuffer * inbuf, GstBuffer * outbuf);
 guint cl_frames_pending (ClFrames * f);
+/* The oldest frame's completion event (retained; the caller releases it), NULL with none. */
+cl_event cl_frames_oldest_event (ClFrames * f);
+/* Whether the oldest frame in flight is finished on the device (pop will not wait). */
+gboolean cl_frames_oldest_finished (ClFrames * f);
 /* Completes the oldest frame in flight: *outbuf is its output (NULL after a failure). */
 GstFlowReturn cl_frames_pop (ClFrames * f, GstBuffer ** outbuf);
 /* Drops every frame in flight once the device is done with it (flush, stop). */

@@ -23,7 +23,7 @@ GST_DEBUG_CATEGORY_STATIC (gst_cl_base_filter_debug);
 #define DEFAULT_DEVICE ""
 #define DEFAULT_PROFILING FALSE
 #define DEFAULT_BANDS 0
-#define DEFAULT_MAX_INFLIGHT 1
+#define DEFAULT_MAX_INFLIGHT 0
 
 enum
 {
@@ -214,8 +214,9 @@ gst_cl_base_filter_transform (GstBaseTransform * bt, GstBuffer * inbuf, GstBuffe
 /* ---------------------------------------------------------------------------------------------
  * Frames in flight (max-inflight > 1): GstBaseTransform's generate_output, which may return no
  * buffer, queues each input frame on the device and returns the oldest one's output once
- * max-inflight frames are queued. Events that must see every frame before them (EOS, caps,
- * segments, gaps, the drain query) push the frames in flight first; a flush drops them. */
+ * max-inflight frames are queued; in between, the pusher sends each frame on as soon as the
+ * device has finished it. Events that must see every frame before them (EOS, caps, segments,
+ * gaps, the drain query) push the frames in flight first; a flush drops them. */
 
 guint
 gst_cl_base_filter_max_inflight (GstClBaseFilter * self)
@@ -223,7 +224,7 @@ gst_cl_base_filter_max_inflight (GstClBaseFilter * self)
   guint n;
 
   GST_OBJECT_LOCK (self);
-  n = self->max_inflight;
+  n = self->max_inflight ? self->max_inflight : self->auto_inflight;
   GST_OBJECT_UNLOCK (self);
   return n;
 }
@@ -233,6 +234,34 @@ pending (GstClBaseFilter * self)
 {
   return self->frames ? cl_frames_pending (self->frames) : 0;
 }
+
+/* The pusher's side (stream lock held) */
+static cl_event
+pusher_oldest (gpointer user)
+{
+  GstClBaseFilter *self = user;
+
+  return self->frames ? cl_frames_oldest_event (self->frames) : NULL;
+}
+
+static GstFlowReturn
+pusher_send (gpointer user, gboolean * more)
+{
+  GstClBaseFilter *self = user;
+  GstFlowReturn ret = GST_FLOW_OK;
+
+  while (ret == GST_FLOW_OK && self->frames && cl_frames_oldest_finished (self->frames)) {
+    GstBuffer *out = NULL;
+
+    ret = cl_frames_pop (self->frames, &out);
+    if (out)
+      ret = gst_pad_push (GST_BASE_TRANSFORM_SRC_PAD (self), out);
+  }
+  *more = pending (self) > 0;
+  return ret;
+}
+
+static const ClPusherFuncs pusher_funcs = { pusher_oldest, pusher_send };
 
 /* Queues inbuf (taken) and an output buffer for it as the newest frame in flight. */
 static GstFlowReturn
@@ -253,7 +282,13 @@ submit_inflight (GstClBaseFilter * self, GstBuffer * inbuf)
     gst_buffer_unref (inbuf);
     return ret;
   }
-  return cl_frames_push (self->frames, &vf->in_info, &vf->out_info, inbuf, outbuf);
+  ret = cl_frames_push (self->frames, &vf->in_info, &vf->out_info, inbuf, outbuf);
+  if (ret != GST_FLOW_OK)
+    return ret;
+  if (!self->pusher)
+    self->pusher = cl_pusher_new (GST_BASE_TRANSFORM_SINK_PAD (bt), &pusher_funcs, self);
+  cl_pusher_wake (self->pusher);
+  return GST_FLOW_OK;
 }
 
 /* Pushes every frame in flight downstream, oldest first; the first failure is returned (the
@@ -320,6 +355,11 @@ gst_cl_base_filter_generate_output (GstBaseTransform * bt, GstBuffer ** outbuf)
   GstFlowReturn ret = GST_FLOW_OK;
   gboolean regions = regions_on (self), in_place;
 
+  /* what the pusher got from downstream goes upstream with the next frame */
+  if (self->pusher && (ret = cl_pusher_flow (self->pusher)) != GST_FLOW_OK) {
+    gst_clear_buffer (&bt->queued_buf);
+    return ret;
+  }
   if (inbuf) {
     ret = update_passthrough (self);
     if (ret != GST_FLOW_OK)
@@ -368,6 +408,8 @@ gst_cl_base_filter_sink_event (GstBaseTransform * bt, GstEvent * event)
     case GST_EVENT_FLUSH_STOP:
       if (self->frames)
         cl_frames_discard (self->frames);
+      if (self->pusher)
+        cl_pusher_reset_flow (self->pusher);
       break;
     default:
       break;
@@ -590,6 +632,7 @@ release_cl (GstClBaseFilter * self)
   GstClContext *ctx;
 
   /* frames still in flight (a stop without EOS) wait for the device before they go */
+  g_clear_pointer (&self->pusher, cl_pusher_free);
   if (self->frames) {
     cl_frames_discard (self->frames);
     GST_CL_BASE_FILTER_GET_CLASS (self)->close (self);
@@ -601,6 +644,7 @@ release_cl (GstClBaseFilter * self)
   GST_OBJECT_LOCK (self);
   ctx = self->ctx;
   self->ctx = NULL;
+  self->auto_inflight = 1;
   GST_OBJECT_UNLOCK (self);
   /* no longer counted on the device (device=auto's load) */
   gst_cl_context_leave (ctx);
@@ -678,6 +722,11 @@ gst_cl_base_filter_start (GstBaseTransform * bt)
         CL_DISCRETE_ENV);
     self->discrete = TRUE;
   }
+  /* a device with memory of its own uploads the next frame while the last one's kernel and
+   * download run; on one sharing the host's memory there is nothing to overlap */
+  GST_OBJECT_LOCK (self);
+  self->auto_inflight = self->discrete ? 2 : 1;
+  GST_OBJECT_UNLOCK (self);
   self->frames = cl_frames_new (GST_ELEMENT (self), self->ctx, self->discrete, profiling,
       self->o.copy_parts, &self->fstats, prepare_frame, self);
   if (!self->frames || !GST_CL_BASE_FILTER_GET_CLASS (self)->open (self))
@@ -725,11 +774,15 @@ gst_cl_base_filter_query (GstBaseTransform * bt, GstPadDirection direction, GstQ
   if (gst_cl_context_handle_query (GST_ELEMENT (bt), query, placed ? &self->ctx :
           &self->offered))
     return TRUE;
-  /* serialized on the sink pad: the streaming thread's, so the frames in flight are ours */
-  if (direction == GST_PAD_SINK && GST_QUERY_TYPE (query) == GST_QUERY_DRAIN)
+  /* serialized on the sink pad; the stream lock keeps the pusher out */
+  if (direction == GST_PAD_SINK && GST_QUERY_TYPE (query) == GST_QUERY_DRAIN) {
+    GST_PAD_STREAM_LOCK (GST_BASE_TRANSFORM_SINK_PAD (bt));
     drain_inflight (self);
+    GST_PAD_STREAM_UNLOCK (GST_BASE_TRANSFORM_SINK_PAD (bt));
+  }
   ok = GST_BASE_TRANSFORM_CLASS (parent_class)->query (bt, direction, query);
-  /* frames in flight hold each frame back by max-inflight - 1 frames */
+  /* a frame leaves as soon as it is done (the pusher), but may wait behind max-inflight - 1
+   * frames queued before it */
   if (ok && direction == GST_PAD_SRC && GST_QUERY_TYPE (query) == GST_QUERY_LATENCY) {
     GstVideoInfo *info = &GST_VIDEO_FILTER (bt)->in_info;
     guint extra = gst_cl_base_filter_max_inflight (self) - 1;
@@ -742,7 +795,7 @@ gst_cl_base_filter_query (GstBaseTransform * bt, GstPadDirection direction, GstQ
     gst_query_parse_latency (query, &live, &min, &max);
     GST_DEBUG_OBJECT (self, "%u frames in flight add %" GST_TIME_FORMAT, extra + 1,
         GST_TIME_ARGS (added));
-    gst_query_set_latency (query, live, min + added,
+    gst_query_set_latency (query, live, min,
         GST_CLOCK_TIME_IS_VALID (max) ? max + added : max);
   }
   return ok;
@@ -931,8 +984,9 @@ install_properties (GObjectClass * gobject_class)
           "kernel overlap on a GPU, 0 for automatic", 0, CL_MAX_BANDS, DEFAULT_BANDS, live));
   g_object_class_install_property (gobject_class, PROP_MAX_INFLIGHT,
       g_param_spec_uint ("max-inflight", "Frames in flight", "Frames queued on the device at "
-          "once, each frame leaving max-inflight - 1 frames later",
-          1, CL_MAX_INFLIGHT, DEFAULT_MAX_INFLIGHT, live));
+          "once, each leaving as soon as it is done; 0 for automatic: 2 on a device with memory "
+          "of its own, 1 on one sharing the host's", 0, CL_MAX_INFLIGHT, DEFAULT_MAX_INFLIGHT,
+          live));
   g_object_class_install_property (gobject_class, PROP_CONTEXT,
       g_param_spec_object ("context", "Context", "The OpenCL context in use (a GstClContext), "
           "NULL while the element is stopped",
@@ -988,6 +1042,7 @@ gst_cl_base_filter_init (GstClBaseFilter * self)
   self->profiling = DEFAULT_PROFILING;
   self->bands = DEFAULT_BANDS;
   self->max_inflight = DEFAULT_MAX_INFLIGHT;
+  self->auto_inflight = 1;
   g_mutex_init (&self->stats_lock);
   self->fstats.lock = &self->stats_lock;
   gst_cl_stats_init (&self->fstats.stats);

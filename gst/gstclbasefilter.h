@@ -15,6 +15,7 @@
 #include <gst/video/gstvideofilter.h>
 
 #include "clframes.h"
+#include "clpusher.h"
 #include "cloverrides.h"
 #include "gstclcontext.h"
 
@@ -50,6 +51,7 @@ struct _GstClBaseFilter
   ClOverrides o;                /* the developer overrides, read at start */
   gboolean discrete;            /* frames are copied to device memory and back */
   ClFrames *frames;
+  ClPusher *pusher;             /* frames in flight: sends each on once it is done */
   GMutex stats_lock;            /* the stats: written by the streaming thread */
 
   /*< private >*/
@@ -60,7 +62,8 @@ struct _GstClBaseFilter
   GstClContext *offered;        /* the last context given (set_context, a query, ours) */
   gboolean profiling;
   gint bands;
-  guint max_inflight;
+  guint max_inflight;           /* 0: auto_inflight */
+  guint auto_inflight;          /* what 0 means on the device in use */
   gboolean same_caps;           /* the negotiated caps are the same on both sides */
   /* under stats_lock */
   ClFrameStats fstats;

@@ -414,6 +414,17 @@ check_no_error (GstElement * pipe, const gchar * what)
   }
 }
 
+GstBuffer *
+pull_within (GstHarness * h, gdouble seconds)
+{
+  gint64 until = g_get_monotonic_time () + (gint64) (seconds * G_USEC_PER_SEC);
+  GstBuffer *out;
+
+  while (!(out = gst_harness_try_pull (h)) && g_get_monotonic_time () < until)
+    g_usleep (500);
+  return out;
+}
+
 guint
 pull_samples (GstElement * pipe, guint max, const gchar * what, SampleFunc func,
     gpointer user_data)

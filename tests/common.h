@@ -153,6 +153,10 @@ void stop_leftover_pipelines (void);
 /* Fails the check with the first error on pipe's bus, if there is one; what names the run. */
 void check_no_error (GstElement * pipe, const gchar * what);
 
+/* The next buffer out of the harness h, waiting up to seconds for it (frames in flight leave from
+ * the element's own thread, after the push has returned); NULL if none came. */
+GstBuffer *pull_within (GstHarness * h, gdouble seconds);
+
 /* Called by pull_samples () for the index'th sample (the sample stays the caller's). */
 typedef void (*SampleFunc) (GstSample * sample, guint index, gpointer user_data);
 

@@ -224,7 +224,6 @@ typedef struct
   gint64 t0;                    /* when every stream starts measuring */
   gint64 end_us;                /* when its last measured frame arrived */
   guint frames;
-  guint lag;                    /* frames the element holds in flight (max-inflight - 1) */
   gboolean pooled, ok;
   gdouble first_ms;
   /* --stagger: what its own thread starts it with; started: 1 once it streams, -1 failed */
@@ -233,28 +232,6 @@ typedef struct
   gint started;
   guint64 received_at_t0;
 } Stream;
-
-/* Frames the pipeline's elements hold in flight: max-inflight - 1 of each that has it. */
-static guint
-pipeline_lag (GstElement * pipe)
-{
-  GstIterator *it = gst_bin_iterate_elements (GST_BIN (pipe));
-  GValue v = G_VALUE_INIT;
-  guint lag = 0;
-
-  while (gst_iterator_next (it, &v) == GST_ITERATOR_OK) {
-    GObject *e = g_value_get_object (&v);
-    guint n = 1;
-
-    if (g_object_class_find_property (G_OBJECT_GET_CLASS (e), "max-inflight"))
-      g_object_get (e, "max-inflight", &n, NULL);
-    lag += n - 1;
-    g_value_reset (&v);
-  }
-  g_value_unset (&v);
-  gst_iterator_free (it);
-  return lag;
-}
 
 static gboolean
 stream_start (Stream * s, const gchar * element, const gchar * format, gint w, gint h)
@@ -291,17 +268,16 @@ stream_start (Stream * s, const gchar * element, const gchar * format, gint w, g
       "max-buffers", (guint64) 2, NULL);
   g_signal_connect (s->sink, "handoff", G_CALLBACK (on_handoff), &s->c);
   s->bus = gst_element_get_bus (s->pipe);
-  s->lag = pipeline_lag (s->pipe);
   gst_element_set_state (s->pipe, GST_STATE_PLAYING);
 
   /* the first frame, in plain memory, negotiates caps and builds the programs */
   s->bufs[0] = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info), NULL);
   bench_fill_random (s->bufs[0], 1);
   t0 = g_get_monotonic_time ();
-  /* with frames in flight, the first frame leaves once lag more came */
-  for (guint i = 0; i <= s->lag; i++, s->pushed++)
-    gst_app_src_push_buffer (GST_APP_SRC (s->src), gst_buffer_ref (s->bufs[0]));
-  if (!wait_for (&s->c, s->pushed - s->lag, s->bus, 600.0))
+  /* frames in flight leave once done: one frame comes out alone */
+  gst_app_src_push_buffer (GST_APP_SRC (s->src), gst_buffer_ref (s->bufs[0]));
+  s->pushed++;
+  if (!wait_for (&s->c, s->pushed, s->bus, 600.0))
     return FALSE;
   s->first_ms = (g_get_monotonic_time () - t0) / 1000.0;
 
@@ -339,7 +315,7 @@ stream_start (Stream * s, const gchar * element, const gchar * format, gint w, g
   for (gint i = 0; i < WARMUP_FRAMES; i++, s->pushed++)
     gst_app_src_push_buffer (GST_APP_SRC (s->src), gst_buffer_ref (s->bufs[i %
                 N_POOL_BUFFERS]));
-  return wait_for (&s->c, s->pushed - s->lag, s->bus, 600.0);
+  return wait_for (&s->c, s->pushed, s->bus, 600.0);
 }
 
 /* A stream's pushing thread: frames for opt.seconds (at least opt.min_frames) from s->t0,
@@ -371,7 +347,7 @@ stream_push (gpointer data)
         g_get_monotonic_time () - s->t0 >= opt.seconds * G_USEC_PER_SEC)
       break;
   }
-  s->ok = wait_for (&s->c, s->pushed - s->lag, s->bus, 600.0);
+  s->ok = wait_for (&s->c, s->pushed, s->bus, 600.0);
   s->end_us = g_get_monotonic_time ();
   return NULL;
 }
@@ -412,7 +388,7 @@ stream_staggered (gpointer data)
     if (end && g_get_monotonic_time () >= end)
       break;
   }
-  s->ok = wait_for (&s->c, s->pushed - s->lag, s->bus, 600.0);
+  s->ok = wait_for (&s->c, s->pushed, s->bus, 600.0);
   s->end_us = g_get_monotonic_time ();
   return NULL;
 }
