@@ -984,9 +984,8 @@ install_properties (GObjectClass * gobject_class)
           "kernel overlap on a GPU, 0 for automatic", 0, CL_MAX_BANDS, DEFAULT_BANDS, live));
   g_object_class_install_property (gobject_class, PROP_MAX_INFLIGHT,
       g_param_spec_uint ("max-inflight", "Frames in flight", "Frames queued on the device at "
-          "once, each leaving as soon as it is done; 0 for automatic: 2 on a device with memory "
-          "of its own, 1 on one sharing the host's", 0, CL_MAX_INFLIGHT, DEFAULT_MAX_INFLIGHT,
-          live));
+          "once, each leaving when done, 0 for automatic (2 on a GPU, 1 on a CPU)", 0,
+          CL_MAX_INFLIGHT, DEFAULT_MAX_INFLIGHT, live));
   g_object_class_install_property (gobject_class, PROP_CONTEXT,
       g_param_spec_object ("context", "Context", "The OpenCL context in use (a GstClContext), "
           "NULL while the element is stopped",
