@@ -33,6 +33,8 @@
 
 /* the worker gives freed heap back to the system at most this often (worker_trim) */
 #define TRIM_INTERVAL_US (10 * G_TIME_SPAN_SECOND)
+/* a speculative job queued this long goes before a needed one (job_next) */
+#define SPECULATIVE_AGE_US (3 * G_TIME_SPAN_SECOND)
 
 GST_DEBUG_CATEGORY_STATIC (gst_cl_worker_debug);
 #define GST_CAT_DEFAULT gst_cl_worker_debug
@@ -46,7 +48,8 @@ typedef enum
  * kernel, while it runs a generic one), then the generic programs built in case a later
  * renegotiation needs them (small builds; without them that renegotiation's frame waits for a
  * compiler), then tuning (the stream already runs the fixed rules' variant, and a tuning job
- * takes seconds); first in, first out within each. */
+ * takes seconds); first in, first out within each. A speculative job that waited
+ * SPECULATIVE_AGE_US goes before needed ones, one between two needed jobs (job_next). */
 typedef enum
 {
   JOB_NEEDED,
@@ -90,6 +93,7 @@ typedef struct _ClWorker
   gboolean trim_wanted;         /* a job ran or programs were released since the last trim */
   gint64 last_trim;             /* monotonic time of the last malloc_trim */
   gint64 idle_since;            /* when the last job ended: an idle helper's age */
+  gboolean aged_last;           /* the last job taken was a speculative one that had waited */
 
   /* the helper process (the worker thread's) */
   GSubprocess *helper;
@@ -754,6 +758,40 @@ worker_locked (GstClContext * ctx)
   return w;
 }
 
+/* The next job to run, taken off the queue (under w->lock; NULL with none): the most urgent,
+ * except that the oldest speculative job, once queued SPECULATIVE_AGE_US ago, goes before a
+ * needed specialised build, never twice in a row (a needed generic program, which the stream
+ * runs until then, goes first). A stream whose settings change faster than its builds end
+ * always has a needed job queued; without this the generic programs prepared for its later
+ * renegotiations would never be built, and that renegotiation's frame would wait for a compile
+ * on the streaming thread (cold, a live change every second on 2 cores: 420-610 ms). */
+static ClJob *
+job_next (ClWorker * w)
+{
+  ClJob *head = g_queue_peek_head (&w->queue);
+  gboolean aged = FALSE;
+
+  if (head && head->priority == JOB_NEEDED && !head->spec.variant.generic && !w->aged_last) {
+    gint64 now = g_get_monotonic_time ();
+
+    for (GList * l = w->queue.head; l; l = l->next) {
+      ClJob *job = l->data;
+
+      if (job->priority != JOB_SPECULATIVE)
+        continue;
+      /* the first one is the oldest (first in, first out within a priority) */
+      if (now - job->queued_at >= SPECULATIVE_AGE_US) {
+        g_queue_delete_link (&w->queue, l);
+        head = job;
+        aged = TRUE;
+      }
+      break;
+    }
+  }
+  w->aged_last = aged;
+  return aged ? head : g_queue_pop_head (&w->queue);
+}
+
 /* Takes a queued job out, ended unrun, and drops the queue's reference (under w->lock). */
 static void
 job_dequeue (ClWorker * w, ClJob * job)
@@ -828,7 +866,7 @@ worker_main (gpointer data)
       g_mutex_lock (&w->lock);
       continue;
     }
-    job = g_queue_pop_head (&w->queue);
+    job = job_next (w);
     if (!job) {
       /* idle: a wait for a job, the trim's time or the end of the helper, idle long enough
        * (it holds a device context; sooner when no element uses the context) */

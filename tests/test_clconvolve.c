@@ -1509,6 +1509,89 @@ GST_START_TEST (test_needed_build_first)
 
 GST_END_TEST;
 
+/* Streams whose builds keep the worker busy still get the generic programs prepared for their
+ * later renegotiations (issue 43): 10 GRAY8 elements on one context of their own, whose worker
+ * takes at least 600 ms a job (GST_CLCONVOLVE_WORKER_DELAY_MS), each with a size no other has,
+ * so that the jobs they need fill the queue for 6 s and more. A prepared program (another
+ * pixel shape's), once it has waited 3 s, must start before the last of those jobs; first
+ * in, first out by priority would run it after all of them, and a stream that changes its
+ * settings faster than its builds end would then never get it (its first frame of a new
+ * format compiling one on the streaming thread). Every frame matches the reference. */
+#define STARVED_ELEMENTS 6
+GST_START_TEST (test_prepared_not_starved)
+{
+  Case c = { CASE_DEFAULTS, .format = "GRAY8", .width = 40, .height = 30, .kernel = "edge",
+    .method = "vector"
+  };
+  gchar *saved = sync_builds_off ();
+  cl_device_id device;
+  cl_context cl = app_context (&device);
+  GstContext *given = app_gst_context (cl, device);
+  GstHarness *h[STARVED_ELEMENTS];
+  gint first_prepared = -1, last_needed = -1;
+  guint frame = 0, own = 0;
+  gint64 end;
+
+  started_jobs = g_ptr_array_new_with_free_func (g_free);
+  gst_debug_set_threshold_for_name ("clworker", GST_LEVEL_INFO);
+  gst_debug_add_log_function (capture_started, NULL, NULL);
+  g_setenv ("GST_CLCONVOLVE_WORKER_DELAY_MS", "400", TRUE);
+  for (gint i = 0; i < STARVED_ELEMENTS; i++) {
+    GstElement *e = gst_element_factory_make ("clconvolve", NULL);
+    gchar *caps;
+
+    c.size = 9 + 2 * i;
+    caps = caps_string (&c);
+    apply_case (e, &c);
+    gst_element_set_context (e, given);
+    h[i] = harness_on_path (e, FALSE);
+    gst_harness_set_src_caps_str (h[i], caps);
+    gst_harness_set_sink_caps_str (h[i], caps);
+    gst_object_unref (e);
+    g_free (caps);
+    check_frame_at (h[i], &c, 950 + frame, frame * GST_SECOND / 30);
+    frame++;
+  }
+  g_unsetenv ("GST_CLCONVOLVE_WORKER_DELAY_MS");
+  sync_builds_restore (saved);
+  /* until every element runs its own variant */
+  end = g_get_monotonic_time () + 120 * G_TIME_SPAN_SECOND;
+  while (own < STARVED_ELEMENTS && g_get_monotonic_time () < end) {
+    own = 0;
+    for (gint i = 0; i < STARVED_ELEMENTS; i++) {
+      gchar *v = element_variant (h[i]);
+
+      c.size = 9 + 2 * i;
+      check_frame_at (h[i], &c, 950 + frame, frame * GST_SECOND / 30);
+      frame++;
+      own += !g_str_has_prefix (v, "generic");
+      g_free (v);
+    }
+    g_usleep (50000);
+  }
+  gst_debug_remove_log_function (capture_started);
+  gst_debug_set_threshold_for_name ("clworker", GST_LEVEL_WARNING);
+  fail_unless_equals_int (own, STARVED_ELEMENTS);
+  for (guint i = 0; i < started_jobs->len; i++) {
+    if (!strstr (g_ptr_array_index (started_jobs, i), " 1 sample of 8 bits")) {
+      if (first_prepared < 0)
+        first_prepared = i;
+    } else {
+      last_needed = i;
+    }
+  }
+  fail_unless (first_prepared >= 0 && first_prepared < last_needed, "the first prepared "
+      "program started as job %d of %u, the last job the streams needed as %d", first_prepared,
+      started_jobs->len, last_needed);
+  for (gint i = 0; i < STARVED_ELEMENTS; i++)
+    gst_harness_teardown (h[i]);
+  gst_context_unref (given);
+  clReleaseContext (cl);
+  g_clear_pointer (&started_jobs, g_ptr_array_unref);
+}
+
+GST_END_TEST;
+
 /* A tuning job nobody wants any more stops: with a helper that fails every build at once (the
  * worker then builds in its own process) and never answers a tuning job, a method=auto request
  * first runs the fixed rules' variant, then its tuning job waits in the helper; a new size drops
@@ -2788,6 +2871,7 @@ clconvolve_suite (void)
   tcase_add_test (tc, test_unusable_coefficients);
   tcase_add_test (tc, test_slow_worker);
   tcase_add_test (tc, test_needed_build_first);
+  tcase_add_test (tc, test_prepared_not_starved);
   tcase_add_test (tc, test_dropped_tuning_stops);
   tcase_add_test (tc, test_decimal_comma_matrix);
 
