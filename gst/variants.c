@@ -496,6 +496,10 @@ cl_variant_candidates (const ClDeviceFacts * d, const ClKernelRequest * r, ClVar
     out[n++] = box_sums;
   if (gbox_fits (d, r)) {
     out[n++] = gpu_box_sums;
+    /* taller strips read fewer halo rows: they win on large frames from size 15, and lose
+     * where the frame leaves too few work-groups (docs/kernels.md, running sums) */
+    if (r->size >= 15)
+      out[n++] = (ClVariant) { GST_CL_CONVOLVE_METHOD_SEPARABLE, 2, 64, CL_SEPARABLE_BOX };
   }
   /* (a box's running sums take lsep's place) */
   if (!gbox_fits (d, r) && lsep_default (d, r, &out[n]))

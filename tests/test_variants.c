@@ -633,10 +633,14 @@ test_box (void)
   g_assert_false (cl_variant_launch (&gpu, &r, &v, 32, &l));
   assert_options (&gpu, &r, "-DKSIZE=63 -DCHANNELS=4 -DDEPTH=8 -DSKIPMASK=0 -DBORDER=0 "
       "-DGBOX_TW=64 -DGBOX_MX=2 -DSTRIP=16");
-  /* its candidates: the running sums in lsep's place */
+  /* its candidates: the running sums in lsep's place, strips of 64 too from size 15 */
   assert_candidates (&gpu, &r, "tiled 2x4, tiled 1x4, tiled 1x1, float4 block=1, "
       "vector nv=1 my=1, vector nv=3 my=2, separable box w=2 strip=16, "
-      "separable");
+      "separable box w=2 strip=64, separable");
+  r.size = 7;
+  assert_candidates (&gpu, &r, "tiled 2x4, tiled 1x4, tiled 1x1, float4 block=1, "
+      "vector nv=1 my=1, vector nv=3 my=2, separable box w=2 strip=16, separable");
+  r.size = 63;
   r.box = FALSE;
   assert_fixed (&gpu, &r, "separable local mx=2 ty=8");
   assert_fixed (&avx512, &r, "separable columns w=256 my=8");
