@@ -136,9 +136,12 @@ cl_pusher_wake (ClPusher * p)
 }
 
 GstFlowReturn
-cl_pusher_flow (ClPusher * p)
+cl_pusher_take_flow (ClPusher * p)
 {
-  return p->flow;
+  GstFlowReturn r = p->flow;
+
+  p->flow = GST_FLOW_OK;
+  return r;
 }
 
 void

@@ -37,8 +37,9 @@ ClPusher *cl_pusher_new (GstPad * sinkpad, const ClPusherFuncs * funcs, gpointer
 void cl_pusher_free (ClPusher * p);
 /* A frame was queued: the thread waits for the oldest one. */
 void cl_pusher_wake (ClPusher * p);
-/* The first flow the thread got that was not OK since the last reset (stream lock held). */
-GstFlowReturn cl_pusher_flow (ClPusher * p);
+/* The first flow the thread got that was not OK since the last call, which forgets it, so
+ * that it goes upstream once (stream lock held). */
+GstFlowReturn cl_pusher_take_flow (ClPusher * p);
 void cl_pusher_reset_flow (ClPusher * p);
 
 G_END_DECLS

@@ -355,8 +355,9 @@ gst_cl_base_filter_generate_output (GstBaseTransform * bt, GstBuffer ** outbuf)
   GstFlowReturn ret = GST_FLOW_OK;
   gboolean regions = regions_on (self), in_place;
 
-  /* what the pusher got from downstream goes upstream with the next frame */
-  if (self->pusher && (ret = cl_pusher_flow (self->pusher)) != GST_FLOW_OK) {
+  /* what the pusher got from downstream goes upstream with the next frame (once: a
+   * not-linked pad may be linked again) */
+  if (self->pusher && (ret = cl_pusher_take_flow (self->pusher)) != GST_FLOW_OK) {
     gst_clear_buffer (&bt->queued_buf);
     return ret;
   }

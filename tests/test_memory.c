@@ -1021,6 +1021,64 @@ GST_START_TEST (test_inflight_frame_alone)
 
 GST_END_TEST;
 
+/* What downstream returns to the element's thread that sends frames in flight goes upstream
+ * once, with the next frame: with max-inflight 3 and the source pad unlinked, a later push
+ * returns not-linked; linked again, the next push is accepted and the frames still in flight
+ * come out after it, in order. Loop index: discrete. */
+GST_START_TEST (test_inflight_flow_upstream)
+{
+  gboolean discrete = __i__ || !host_unified;
+  GstHarness *h = start_harness (discrete, 0, FALSE);
+  Setting s = { "RGBA", 32, 18, "box", 3, 0.0, "clamp", NULL };
+  GstPad *src = gst_element_get_static_pad (h->element, "src");
+  GstFlowReturn ret = GST_FLOW_OK;
+  GstClockTime pts = 0, last = GST_CLOCK_TIME_NONE;
+  gint64 until;
+  GstBuffer *out;
+
+  g_object_set (h->element, "max-inflight", 3, NULL);
+  set_caps (h, &s);
+  apply_setting (h->element, &s);
+  /* unlinked: a push after the thread's failed one returns not-linked */
+  fail_unless (gst_pad_unlink (src, h->sinkpad));
+  until = g_get_monotonic_time () + 10 * G_TIME_SPAN_SECOND;
+  while (ret == GST_FLOW_OK && g_get_monotonic_time () < until) {
+    guint8 *pixels = random_plane (&s, 40 + (guint) (pts / GST_MSECOND));
+    GstBuffer *in = make_input (&s, INPUT_SYSMEM, NULL, NULL, pixels);
+
+    GST_BUFFER_PTS (in) = pts;
+    pts += GST_MSECOND;
+    ret = gst_harness_push (h, in);
+    g_free (pixels);
+    g_usleep (20000);
+  }
+  fail_unless_equals_int (ret, GST_FLOW_NOT_LINKED);
+  /* linked again: accepted, and everything after the failed frame comes out in order */
+  fail_unless_equals_int (gst_pad_link (src, h->sinkpad), GST_PAD_LINK_OK);
+  {
+    guint8 *pixels = random_plane (&s, 99);
+    GstBuffer *in = make_input (&s, INPUT_SYSMEM, NULL, NULL, pixels);
+
+    GST_BUFFER_PTS (in) = pts;
+    fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
+    g_free (pixels);
+  }
+  while ((out = pull_within (h, 10.0))) {
+    fail_unless (!GST_CLOCK_TIME_IS_VALID (last) || GST_BUFFER_PTS (out) > last,
+        "output %" GST_TIME_FORMAT " after %" GST_TIME_FORMAT,
+        GST_TIME_ARGS (GST_BUFFER_PTS (out)), GST_TIME_ARGS (last));
+    last = GST_BUFFER_PTS (out);
+    gst_buffer_unref (out);
+    if (last == pts)
+      break;
+  }
+  fail_unless (last == pts, "the frame pushed after linking again did not come out");
+  gst_object_unref (src);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 /* Bands on frames from 1 to 47 rows, up to 64 bands (more than the frame has rows), kernels
  * up to 15x15 whose halo reaches over several bands, every border mode, both variants: each
  * row must be computed once, from the right input rows, and the result must be the very same
@@ -3015,6 +3073,7 @@ memory_suite (void)
   /* bit 0 as above, bit 1: 16 frames in flight instead of 4 */
   tcase_add_loop_test (tc, test_frames_in_flight, 0, 4);
   tcase_add_loop_test (tc, test_inflight_frame_alone, 0, 4);
+  tcase_add_loop_test (tc, test_inflight_flow_upstream, 0, 2);
   tcase_add_loop_test (tc, test_bands_small_frames, 0, 2);
   tcase_add_loop_test (tc, test_bands_used, 0, 2);
   tcase_add_loop_test (tc, test_proposed_pool, 0, 2);
