@@ -84,19 +84,25 @@ pusher_thread (gpointer data)
   return NULL;
 }
 
+void
+cl_pusher_init_debug (void)
+{
+  static gsize once = 0;
+
+  if (g_once_init_enter (&once)) {
+    GST_DEBUG_CATEGORY_INIT (cl_pusher_debug, "clpusher", 0,
+        "frames in flight sent on when done");
+    g_once_init_leave (&once, 1);
+  }
+}
+
 ClPusher *
 cl_pusher_new (GstPad * sinkpad, const ClPusherFuncs * funcs, gpointer user)
 {
   ClPusher *p = g_new0 (ClPusher, 1);
   gchar *name = g_strdup_printf ("clpush-%s", GST_OBJECT_NAME (GST_OBJECT_PARENT (sinkpad)));
 
-  static gsize debug_once = 0;
-
-  if (g_once_init_enter (&debug_once)) {
-    GST_DEBUG_CATEGORY_INIT (cl_pusher_debug, "clpusher", 0,
-        "frames in flight sent on when done");
-    g_once_init_leave (&debug_once, 1);
-  }
+  cl_pusher_init_debug ();
   p->sinkpad = gst_object_ref (sinkpad);
   p->funcs = *funcs;
   p->user = user;
@@ -104,7 +110,8 @@ cl_pusher_new (GstPad * sinkpad, const ClPusherFuncs * funcs, gpointer user)
   g_mutex_init (&p->lock);
   g_cond_init (&p->cond);
   /* thread names are 15 characters on Linux: the start of the element's name */
-  name[15 < strlen (name) ? 15 : strlen (name)] = '\0';
+  if (strlen (name) > 15)
+    name[15] = '\0';
   p->thread = g_thread_new (name, pusher_thread, p);
   g_free (name);
   return p;

@@ -32,6 +32,9 @@ typedef struct
   GstFlowReturn (*send) (gpointer user, gboolean * more);
 } ClPusherFuncs;
 
+/* Registers the debug category (clpusher); cl_pusher_new does too. */
+void cl_pusher_init_debug (void);
+
 ClPusher *cl_pusher_new (GstPad * sinkpad, const ClPusherFuncs * funcs, gpointer user);
 /* Joins the thread (it never holds the stream lock for long: call without it). */
 void cl_pusher_free (ClPusher * p);

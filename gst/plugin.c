@@ -18,6 +18,7 @@
 #include "gstclmemory.h"
 #include "gstclbufferpool.h"
 #include "clkernels.h"
+#include "clpusher.h"
 
 static gboolean
 plugin_init (GstPlugin * plugin)
@@ -28,6 +29,7 @@ plugin_init (GstPlugin * plugin)
   cl_kernels_init_debug ();   /* clconvolve, shared with the element */
   gst_cl_worker_init_debug ();
   gst_cl_context_init_debug ();
+  cl_pusher_init_debug ();
   gst_cl_tuner_init ();
   g_type_class_unref (g_type_class_ref (GST_TYPE_CL_ALLOCATOR));
   g_type_class_unref (g_type_class_ref (GST_TYPE_CL_BUFFER_POOL));
