@@ -26,7 +26,8 @@ G_BEGIN_DECLS
  * upload, kernels and download queued, waited for and counted; a ring of up to
  * CL_MAX_INFLIGHT frames queued at once; regions of interest filtered in place. It owns the
  * device buffers and staging memory these need, and the pinned and device allocators. Errors
- * are posted on the owner's bus. Used from the streaming thread (and start/stop) only. */
+ * are posted on the owner's bus. Used by whoever holds the sink pad's stream lock (the
+ * streaming thread, the element's pusher) and from start/stop. */
 typedef struct _ClFrames ClFrames;
 
 /* The most frames in flight (the max-inflight property's maximum). */

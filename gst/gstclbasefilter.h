@@ -46,13 +46,14 @@ struct _GstClBaseFilter
   GstVideoFilter parent;
 
   /*< protected >*/
-  /* streaming thread (and start/stop) only; ctx also read under the object lock */
+  /* under the sink pad's stream lock (the streaming thread, the pusher) and start/stop; ctx
+   * also read under the object lock */
   GstClContext *ctx;            /* the device's context, from start to stop */
   ClOverrides o;                /* the developer overrides, read at start */
   gboolean discrete;            /* frames are copied to device memory and back */
   ClFrames *frames;
   ClPusher *pusher;             /* frames in flight: sends each on once it is done */
-  GMutex stats_lock;            /* the stats: written by the streaming thread */
+  GMutex stats_lock;            /* the stats: written under the stream lock */
 
   /*< private >*/
   /* under the object lock */

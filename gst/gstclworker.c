@@ -764,7 +764,7 @@ worker_locked (GstClContext * ctx)
  * runs until then, goes first). A stream whose settings change faster than its builds end
  * always has a needed job queued; without this the generic programs prepared for its later
  * renegotiations would never be built, and that renegotiation's frame would wait for a compile
- * on the streaming thread (cold, a live change every second on 2 cores: 420-610 ms). */
+ * on the streaming thread (docs/design.md, the worker). */
 static ClJob *
 job_next (ClWorker * w)
 {
