@@ -74,6 +74,7 @@ gst_cl_buffer_pool_new (GstAllocator * allocator)
   gst_object_ref_sink (self);
   self->allocator = gst_object_ref (allocator);
   self->ctx = gst_cl_allocator_get_context (allocator);
+  GST_DEBUG_OBJECT (self, "new, memory of %" GST_PTR_FORMAT, allocator);
   return GST_BUFFER_POOL (self);
 }
 
