@@ -781,6 +781,23 @@ gst_cl_base_filter_query (GstBaseTransform * bt, GstPadDirection direction, GstQ
     drain_inflight (self);
     GST_PAD_STREAM_UNLOCK (GST_BASE_TRANSFORM_SINK_PAD (bt));
   }
+  /* GstPad runs a serialized query under the stream lock but, unlike data and events, also
+   * on a flushing pad: an allocation query that comes after the deactivation took and left
+   * the stream lock would then decide an allocation while stop () runs, and store its query
+   * after GstBaseTransform released the last one (never freed). A pad found not flushing under
+   * the lock cannot be deactivated before the answer ends. */
+  if (direction == GST_PAD_SINK && GST_QUERY_TYPE (query) == GST_QUERY_ALLOCATION) {
+    GstPad *sink = GST_BASE_TRANSFORM_SINK_PAD (bt);
+    gboolean flushing;
+
+    GST_PAD_STREAM_LOCK (sink);
+    GST_OBJECT_LOCK (sink);
+    flushing = GST_PAD_IS_FLUSHING (sink);
+    GST_OBJECT_UNLOCK (sink);
+    ok = !flushing && GST_BASE_TRANSFORM_CLASS (parent_class)->query (bt, direction, query);
+    GST_PAD_STREAM_UNLOCK (sink);
+    return ok;
+  }
   ok = GST_BASE_TRANSFORM_CLASS (parent_class)->query (bt, direction, query);
   /* a frame leaves as soon as it is done (the pusher), but may wait behind max-inflight - 1
    * frames queued before it */
