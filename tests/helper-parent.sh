@@ -1,6 +1,6 @@
 #!/bin/sh
 # The build helper ends with the application (issue 44): a pipeline whose helper is compiling
-# (a tuning job of a 61x61 gaussian, PoCL's kernel cache empty: seconds of work; its start seen
+# (a tuning job of a 31x31 gaussian, PoCL's kernel cache empty: seconds of work; its start seen
 # in the job messages) is killed with SIGKILL; the helper, found by its parent's PID, must be
 # gone within 3 s, not finish its job.
 # Run by meson test: helper-parent.sh HELPER
@@ -19,7 +19,7 @@ export GST_CLCONVOLVE_HELPER="$helper" POCL_CACHE_DIR="$tmp/pocl" GST_CLCONVOLVE
 
 gst-launch-1.0 -m videotestsrc is-live=true num-buffers=3000 \
   ! video/x-raw,format=RGBA,width=320,height=240,framerate=30/1 \
-  ! clconvolve kernel=gaussian size=61 ! fakesink > "$tmp/log" 2>&1 &
+  ! clconvolve kernel=gaussian size=31 ! fakesink > "$tmp/log" 2>&1 &
 gst=$!
 
 # the helper, a child of the pipeline's process
@@ -31,7 +31,7 @@ for i in $(seq 600); do
   sleep 0.1
 done
 [ -n "$pid" ] || fail "no helper started within 60 s"
-# into the tuning job (after the fixed variant's build): its candidates at 61x61, seconds of
+# into the tuning job (after the fixed variant's build): its candidates at 31x31, seconds of
 # compiling from nothing
 for i in $(seq 600); do
   grep -q "job=(string)tune, phase=(string)started" "$tmp/log" && break

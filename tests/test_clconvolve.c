@@ -1510,14 +1510,15 @@ GST_START_TEST (test_needed_build_first)
 GST_END_TEST;
 
 /* Streams whose builds keep the worker busy still get the generic programs prepared for their
- * later renegotiations (issue 43): 10 GRAY8 elements on one context of their own, whose worker
- * takes at least 600 ms a job (GST_CLCONVOLVE_WORKER_DELAY_MS), each with a size no other has,
- * so that the jobs they need fill the queue for 6 s and more. A prepared program (another
+ * later renegotiations (issue 43): 3 GRAY8 elements on one context of their own, whose worker
+ * takes at least 700 ms a job (GST_CLCONVOLVE_WORKER_DELAY_MS), each with a size no other has
+ * (small ones, quick to compile), so that the jobs they need (its variant and the generic
+ * separable program, about two an element) fill the queue for 4 s and more. A prepared program (another
  * pixel shape's), once it has waited 3 s, must start before the last of those jobs; first
  * in, first out by priority would run it after all of them, and a stream that changes its
  * settings faster than its builds end would then never get it (its first frame of a new
  * format compiling one on the streaming thread). Every frame matches the reference. */
-#define STARVED_ELEMENTS 6
+#define STARVED_ELEMENTS 3
 GST_START_TEST (test_prepared_not_starved)
 {
   Case c = { CASE_DEFAULTS, .format = "GRAY8", .width = 40, .height = 30, .kernel = "edge",
@@ -1535,12 +1536,12 @@ GST_START_TEST (test_prepared_not_starved)
   started_jobs = g_ptr_array_new_with_free_func (g_free);
   gst_debug_set_threshold_for_name ("clworker", GST_LEVEL_INFO);
   gst_debug_add_log_function (capture_started, NULL, NULL);
-  g_setenv ("GST_CLCONVOLVE_WORKER_DELAY_MS", "400", TRUE);
+  g_setenv ("GST_CLCONVOLVE_WORKER_DELAY_MS", "700", TRUE);
   for (gint i = 0; i < STARVED_ELEMENTS; i++) {
     GstElement *e = gst_element_factory_make ("clconvolve", NULL);
     gchar *caps;
 
-    c.size = 9 + 2 * i;
+    c.size = 3 + 2 * i;
     caps = caps_string (&c);
     apply_case (e, &c);
     gst_element_set_context (e, given);
@@ -1561,7 +1562,7 @@ GST_START_TEST (test_prepared_not_starved)
     for (gint i = 0; i < STARVED_ELEMENTS; i++) {
       gchar *v = element_variant (h[i]);
 
-      c.size = 9 + 2 * i;
+      c.size = 3 + 2 * i;
       check_frame_at (h[i], &c, 950 + frame, frame * GST_SECOND / 30);
       frame++;
       own += !g_str_has_prefix (v, "generic");
