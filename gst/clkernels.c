@@ -408,6 +408,32 @@ use_generic_separable (ClKernels * k, gint slot)
   return TRUE;
 }
 
+/* The dense generic program of slot made by the worker (its helper process builds it and runs
+ * it once), the streaming thread waiting for it: CL_SUCCESS, else what failed. Only on a
+ * device without on-chip local memory (a CPU: PoCL) while other elements of the process run,
+ * and with builds off the streaming thread. PoCL generates a kernel's code at its first launch
+ * under a lock of the whole process, which every launch takes: built and first run here, the
+ * program stalled the streams already running for as long (issue 45, session 31). */
+static cl_int
+generic_from_worker (ClKernels * k, gint slot, ClBuilt * g, gchar ** log, const gchar ** what)
+{
+  ClJob *job;
+  ClJobResult res;
+
+  if (k->o.sync_builds || k->facts.local_mem_dedicated || gst_cl_context_elements_running () < 2)
+    return CL_INVALID_OPERATION;
+  drop_job (k, slot);
+  submit_job (k, slot, slot, CL_JOB_BUILD, &cl_variant_generic);
+  job = k->jobs[slot];
+  gst_cl_job_wait (job);
+  if (gst_cl_job_poll (job, &res))
+    post_job (k, job, res.err == CL_SUCCESS ? "done" : "failed", &res,
+        g_get_monotonic_time () - k->job_asked[slot]);
+  drop_job (k, slot);
+  return gst_cl_built_make (k->ctx, &k->facts, k->sources.text, &k->requests[slot],
+      &cl_variant_generic, FALSE, g, log, what);
+}
+
 /* Runs a generic kernel for slot: the separable one where it suits the matrix and is ready,
  * else the dense one, building its program on the first use of its pixel shape (the one build
  * a frame may wait for; the context keeps it, and so does the element). */
@@ -429,7 +455,14 @@ use_generic (ClKernels * k, gint slot)
   if (!g->kernel || strcmp (options, g->options)) {
     clear_generic (k, slot, g);
     err = gst_cl_built_make (k->ctx, &k->facts, k->sources.text, r, &cl_variant_generic,
-        TRUE, g, &log, &what);
+        FALSE, g, &log, &what);
+    if (err == CL_INVALID_PROGRAM_EXECUTABLE)
+      err = generic_from_worker (k, slot, g, &log, &what);
+    if (err != CL_SUCCESS) {
+      g_clear_pointer (&log, g_free);
+      err = gst_cl_built_make (k->ctx, &k->facts, k->sources.text, r, &cl_variant_generic,
+          TRUE, g, &log, &what);
+    }
     if (err != CL_SUCCESS) {
       if (log || err == CL_BUILD_PROGRAM_FAILURE)
         GST_ELEMENT_ERROR (k->owner, LIBRARY, INIT,

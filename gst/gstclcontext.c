@@ -682,6 +682,23 @@ gst_cl_context_join (GstClContext * ctx)
   g_mutex_unlock (&registry_lock);
 }
 
+guint
+gst_cl_context_elements_running (void)
+{
+  GHashTableIter it;
+  gpointer load;
+  guint n = 0;
+
+  g_mutex_lock (&registry_lock);
+  if (device_load) {
+    g_hash_table_iter_init (&it, device_load);
+    while (g_hash_table_iter_next (&it, NULL, &load))
+      n += GPOINTER_TO_UINT (load);
+  }
+  g_mutex_unlock (&registry_lock);
+  return n;
+}
+
 void
 gst_cl_context_leave (GstClContext * ctx)
 {

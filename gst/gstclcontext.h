@@ -132,6 +132,8 @@ void gst_cl_context_release (GstClContext * ctx);
  * the element it returns a context to), leave one less (NULL allowed). */
 void gst_cl_context_join (GstClContext * ctx);
 void gst_cl_context_leave (GstClContext * ctx);
+/* The elements counted on every device of this process now (gst_cl_context_join). */
+guint gst_cl_context_elements_running (void);
 /* Whether an element is counted on ctx now (joined and not left). */
 gboolean gst_cl_context_in_use (GstClContext * ctx);
 

@@ -2618,14 +2618,16 @@ GST_START_TEST (test_helper_ends_with_last_element)
 
 GST_END_TEST;
 
-/* The longest a running stream may wait for a frame below: a build in this process would
- * hold its launches for a PoCL compile (hundreds of milliseconds to seconds here); the issue's
- * figure (66 ms) is measured with clconvolve-bench --stagger and clconvolve-gaps, not here,
- * where the suite's other processes share two cores. */
-#define STALL_BOUND_US (250 * G_TIME_SPAN_MILLISECOND)
+/* The longest a running stream may wait for a frame below: a build and first launch in this
+ * process would hold its launches for a PoCL compile (120-360 ms here before the second
+ * stream's first generic program came from the helper, 15-54 ms since, two cores shared with
+ * another suite). The issue's figure (66 ms) is measured with clconvolve-bench --stagger and
+ * clconvolve-gaps, not here, where the suite's other processes share two cores. */
+#define STALL_BOUND_US (100 * G_TIME_SPAN_MILLISECOND)
 
 /* Issue 45: a stream goes on while another starts on a second device (its context, worker and
- * helper process start, its kernel is built and tuned), and while a live change of its own
+ * helper process start, its kernel is built and tuned; its first generic program comes from
+ * the helper, the first stream running), and while a live change of its own
  * starts the helper again after it idled out (GST_CLCONVOLVE_HELPER_IDLE=1) and runs a generic
  * kernel while the new one builds; the new stream does not stall after its first frame either.
  * Builds off the streaming thread, as in an application. First in the case: no context of the
