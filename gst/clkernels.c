@@ -408,12 +408,16 @@ use_generic_separable (ClKernels * k, gint slot)
   return TRUE;
 }
 
+/* The longest a stream's first frame waits for the worker's generic program (a cold build
+ * takes seconds in the helper) before building it in its own thread. */
+#define GENERIC_WAIT_US (5 * G_TIME_SPAN_SECOND)
+
 /* The dense generic program of slot made by the worker (its helper process builds it and runs
- * it once), the streaming thread waiting for it: CL_SUCCESS, else what failed. Only on a
- * device without on-chip local memory (a CPU: PoCL) while other elements of the process run,
- * and with builds off the streaming thread. PoCL generates a kernel's code at its first launch
- * under a lock of the whole process, which every launch takes: built and first run here, the
- * program stalled the streams already running for as long (issue 45, session 31). */
+ * it once), the streaming thread waiting for it up to GENERIC_WAIT_US: CL_SUCCESS, else what
+ * failed. Only on a device without on-chip local memory (a CPU: PoCL) while other elements of
+ * the process run, and with builds off the streaming thread. PoCL generates a kernel's code at
+ * its first launch under a lock of the whole process, which every launch takes: built and
+ * first run here, the program stalled the streams already running for as long. */
 static cl_int
 generic_from_worker (ClKernels * k, gint slot, ClBuilt * g, gchar ** log, const gchar ** what)
 {
@@ -425,8 +429,8 @@ generic_from_worker (ClKernels * k, gint slot, ClBuilt * g, gchar ** log, const 
   drop_job (k, slot);
   submit_job (k, slot, slot, CL_JOB_BUILD, &cl_variant_generic);
   job = k->jobs[slot];
-  gst_cl_job_wait (job);
-  if (gst_cl_job_poll (job, &res))
+  if (gst_cl_job_wait_until (job, k->job_asked[slot] + GENERIC_WAIT_US) &&
+      gst_cl_job_poll (job, &res))
     post_job (k, job, res.err == CL_SUCCESS ? "done" : "failed", &res,
         g_get_monotonic_time () - k->job_asked[slot]);
   drop_job (k, slot);

@@ -1070,6 +1070,19 @@ gst_cl_job_wait (ClJob * job)
   g_mutex_unlock (&w->lock);
 }
 
+gboolean
+gst_cl_job_wait_until (ClJob * job, gint64 end_time)
+{
+  ClWorker *w = job->ctx->worker;
+  gboolean ended;
+
+  g_mutex_lock (&w->lock);
+  while (job->state != JOB_ENDED && g_cond_wait_until (&w->changed, &w->lock, end_time));
+  ended = job->state == JOB_ENDED;
+  g_mutex_unlock (&w->lock);
+  return ended;
+}
+
 void
 gst_cl_job_drop (ClJob * job)
 {

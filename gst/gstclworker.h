@@ -113,6 +113,8 @@ gboolean gst_cl_job_poll (ClJob * job, ClJobResult * result);
 
 /* Waits until the job has ended (GST_CLCONVOLVE_SYNC_BUILDS: the old, stalling behaviour). */
 void gst_cl_job_wait (ClJob * job);
+/* The same, until end_time (g_get_monotonic_time ()) at the latest: TRUE if it has ended. */
+gboolean gst_cl_job_wait_until (ClJob * job, gint64 end_time);
 
 ClJobKind gst_cl_job_kind (const ClJob * job);
 
