@@ -1062,12 +1062,7 @@ gst_cl_job_poll (ClJob * job, ClJobResult * result)
 void
 gst_cl_job_wait (ClJob * job)
 {
-  ClWorker *w = job->ctx->worker;
-
-  g_mutex_lock (&w->lock);
-  while (job->state != JOB_ENDED)
-    g_cond_wait (&w->changed, &w->lock);
-  g_mutex_unlock (&w->lock);
+  gst_cl_job_wait_until (job, G_MAXINT64);
 }
 
 gboolean

@@ -2618,10 +2618,9 @@ GST_START_TEST (test_helper_ends_with_last_element)
 
 GST_END_TEST;
 
-/* The longest a running stream may wait for a frame below: a build and first launch in this
- * process would hold its launches for a PoCL compile (120-360 ms here before the second
- * stream's first generic program came from the helper, 15-54 ms since, two cores shared with
- * another suite). The issue's figure (66 ms) is measured with clconvolve-bench --stagger and
+/* The longest a running stream may wait for a frame below: a program built and first launched
+ * in this process would hold its launches for PoCL's code generation (docs/design.md, PoCL's
+ * lock). The issue's figure (66 ms) is measured with clconvolve-bench --stagger and
  * clconvolve-gaps, not here, where the suite's other processes share two cores. */
 #define STALL_BOUND_US (100 * G_TIME_SPAN_MILLISECOND)
 
