@@ -54,6 +54,8 @@ static const gchar *const path_logs[] = {
   "memory:CLBuffer on this device: the frame stays in device memory (no transfer)"
 };
 
+typedef struct _ClRegionGroup ClRegionGroup;
+
 struct _ClFrames
 {
   GstElement *owner;
@@ -78,6 +80,7 @@ struct _ClFrames
   /* regions: the parts of the frame's regions and the buffers of their windows (in: host
    * frames uploaded; out: what the kernels write) */
   ClRegionPart *parts;          /* CL_MAX_REGIONS x CL_MAX_VIEWS */
+  ClRegionGroup *groups;        /* CL_MAX_REGION_SIZES */
   cl_mem region_in, region_out;
   gsize region_in_bytes, region_out_bytes;
 };
@@ -402,7 +405,7 @@ frame_submit (ClFrames * fs, ClFrameSlot * slot)
   /* the negotiated size, not a GstVideoMeta's (which may be larger, or lie); the fields of an
    * interlaced frame (interleaved, or mixed with the buffer flagged) filtered apart, where
    * alternate's frames are one field each already */
-  if (!fs->prepare (fs->user, fields_apart (&fs->in_info, in), &L, f, &bands))
+  if (!fs->prepare (fs->user, fields_apart (&fs->in_info, in), 0, &L, f, &bands))
     return GST_FLOW_ERROR;
   /* what held a frame up beyond a pointer's check (never a compiler: tests/bench/gaps.sh) */
   if (g_get_monotonic_time () - start > 5000)
@@ -588,6 +591,51 @@ run_frame (ClFrames * fs, ClFrameSlot * slot)
   return ret == GST_FLOW_OK ? frame_complete (fs, slot) : ret;
 }
 
+/* The regions of one matrix side (0: the element's), their layout and kernels, and their
+ * parts: [first, first + n) of the frame's */
+struct _ClRegionGroup
+{
+  gint size;
+  ClLayout L;
+  ClFrameRun run;
+  gint first, n;
+};
+
+/* The distinct sizes of rects into sizes, the element's (0) first, then the smaller first
+ * (the copies go in that order: where regions overlap, the larger kernel's pixels stay).
+ * Returns how many. */
+static gint
+region_sizes (const ClRect * rects, gint n_rects, gint * sizes)
+{
+  gint n = 0;
+
+  for (gint i = 0; i < n_rects; i++) {
+    gint k = 0, s = rects[i].size;
+
+    while (k < n && sizes[k] < s)
+      k++;
+    if (k < n && sizes[k] == s)
+      continue;
+    if (n == CL_MAX_REGION_SIZES)
+      break;
+    memmove (sizes + k + 1, sizes + k, (n - k) * sizeof (gint));
+    sizes[k] = s;
+    n++;
+  }
+  return n;
+}
+
+/* The group a region of side size runs in: its own, else (past CL_MAX_REGION_SIZES sides)
+ * the next larger one's, else the largest's */
+static gint
+region_group (const gint * sizes, gint n, gint size)
+{
+  for (gint g = 0; g < n; g++)
+    if (sizes[g] >= size)
+      return g;
+  return n - 1;
+}
+
 GstFlowReturn
 cl_frames_regions (ClFrames * fs, const GstVideoInfo * info, GstBuffer * buf,
     const ClRect * rects, gint n_rects)
@@ -595,11 +643,11 @@ cl_frames_regions (ClFrames * fs, const GstVideoInfo * info, GstBuffer * buf,
   ClFrameSlot *slot;
   GstVideoFrame *frame;
   gint w = GST_VIDEO_INFO_WIDTH (info), h = GST_VIDEO_INFO_HEIGHT (info), n = 0, bands;
+  gint sizes[CL_MAX_REGION_SIZES], n_groups;
   ClPlane planes[CL_MAX_PLANES];
-  ClLayout L;
   FrameMem mem;
   ClMemPath path;
-  gboolean in_place;
+  gboolean in_place, fields;
   gsize bytes = 0;
   cl_event done = NULL;
   const gchar *what = "";
@@ -607,7 +655,7 @@ cl_frames_regions (ClFrames * fs, const GstVideoInfo * info, GstBuffer * buf,
   GstMapFlags cl = 0;
   GstClMemory *m;
   GstFlowReturn ret = GST_FLOW_OK;
-  cl_int err;
+  cl_int err = CL_SUCCESS;
 
   set_infos (fs, info, info);
   slot = free_slot (fs);
@@ -622,24 +670,42 @@ cl_frames_regions (ClFrames * fs, const GstVideoInfo * info, GstBuffer * buf,
     g_free (why);
     return GST_BASE_TRANSFORM_FLOW_DROPPED;
   }
-  memset (&slot->f, 0, sizeof (slot->f));
-  if (!fs->prepare (fs->user, fields_apart (info, frame), &L, &slot->f, &bands)) {
-    ret = GST_FLOW_ERROR;
-    goto out;
-  }
-  if (!frame_in_bounds (frame, &L, &why)) {
-    GST_ELEMENT_WARNING (fs->owner, STREAM, FORMAT, ("Dropped an invalid input frame: %s.", why),
-        ("%" GST_PTR_FORMAT, buf));
-    g_free (why);
-    ret = GST_BASE_TRANSFORM_FLOW_DROPPED;
-    goto out;
-  }
-  if (!fs->parts)
+  if (!fs->parts) {
     fs->parts = g_new (ClRegionPart, CL_MAX_REGIONS * CL_MAX_VIEWS);
-  for (gint i = 0; i < n_rects; i++)
-    n += cl_region_plan (&L, w, h, &rects[i], slot->f.radius, slot->f.wrap, fs->parts + n,
-        &bytes);
-  mem = frame_planes (fs, frame, &L, planes);
+    fs->groups = g_new (ClRegionGroup, CL_MAX_REGION_SIZES);
+  }
+  memset (&slot->f, 0, sizeof (slot->f));
+  fields = fields_apart (info, frame);
+  /* the kernels of each size the regions ask for (none: the element's, for the stats) */
+  n_groups = region_sizes (rects, n_rects, sizes);
+  if (n_groups == 0)
+    sizes[n_groups++] = 0;
+  for (gint g = 0; g < n_groups; g++) {
+    ClRegionGroup *gr = &fs->groups[g];
+
+    gr->size = sizes[g];
+    if (!fs->prepare (fs->user, fields, gr->size, &gr->L, &gr->run, &bands)) {
+      ret = GST_FLOW_ERROR;
+      goto out;
+    }
+    if (g == 0) {
+      slot->f = gr->run;
+      if (!frame_in_bounds (frame, &gr->L, &why)) {
+        GST_ELEMENT_WARNING (fs->owner, STREAM, FORMAT, ("Dropped an invalid input frame: "
+                "%s.", why), ("%" GST_PTR_FORMAT, buf));
+        g_free (why);
+        ret = GST_BASE_TRANSFORM_FLOW_DROPPED;
+        goto out;
+      }
+    }
+    gr->first = n;
+    for (gint i = 0; i < n_rects; i++)
+      if (region_group (sizes, n_groups, rects[i].size) == g)
+        n += cl_region_plan (&gr->L, w, h, &rects[i], gr->run.radius, gr->run.wrap,
+            fs->parts + n, &bytes);
+    gr->n = n - gr->first;
+  }
+  mem = frame_planes (fs, frame, &fs->groups[0].L, planes);
   /* the kernels read the frame where it is when the device may: device-resident memory, or
    * pinned memory on a host-unified device; else the windows go up and the regions down */
   in_place = mem == FRAME_DEVICE || (mem == FRAME_PINNED && !fs->discrete);
@@ -649,7 +715,7 @@ cl_frames_regions (ClFrames * fs, const GstVideoInfo * info, GstBuffer * buf,
     record_frame (fs, &slot->f, slot->e, 0, path, path);
     goto out;
   }
-  for (gint p = 0; p < L.n_planes && !in_place; p++) {
+  for (gint p = 0; p < fs->groups[0].L.n_planes && !in_place; p++) {
     planes[p].mem = NULL;
     if (!planes[p].host) {
       GST_ELEMENT_ERROR (fs->owner, STREAM, FAILED, ("A frame in device memory has a plane layout "
@@ -667,8 +733,16 @@ cl_frames_regions (ClFrames * fs, const GstVideoInfo * info, GstBuffer * buf,
     ret = GST_FLOW_ERROR;
     goto out;
   }
-  err = gst_cl_run_regions (&slot->f, &L, fs->parts, n, planes, fs->region_in,
-      fs->region_out, slot->e, &done, &what);
+  for (gint g = 0; g < n_groups && err == CL_SUCCESS; g++) {
+    const ClRegionGroup *gr = &fs->groups[g];
+
+    if (gr->n)
+      err = gst_cl_run_region_windows (&gr->run, &gr->L, fs->parts + gr->first, gr->n, planes,
+          fs->region_in, fs->region_out, slot->e, &what);
+  }
+  if (err == CL_SUCCESS)
+    err = gst_cl_run_region_copies (&slot->f, fs->parts, n, planes, fs->region_out, slot->e,
+        &done, &what);
   if (err == CL_SUCCESS) {
     cl_int status = CL_COMPLETE;
 
@@ -859,6 +933,7 @@ cl_frames_free (ClFrames * fs)
   g_free (fs->spent);
   g_free (fs->slots);
   g_free (fs->parts);
+  g_free (fs->groups);
   g_clear_pointer (&fs->region_in, clReleaseMemObject);
   g_clear_pointer (&fs->region_out, clReleaseMemObject);
   gst_clear_object (&fs->allocator);

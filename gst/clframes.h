@@ -59,8 +59,9 @@ typedef struct
 
 /* The element's side of a frame: the settings' snapshot made current and the layout of a frame
  * of the negotiated format planned (fields: its fields filtered apart) into *L, with what it
- * runs on into *run and the bands property into *bands. FALSE after posting an error. */
-typedef gboolean (*ClPrepareFunc) (gpointer user, gboolean fields, ClLayout * L,
+ * runs on into *run and the bands property into *bands; size: the matrix side regions of that
+ * size run (roi-scale), 0 for the element's own. FALSE after posting an error. */
+typedef gboolean (*ClPrepareFunc) (gpointer user, gboolean fields, gint size, ClLayout * L,
     ClFrameRun * run, gint * bands);
 
 /* discrete: frames are copied to device buffers; profiling: the queues record events, counted

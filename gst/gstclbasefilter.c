@@ -73,7 +73,8 @@ regions_frame (GstClBaseFilter * self, GstBuffer * buf, GstBuffer * meta)
 /* The subclass's prepare as ClFrames asks for it (ClPrepareFunc), for a frame of the
  * negotiated format, with the bands property. */
 static gboolean
-prepare_frame (gpointer user, gboolean fields, ClLayout * L, ClFrameRun * run, gint * bands)
+prepare_frame (gpointer user, gboolean fields, gint size, ClLayout * L, ClFrameRun * run,
+    gint * bands)
 {
   GstClBaseFilter *self = user;
 
@@ -81,7 +82,7 @@ prepare_frame (gpointer user, gboolean fields, ClLayout * L, ClFrameRun * run, g
   *bands = self->bands;
   GST_OBJECT_UNLOCK (self);
   return GST_CL_BASE_FILTER_GET_CLASS (self)->prepare (self, &GST_VIDEO_FILTER (self)->in_info,
-      fields, L, run);
+      fields, size, L, run);
 }
 
 /* Syncs the controlled properties (divisor, bias, angle, sigma, amount, roi-*) to the buffer's
@@ -442,7 +443,7 @@ gst_cl_base_filter_set_info (GstVideoFilter * vf, GstCaps * incaps, GstVideoInfo
   self->same_caps = gst_caps_is_equal (incaps, outcaps);
   GST_OBJECT_UNLOCK (self);
   /* the kernels of this format and the current settings, built (and tuned) now */
-  return GST_CL_BASE_FILTER_GET_CLASS (self)->prepare (self, in_info, FALSE, &L, &run);
+  return GST_CL_BASE_FILTER_GET_CLASS (self)->prepare (self, in_info, FALSE, 0, &L, &run);
 }
 
 /* Offers upstream a pool of our device's memory (and the allocator behind it): pinned memory

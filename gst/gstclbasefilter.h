@@ -84,11 +84,12 @@ struct _GstClBaseFilterClass
   /* Before stop releases them (also after a failed open). */
   void (*close) (GstClBaseFilter * filter);
   /* A frame of info: its layout planned into *L with its kernels ready, what it runs on into
-   * *run (fields: its fields filtered apart). Called at negotiation (set_info, so a format or
-   * a build that fails is an error there) and before each frame. FALSE after posting an
+   * *run (fields: its fields filtered apart; size: the matrix side of regions that have their
+   * own, ClRect's, 0 for the subclass's). Called at negotiation (set_info, so a format or a
+   * build that fails is an error there) and before each frame. FALSE after posting an
    * error. */
   gboolean (*prepare) (GstClBaseFilter * filter, const GstVideoInfo * info, gboolean fields,
-      ClLayout * L, ClFrameRun * run);
+      gint size, ClLayout * L, ClFrameRun * run);
   /* Whether the settings leave every sample as it is (buffers then pass through). */
   gboolean (*is_identity) (GstClBaseFilter * filter);
   /* Whether frames are filtered in regions, and buf's (a frame of width x height) into rects

@@ -40,6 +40,7 @@
 #include "gstclenums.h"
 #include "clsettings.h"
 #include "clkernels.h"
+#include "clsizes.h"
 #include "gstcltuner.h"
 #include "gstclmemory.h"
 
@@ -71,7 +72,10 @@ enum
   PROP_ROI_HEIGHT,
   PROP_ROI_META,
   PROP_ROI_TYPES,
-  PROP_PLANE_MATRICES
+  PROP_PLANE_MATRICES,
+  PROP_ROI_SCALE,
+  PROP_ROI_MARGIN,
+  PROP_ROI_MARGIN_SCALE
 };
 
 struct _GstClConvolve
@@ -88,6 +92,9 @@ struct _GstClConvolve
   gboolean roi_meta;
   gchar *roi_types;             /* the property's text */
   gchar **roi_type_list;        /* its names, NULL for every type */
+  gdouble roi_scale;            /* a meta region's matrix side over its shorter side, 0: size */
+  gint roi_margin;              /* pixels each region grows by on each side */
+  gdouble roi_margin_scale;     /* ... and this times its width (height) */
   /* the settings make the identity (as of identity_cookie; cookie never starts there) */
   gboolean identity;
   guint identity_cookie;
@@ -97,6 +104,7 @@ struct _GstClConvolve
 
   /* streaming thread (and start/stop) only */
   ClKernels *kernels;           /* settings to kernels */
+  ClSizes *sizes;               /* ... for regions of other sides (roi-scale) */
   ClSettings *cur;              /* the snapshot in use */
   guint cur_cookie;
   gboolean cur_valid;
@@ -286,6 +294,18 @@ gst_cl_convolve_set_property (GObject * object, guint prop_id, const GValue * va
       self->roi_meta = g_value_get_boolean (value);
       GST_OBJECT_UNLOCK (self);
       break;
+    case PROP_ROI_SCALE:
+    case PROP_ROI_MARGIN_SCALE:
+      GST_OBJECT_LOCK (self);
+      *(prop_id == PROP_ROI_SCALE ? &self->roi_scale : &self->roi_margin_scale) =
+          g_value_get_double (value);
+      GST_OBJECT_UNLOCK (self);
+      break;
+    case PROP_ROI_MARGIN:
+      GST_OBJECT_LOCK (self);
+      self->roi_margin = g_value_get_int (value);
+      GST_OBJECT_UNLOCK (self);
+      break;
     case PROP_ROI_TYPES:{
       const gchar *text = g_value_get_string (value);
       gchar **names = NULL;
@@ -395,6 +415,15 @@ gst_cl_convolve_get_property (GObject * object, guint prop_id, GValue * value,
     case PROP_ROI_META:
       g_value_set_boolean (value, self->roi_meta);
       break;
+    case PROP_ROI_SCALE:
+      g_value_set_double (value, self->roi_scale);
+      break;
+    case PROP_ROI_MARGIN:
+      g_value_set_int (value, self->roi_margin);
+      break;
+    case PROP_ROI_MARGIN_SCALE:
+      g_value_set_double (value, self->roi_margin_scale);
+      break;
     case PROP_ROI_TYPES:
       g_value_set_string (value, self->roi_types);
       break;
@@ -414,7 +443,7 @@ gst_cl_convolve_get_property (GObject * object, guint prop_id, GValue * value,
  * unless a setting changed. */
 static gboolean
 gst_cl_convolve_prepare (GstClBaseFilter * filter, const GstVideoInfo * info, gboolean fields,
-    ClLayout * L, ClFrameRun * run)
+    gint size, ClLayout * L, ClFrameRun * run)
 {
   GstClConvolve *self = GST_CL_CONVOLVE (filter);
   gboolean changed = FALSE;
@@ -432,6 +461,10 @@ gst_cl_convolve_prepare (GstClBaseFilter * filter, const GstVideoInfo * info, gb
     self->cur_valid = FALSE;
     return FALSE;
   }
+  /* regions with a side of their own (roi-scale) */
+  if (size)
+    return cl_sizes_prepare (self->sizes, self->cur, self->cur_cookie, size, info, fields, L,
+        run);
   cl_layout_plan (info, self->cur->planes, fields, L);
   if (!cl_kernels_prepare (self->kernels, L))
     return FALSE;
@@ -453,6 +486,9 @@ gst_cl_convolve_open (GstClBaseFilter * filter)
   self->kernels = cl_kernels_new (GST_ELEMENT (self), filter->ctx,
       cl_frames_queues (filter->frames), &filter->o, filter->discrete, formats, &self->kstats,
       &filter->stats_lock);
+  self->sizes = cl_sizes_new (GST_ELEMENT (self), filter->ctx,
+      cl_frames_queues (filter->frames), &filter->o, filter->discrete, formats, &self->kstats,
+      &filter->stats_lock);
   gst_caps_unref (formats);
   return self->kernels != NULL;
 }
@@ -462,6 +498,7 @@ gst_cl_convolve_close (GstClBaseFilter * filter)
 {
   GstClConvolve *self = GST_CL_CONVOLVE (filter);
 
+  g_clear_pointer (&self->sizes, cl_sizes_free);
   g_clear_pointer (&self->kernels, cl_kernels_free);
   self->cur_valid = FALSE;
 }
@@ -490,9 +527,12 @@ gst_cl_convolve_collect_regions (GstClBaseFilter * filter, GstBuffer * buf, gint
 {
   GstClConvolve *self = GST_CL_CONVOLVE (filter);
   gboolean dropped = FALSE;
+  gdouble scale;
   gint n = 0;
 
   GST_OBJECT_LOCK (self);
+  /* a preset made at any size (not custom) takes each meta region's own */
+  scale = self->set->kernel != CONV_PRESET_CUSTOM ? self->roi_scale : 0.0;
   if (!self->roi_meta) {
     ClRect r = self->roi;
 
@@ -521,11 +561,16 @@ gst_cl_convolve_collect_regions (GstClBaseFilter * filter, GstBuffer * buf, gint
         dropped = TRUE;
         break;
       }
-      rects[n++] = (ClRect) { MIN (roi->x, G_MAXINT), MIN (roi->y, G_MAXINT),
-        MIN (roi->w, G_MAXINT), MIN (roi->h, G_MAXINT)
+      rects[n] = (ClRect) { MIN (roi->x, G_MAXINT), MIN (roi->y, G_MAXINT),
+        MIN (roi->w, G_MAXINT), MIN (roi->h, G_MAXINT), 0
       };
+      if (scale > 0.0)
+        rects[n].size = cl_region_side (scale, rects[n].width, rects[n].height);
+      n++;
     }
   }
+  for (gint i = 0; i < n; i++)
+    cl_rect_grow (&rects[i], self->roi_margin, self->roi_margin_scale);
   GST_OBJECT_UNLOCK (self);
   if (dropped)
     GST_WARNING_OBJECT (self, "more than %d regions on a frame: the first %d filtered",
@@ -660,6 +705,17 @@ install_region_properties (GObjectClass * gobject_class)
   g_object_class_install_property (gobject_class, PROP_ROI_TYPES,
       g_param_spec_string ("roi-types", "Region types", "Comma-separated roi-type names that "
           "roi-meta convolves, empty for every type", NULL, live));
+  g_object_class_install_property (gobject_class, PROP_ROI_SCALE,
+      g_param_spec_double ("roi-scale", "Region kernel scale", "Kernel size of each roi-meta "
+          "region: this times its shorter side (odd, 3-63), 0 for size", 0.0, 10.0, 0.0,
+          live));
+  g_object_class_install_property (gobject_class, PROP_ROI_MARGIN,
+      g_param_spec_int ("roi-margin", "Region margin", "Pixels added on every side of each "
+          "region before it is convolved", 0, 65535, 0, live));
+  g_object_class_install_property (gobject_class, PROP_ROI_MARGIN_SCALE,
+      g_param_spec_double ("roi-margin-scale", "Region margin scale", "Fraction of each "
+          "region's width (height) added on its left and right (top and bottom)", 0.0, 10.0,
+          0.0, live));
 }
 
 static void

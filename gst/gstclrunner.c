@@ -691,9 +691,9 @@ part_plane (const ClPlane * plane, const ClRegionPart * part)
 }
 
 cl_int
-gst_cl_run_regions (const ClFrameRun * f, const ClLayout * L, const ClRegionPart * parts,
-    gint n, const ClPlane * frame, cl_mem win, cl_mem out, ClEvents * e, cl_event * done,
-    const gchar ** what)
+gst_cl_run_region_windows (const ClFrameRun * f, const ClLayout * L,
+    const ClRegionPart * parts, gint n, const ClPlane * frame, cl_mem win, cl_mem out,
+    ClEvents * e, const gchar ** what)
 {
   const size_t zero[3] = { 0, 0, 0 };
   cl_int err;
@@ -742,6 +742,16 @@ gst_cl_run_regions (const ClFrameRun * f, const ClLayout * L, const ClRegionPart
         return err;
     }
   }
+  return CL_SUCCESS;
+}
+
+cl_int
+gst_cl_run_region_copies (const ClFrameRun * f, const ClRegionPart * parts, gint n,
+    const ClPlane * frame, cl_mem out, ClEvents * e, cl_event * done, const gchar ** what)
+{
+  const size_t zero[3] = { 0, 0, 0 };
+  cl_int err;
+
   /* every window is read (the queue is in order): the regions may now be written */
   for (gint i = 0; i < n; i++) {
     const ClRegionPart *p = &parts[i];

@@ -142,16 +142,20 @@ cl_int gst_cl_run_discrete (const ClFrameRun * f, const ClLayout * L, const ClPl
     const ClPlane * dev_in, const ClPlane * dev_out, const ClPlane * dst,
     const GstVideoFrame * in, gint bands, ClEvents * e, cl_event * done, const gchar ** what);
 
-/* Regions of interest, in place: the n parts' windows convolved into out (the parts' offsets
- * and pitches) and their regions copied back into the frame's planes, all on f's kernel queue,
- * every window read before any region is written (regions may overlap). frame: each plane's
- * OpenCL memory (mem set: the kernels read it and the regions are copied into it by the device)
- * or its host address (mem NULL: the windows go up into win first and the regions come down).
- * Returns once all is queued, with *done (release it) completing when the frame is written; on a
- * failure *what names the step. */
-cl_int gst_cl_run_regions (const ClFrameRun * f, const ClLayout * L, const ClRegionPart * parts,
-    gint n, const ClPlane * frame, cl_mem win, cl_mem out, ClEvents * e, cl_event * done,
-    const gchar ** what);
+/* Regions of interest, in place, in two steps on f's kernel queue: the n parts' windows
+ * convolved into out (the parts' offsets and pitches; gst_cl_run_region_windows, once per
+ * matrix the regions run), then their regions copied back into the frame's planes
+ * (gst_cl_run_region_copies, once for all the parts, in their order: where regions overlap the
+ * last one's pixels stay), so that every window is read before any region is written. frame:
+ * each plane's OpenCL memory (mem set: the kernels read it and the regions are copied into it
+ * by the device) or its host address (mem NULL: the windows go up into win first and the
+ * regions come down). The copies return once all is queued, with *done (release it)
+ * completing when the frame is written; on a failure *what names the step. */
+cl_int gst_cl_run_region_windows (const ClFrameRun * f, const ClLayout * L,
+    const ClRegionPart * parts, gint n, const ClPlane * frame, cl_mem win, cl_mem out,
+    ClEvents * e, const gchar ** what);
+cl_int gst_cl_run_region_copies (const ClFrameRun * f, const ClRegionPart * parts, gint n,
+    const ClPlane * frame, cl_mem out, ClEvents * e, cl_event * done, const gchar ** what);
 
 /* Waits for everything queued on f's queues (after a failure, before the frames go). */
 void gst_cl_run_finish (const ClFrameRun * f);

@@ -13,6 +13,7 @@
 
 #include "regions.h"
 
+#include <math.h>
 #include <string.h>
 
 gboolean
@@ -175,4 +176,40 @@ cl_region_plan (const ClLayout * L, gint width, gint height, const ClRect * rect
     *bytes += p->bytes * p->rows;
   }
   return n;
+}
+
+/* the sides regions are filtered with: a kernel grows in steps of about a quarter */
+static const gint region_sides[CL_REGION_SIDES] = {
+  3, 5, 7, 9, 11, 15, 19, 23, 31, 39, 47, 55, 63
+};
+
+gint
+cl_region_side (gdouble scale, gint width, gint height)
+{
+  gdouble want = scale * MAX (MIN (width, height), 0);
+  gint side;
+
+  /* the nearest odd side, within the table's */
+  want = CLAMP (want, 3.0, (gdouble) region_sides[CL_REGION_SIDES - 1]);
+  side = 2 * (gint) floor (want / 2.0) + 1;
+  for (gint i = 0; i < CL_REGION_SIDES; i++)
+    if (region_sides[i] >= side)
+      return region_sides[i];
+  return region_sides[CL_REGION_SIDES - 1];
+}
+
+void
+cl_rect_grow (ClRect * r, gint margin, gdouble margin_scale)
+{
+  /* whole pixels, up (less a rounding error's worth: 0.1 x 30 is 3) */
+  gint64 mx = margin + (gint64) ceil (margin_scale * MAX (r->width, 0) - 1e-6);
+  gint64 my = margin + (gint64) ceil (margin_scale * MAX (r->height, 0) - 1e-6);
+  gint64 x = r->x - mx, y = r->y - my;
+  gint64 w = r->width + 2 * mx, h = r->height + 2 * my;
+
+  /* x within gint; the width past G_MAXINT is past any frame */
+  r->x = (gint) CLAMP (x, G_MININT, G_MAXINT);
+  r->y = (gint) CLAMP (y, G_MININT, G_MAXINT);
+  r->width = (gint) CLAMP (w + (x - r->x), 0, G_MAXINT);
+  r->height = (gint) CLAMP (h + (y - r->y), 0, G_MAXINT);
 }

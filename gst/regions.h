@@ -24,14 +24,18 @@
 
 G_BEGIN_DECLS
 
-/* A rectangle of frame pixels. */
+/* A rectangle of frame pixels, and the side of the matrix it is filtered with where it has
+ * its own (roi-scale), else 0. */
 typedef struct
 {
   gint x, y, width, height;
+  gint size;
 } ClRect;
 
 /* The most regions one frame filters (more are left out, with a warning). */
 #define CL_MAX_REGIONS 256
+/* The most matrix sides the regions of one frame run (others take the element's). */
+#define CL_MAX_REGION_SIZES 16
 
 /* One kernel launch of a part: view index in the layout, the window's first pixel and width in
  * the view's pixels, and the pixels its rows write (>= width: the view's copied padding
@@ -64,6 +68,16 @@ typedef struct
  * parts (0 for a region outside the frame or empty). */
 gint cl_region_plan (const ClLayout * L, gint width, gint height, const ClRect * r,
     gint radius, gboolean wrap, ClRegionPart * parts, gsize * bytes);
+
+/* The matrix side for a region of width x height with roi-scale scale: scale x its shorter
+ * side, rounded to odd, clamped to 3 .. CONV_MAX_SIZE, then raised to the next of a few fixed
+ * sides (CL_REGION_SIDES of them, so that a frame's regions build few programs). */
+#define CL_REGION_SIDES 13
+gint cl_region_side (gdouble scale, gint width, gint height);
+
+/* r grown by margin pixels and by margin_scale times its width (left and right) and height
+ * (top and bottom) on each side, within G_MAXINT. */
+void cl_rect_grow (ClRect * r, gint margin, gdouble margin_scale);
 
 /* r clipped to width x height; FALSE when nothing of it is left. */
 gboolean cl_rect_clip (ClRect * r, gint width, gint height);

@@ -1164,6 +1164,7 @@ rgb_selection (const gchar * planes)
 }
 
 #define SPLIT_ENV "GST_CLCONVOLVE_SPLIT"
+#define SYNC_ENV "GST_CLCONVOLVE_SYNC_BUILDS"
 
 /* Every test starts with GST_CLCONVOLVE_SPLIT as the suite found it (check_vector_cases sets
  * it and leaves it so: a failed check would skip any restoring there) and without
@@ -1172,10 +1173,11 @@ static void
 reset_split_env (void)
 {
   static gboolean seen;
-  static gchar *initial;
+  static gchar *initial, *initial_sync;
 
   if (!seen) {
     initial = g_strdup (g_getenv (SPLIT_ENV));
+    initial_sync = g_strdup (g_getenv (SYNC_ENV));
     seen = TRUE;
   }
   if (initial)
@@ -1184,6 +1186,9 @@ reset_split_env (void)
     g_unsetenv (SPLIT_ENV);
   /* test_float4_blocks sets it and unsets it at its end, which a failed check skips */
   g_unsetenv ("GST_CLCONVOLVE_BLOCK");
+  /* test_regions_scaled unsets it */
+  if (initial_sync)
+    g_setenv (SYNC_ENV, initial_sync, TRUE);
   test_interlace = NULL;
   test_frame_interlaced = FALSE;
 }
@@ -2265,6 +2270,160 @@ GST_START_TEST (test_regions_copy)
 
 GST_END_TEST;
 
+/* roi-scale's rule as the element documents it: scale x the region's shorter side, the
+ * nearest odd (up at an even), at least 3, then the next of these sides */
+static gint
+scaled_side (gdouble scale, gint w, gint h)
+{
+  static const gint sides[] = { 3, 5, 7, 9, 11, 15, 19, 23, 31, 39, 47, 55, 63 };
+  gdouble want = MIN (scale * MIN (w, h), 63.0);
+  gint odd = MAX (3, 2 * (gint) (want / 2.0) + 1);
+
+  for (guint i = 0; i < G_N_ELEMENTS (sides); i++)
+    if (sides[i] >= odd)
+      return sides[i];
+  return 63;
+}
+
+/* A region grown by roi-margin and roi-margin-scale (whole pixels, rounded up) */
+static TestRoi
+grown_roi (const TestRoi * r, gint margin, gdouble mscale)
+{
+  /* tenths, exactly: the test's scales are multiples of 0.1 */
+  gint tenths = (gint) (mscale * 10.0 + 0.5);
+  gint mx = margin + (r->w * tenths + 9) / 10, my = margin + (r->h * tenths + 9) / 10;
+
+  return (TestRoi) { r->x - mx, r->y - my, r->w + 2 * mx, r->h + 2 * my, r->type };
+}
+
+/* One frame of c with the regions rois as metas, roi-scale scale and the margins: each
+ * region filtered with c's preset at its own side, where grown regions overlap the largest
+ * side's result, everything else the input's. */
+static void
+push_scaled (GstHarness * h, const Case * c, guint32 seed, const TestRoi * rois, gint n,
+    gdouble scale, gint margin, gdouble mscale, const gchar * what)
+{
+  Geom g;
+  Frame in, out;
+  Expect e, per[8];
+  gint side[8], sides[8], n_sides = 0;
+  TestRoi grown[8];
+  GstBuffer *buf;
+  gchar *full;
+
+  g_assert (n <= 8);
+  geom_init (&g, c->format, c->width, c->height);
+  random_frame (&g, seed, &in);
+  buf = make_buffer (&g, c->input, NULL, &in);
+  g_object_set (h->element, "roi-meta", TRUE, "roi-types", NULL, "roi-scale", scale,
+      "roi-margin", margin, "roi-margin-scale", mscale, NULL);
+  for (gint k = 0; k < n; k++) {
+    gint j = 0;
+
+    gst_buffer_add_video_region_of_interest_meta (buf, rois[k].type, rois[k].x, rois[k].y,
+        rois[k].w, rois[k].h);
+    side[k] = scale > 0.0 ? scaled_side (scale, rois[k].w, rois[k].h) : c->filter->size;
+    grown[k] = grown_roi (&rois[k], margin, mscale);
+    while (j < n_sides && sides[j] != side[k])
+      j++;
+    if (j == n_sides)
+      sides[n_sides++] = side[k];
+  }
+  buf = gst_harness_push_and_pull (h, buf);
+  fail_unless (buf != NULL, "%s: no output", what);
+  read_buffer (buf, &g, &out);
+  gst_buffer_unref (buf);
+
+  for (gint j = 0; j < n_sides; j++) {
+    Filter f = *c->filter;
+
+    f.size = sides[j];
+    expect_frame (&g, &in, selected_comps (&g, c->planes), &f, c->border, &per[j]);
+  }
+  /* the whole-frame expectation's frame (for covered and sel), its values replaced */
+  expect_frame (&g, &in, selected_comps (&g, c->planes), c->filter, c->border, &e);
+  for (gint comp = 0; comp < g.n_comps; comp++) {
+    if (!(e.sel & (1u << comp)))
+      continue;
+    e.changed[comp] = 0;
+    for (gint y = 0; y < g.ch[comp]; y++)
+      for (gint x = 0; x < g.cw[comp]; x++) {
+        gsize i = (gsize) y * g.cw[comp] + x;
+        gint v = get_value (&g, &in, comp, x, y), best = 0, j = 0;
+
+        for (gint k = 0; k < n; k++)
+          if (sample_in_rect (&g, comp, x, y, &grown[k]))
+            best = MAX (best, side[k]);
+        if (!best) {
+          e.value[comp][i] = v;
+          e.tie[comp][i] = 0;
+          continue;
+        }
+        while (sides[j] != best)
+          j++;
+        e.value[comp][i] = per[j].value[comp][i];
+        e.tie[comp][i] = per[j].tie[comp][i];
+        e.changed[comp] += e.value[comp][i] != v;
+      }
+  }
+  full = g_strdup_printf ("%s seed=%u roi-scale=%g roi-margin=%d roi-margin-scale=%g", what,
+      seed, scale, margin, mscale);
+  check_frame (&g, &in, &out, &e, full);
+  expect_clear (&e);
+  for (gint j = 0; j < n_sides; j++)
+    expect_clear (&per[j]);
+  frame_clear (&in);
+  frame_clear (&out);
+  g_free (full);
+}
+
+static const Case scaled_cases[] = {
+  {"RGBA", 64, 48, "auto", &f_gauss3, "clamp", "auto", INPUT_DEFAULT},
+  {"I420", 62, 46, "y+u+v", &f_box3, "mirror", "auto", INPUT_DEFAULT},
+  {"NV12", 60, 44, "y+u+v", &f_gauss3, "constant", "auto", INPUT_DEFAULT},
+  {"P010_10LE", 58, 42, "y+u+v", &f_gauss3, "wrap", "auto", INPUT_DEFAULT},
+  {"GRAY8", 63, 47, "y", &f_box3, "clamp", "auto", INPUT_DEFAULT},
+  {"RGB", 57, 41, "auto", &f_gauss3, "mirror", "auto", INPUT_DEFAULT},
+};
+
+/* Regions from meta each filtered with a kernel of its own side (roi-scale) against the
+ * reference at that side, on one stream with builds off the streaming thread, as in an
+ * application: a side not seen before runs the generic kernel while its program builds, and
+ * every frame is checked, whichever ran. Regions from 4x4 to the whole frame, overlapping ones of
+ * different sides (the larger's pixels stay), across the edges, the margins (pixels and a
+ * fraction) clipped at the frame; roi-scale changed live, and off (size). Formats, borders and
+ * presets by turns; both paths. */
+GST_START_TEST (test_regions_scaled)
+{
+  const Case *c = &scaled_cases[__i__ >> 1];
+  gboolean discrete = __i__ & 1;
+  gint w = c->width, h = c->height;
+  const TestRoi mixed[] = {
+    {3, 4, 4, 4, "face"}, {10, 6, 12, 10, "face"}, {18, 12, 30, 26, "plate"},
+    {w - 9, h - 7, 20, 20, "face"}, {w / 2, 2, 16, 40, "face"},
+  };
+  const TestRoi whole[] = { {0, 0, w, h, "face"}, {5, 5, 8, 8, "plate"} };
+  GstHarness *hr;
+  gchar *what = describe (c, discrete);
+  guint32 seed = 1700 + 10 * __i__;
+
+  /* (reset_split_env puts the suite's synchronous builds back) */
+  g_unsetenv (SYNC_ENV);
+  hr = start_harness (c, discrete);
+
+  push_scaled (hr, c, seed++, mixed, G_N_ELEMENTS (mixed), 0.5, 0, 0.0, what);
+  push_scaled (hr, c, seed++, mixed, G_N_ELEMENTS (mixed), 0.5, 2, 0.1, what);
+  /* live changes: other sides, larger margins, then scaling off (the preset's size) */
+  push_scaled (hr, c, seed++, mixed, G_N_ELEMENTS (mixed), 1.0, 0, 0.3, what);
+  push_scaled (hr, c, seed++, whole, G_N_ELEMENTS (whole), 0.25, 3, 0.0, what);
+  push_scaled (hr, c, seed++, mixed, G_N_ELEMENTS (mixed), 0.0, 1, 0.0, what);
+  push_scaled (hr, c, seed++, mixed, G_N_ELEMENTS (mixed), 0.5, 0, 0.0, what);
+  gst_harness_teardown (hr);
+  g_free (what);
+}
+
+GST_END_TEST;
+
 /* -------------------------------------------------------------------------- plane-matrices */
 
 static const gdouble pm_sharp3[9] = { 0, -1, 0, -1, 5, -1, 0, -1, 0 };
@@ -2432,6 +2591,7 @@ formats_suite (void)
   tcase_add_checked_fixture (tc, reset_split_env, stop_leftover_pipelines);
   tcase_add_loop_test (tc, test_regions, 0, 2 * G_N_ELEMENTS (region_cases));
   tcase_add_loop_test (tc, test_regions_copy, 0, 4);
+  tcase_add_loop_test (tc, test_regions_scaled, 0, 2 * G_N_ELEMENTS (scaled_cases));
   tcase_add_loop_test (tc, test_plane_matrices, 0, 2 * G_N_ELEMENTS (plane_cases));
   return s;
 }

@@ -373,6 +373,43 @@ test_regions (void)
         {2, 1, 0, 2, 1, 2, 0, 3, 0, 4}, {2, 2, 0, 2, 1, 2, 0, 3, 0, 4} }, 6);
 }
 
+/* roi-scale's side and the margins, by hand: scale x the shorter side, the nearest odd,
+ * 3 .. 63, then the next of 3 5 7 9 11 15 19 23 31 39 47 55 63 */
+static void
+test_region_side (void)
+{
+  ClRect r = { 10, 20, 30, 40, 0 };
+
+  g_assert_cmpint (cl_region_side (0.2, 200, 100), ==, 23);     /* 20 -> 21 -> 23 */
+  g_assert_cmpint (cl_region_side (0.2, 100, 200), ==, 23);
+  g_assert_cmpint (cl_region_side (0.2, 35, 200), ==, 7);       /* 7 */
+  g_assert_cmpint (cl_region_side (0.2, 30, 200), ==, 7);       /* 6 -> 7 */
+  g_assert_cmpint (cl_region_side (0.2, 24, 24), ==, 5);        /* 4.8 -> 5 */
+  g_assert_cmpint (cl_region_side (0.2, 4, 4), ==, 3);          /* 0.8: the least */
+  g_assert_cmpint (cl_region_side (0.25, 48, 60), ==, 15);      /* 12 -> 13 -> 15 */
+  g_assert_cmpint (cl_region_side (1.0, 3000, 2000), ==, 63);   /* the most */
+  g_assert_cmpint (cl_region_side (0.5, 0, 10), ==, 3);
+  g_assert_cmpint (cl_region_side (1.0, 41, 41), ==, 47);       /* 41 -> 47 */
+  g_assert_cmpint (cl_region_side (1.0, 56, 60), ==, 63);       /* 57 -> 63 */
+
+  cl_rect_grow (&r, 2, 0.0);
+  g_assert_true (r.x == 8 && r.y == 18 && r.width == 34 && r.height == 44);
+  r = (ClRect) { 10, 20, 30, 40, 0 };
+  cl_rect_grow (&r, 1, 0.1);        /* 1 + 3 across, 1 + 4 down */
+  g_assert_true (r.x == 6 && r.y == 15 && r.width == 38 && r.height == 50);
+  r = (ClRect) { 10, 20, 31, 41, 0 };
+  cl_rect_grow (&r, 0, 0.1);        /* 3.1 and 4.1 rounded up */
+  g_assert_true (r.x == 6 && r.y == 15 && r.width == 39 && r.height == 51);
+  /* far left: x stops at G_MININT, the width keeps the right edge */
+  r = (ClRect) { G_MININT + 1, 0, 10, 10, 0 };
+  cl_rect_grow (&r, 5, 0.0);
+  g_assert_true (r.x == G_MININT && r.width == 16 && r.height == 20);
+  /* far right: the width stops at G_MAXINT */
+  r = (ClRect) { G_MAXINT - 4, 0, G_MAXINT, 10, 0 };
+  cl_rect_grow (&r, 5, 0.0);
+  g_assert_true (r.x == G_MAXINT - 9 && r.width == G_MAXINT);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -381,5 +418,6 @@ main (int argc, char **argv)
   g_test_add_func ("/layout/bits", test_sample_bits);
   g_test_add_func ("/layout/sizes", test_sizes);
   g_test_add_func ("/layout/regions", test_regions);
+  g_test_add_func ("/layout/region-side", test_region_side);
   return g_test_run ();
 }
