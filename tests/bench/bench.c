@@ -64,6 +64,7 @@ typedef struct
   gchar *transfer_together;     /* devices whose transfer limit is measured all at once */
   gint stagger_ms;              /* > 0: streams start one after another, this long apart, while
                                  * the earlier ones push (gaps counted from each first frame) */
+  gint regions;                 /* region of interest metas on every frame */
 } Options;
 
 static Options opt;
@@ -210,6 +211,28 @@ stat_u64 (const GstStructure * st, const gchar * field)
   return v;
 }
 
+/* opt.regions region of interest metas on b (a frame of w x h), as a face detector gives
+ * them: squares of mixed sides (24 to 200 pixels, faces near and far) spread over the frame,
+ * some overlapping, the same on every frame. */
+static void
+add_regions (GstBuffer * b, gint w, gint h)
+{
+  static const gint sides[] = { 24, 40, 64, 96, 128, 200 };
+  guint32 r = 12345;
+
+  for (gint k = 0; k < opt.regions; k++) {
+    gint side = MIN (sides[k % G_N_ELEMENTS (sides)], MIN (w, h));
+
+    r = r * 1664525u + 1013904223u;
+    gint x = (gint) ((r >> 8) % (guint) (w - side + 1));
+    r = r * 1664525u + 1013904223u;
+    gint y = (gint) ((r >> 8) % (guint) (h - side + 1));
+
+    gst_buffer_add_video_region_of_interest_meta (b, k % 3 ? "face" : "plate", x, y, side,
+        side);
+  }
+}
+
 /* One "appsrc ! element ! video/x-raw ! fakesink" pipeline (or "appsrc ! fakesink" when element is NULL)
  * of a run, pushed by a thread of its own while measuring. */
 typedef struct
@@ -247,6 +270,8 @@ stream_start (Stream * s, const gchar * element, const gchar * format, gint w, g
 
   g_mutex_init (&s->c.lock);
   g_cond_init (&s->c.cond);
+  s->w = w;
+  s->h = h;
   s->pipe = gst_parse_launch (desc, &err);
   if (!s->pipe) {
     g_printerr ("bench: cannot build '%s': %s\n", desc, err ? err->message : "?");
@@ -273,6 +298,7 @@ stream_start (Stream * s, const gchar * element, const gchar * format, gint w, g
   /* the first frame, in plain memory, negotiates caps and builds the programs */
   s->bufs[0] = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info), NULL);
   bench_fill_random (s->bufs[0], 1);
+  add_regions (s->bufs[0], w, h);
   t0 = g_get_monotonic_time ();
   /* frames in flight leave once done: one frame comes out alone */
   gst_app_src_push_buffer (GST_APP_SRC (s->src), gst_buffer_ref (s->bufs[0]));
@@ -303,6 +329,7 @@ stream_start (Stream * s, const gchar * element, const gchar * format, gint w, g
     else
       s->pooled = TRUE;
     bench_fill_random (b, 2 + i);
+    add_regions (b, w, h);
     gst_clear_buffer (&s->bufs[i]);
     s->bufs[i] = b;
   }
@@ -336,8 +363,11 @@ stream_push (gpointer data)
     GstBuffer *b = NULL;
 
     if (opt.hand_over && s->pool && gst_buffer_pool_acquire_buffer (s->pool, &b, NULL) ==
-        GST_FLOW_OK)
+        GST_FLOW_OK) {
+      /* a pool takes a buffer's metas away when it comes back */
+      add_regions (b, s->w, s->h);
       gst_app_src_push_buffer (GST_APP_SRC (s->src), b);
+    }
     else
       gst_app_src_push_buffer (GST_APP_SRC (s->src), gst_buffer_ref (s->bufs[n %
                   N_POOL_BUFFERS]));
@@ -741,6 +771,8 @@ measure_element (const gchar * element, const gchar * profiled, const gchar * la
     g_print (",\"max_inflight\":%d", opt.max_inflight);
   if (opt.interlaced)
     g_print (",\"interlaced\":true");
+  if (opt.regions)
+    g_print (",\"regions\":%d", opt.regions);
   if (nstage) {
     g_print (",\"upload_ms\":%.6g,\"kernel_ms\":%.6g,\"download_ms\":%.6g,"
         "\"overlap_fraction\":%.4g", median_of (up, nstage), median_of (kern, nstage),
@@ -1394,6 +1426,9 @@ main (int argc, char **argv)
         "Hand each frame over as a decoder or camera does (a pool buffer acquired for each "
           "push, no reference kept): an element working in place (regions) then copies "
           "nothing", NULL},
+    {"regions", 0, 0, G_OPTION_ARG_INT, &opt.regions,
+        "Put N region of interest metas on every frame: squares of 24 to 200 pixels over the "
+          "frame, the same on every frame (for clconvolve roi-meta=true)", "N"},
     {"print-kernel", 0, 0, G_OPTION_ARG_STRING, &print_kernel,
         "Print the preset's coefficients at --sizes (45 degrees, default sigma) as JSON and "
         "exit; the peers use the same matrices", "KERNEL"},
