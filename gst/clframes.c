@@ -66,6 +66,7 @@ struct _ClFrames
   gboolean discrete;            /* frames are copied to device memory and back */
   gboolean profiling;           /* the queues record profiling events */
   gint copy_parts;              /* staging copies' pieces */
+  gint region_whole;            /* regions' parts from which a host frame moves whole */
   ClFrameStats *st;
   ClPrepareFunc prepare;
   gpointer user;
@@ -81,8 +82,8 @@ struct _ClFrames
    * frames uploaded; out: what the kernels write) */
   ClRegionPart *parts;          /* CL_MAX_REGIONS x CL_MAX_VIEWS */
   ClRegionGroup *groups;        /* CL_MAX_REGION_SIZES */
-  cl_mem region_in, region_out;
-  gsize region_in_bytes, region_out_bytes;
+  cl_mem region_in, region_out, region_frame;
+  gsize region_in_bytes, region_out_bytes, region_frame_bytes;
 };
 
 #define FLOW_FAILED(what, err) GST_CL_ELEMENT_FAILED (fs->owner, fs->ctx, what, err)
@@ -644,10 +645,12 @@ cl_frames_regions (ClFrames * fs, const GstVideoInfo * info, GstBuffer * buf,
   GstVideoFrame *frame;
   gint w = GST_VIDEO_INFO_WIDTH (info), h = GST_VIDEO_INFO_HEIGHT (info), n = 0, bands;
   gint sizes[CL_MAX_REGION_SIZES], n_groups;
-  ClPlane planes[CL_MAX_PLANES];
+  ClPlane planes[CL_MAX_PLANES], host[CL_MAX_PLANES];
+  gsize extent[CL_MAX_PLANES];
+  ClEvents *events;
   FrameMem mem;
   ClMemPath path;
-  gboolean in_place, fields;
+  gboolean in_place, fields, whole;
   gsize bytes = 0;
   cl_event done = NULL;
   const gchar *what = "";
@@ -715,8 +718,13 @@ cl_frames_regions (ClFrames * fs, const GstVideoInfo * info, GstBuffer * buf,
     record_frame (fs, &slot->f, slot->e, 0, path, path);
     goto out;
   }
+  /* many regions of a frame in host memory on a discrete device: the planes go up once and
+   * come down once, instead of a window up and a region down each */
+  whole = !in_place && fs->discrete && n >= fs->region_whole;
   for (gint p = 0; p < fs->groups[0].L.n_planes && !in_place; p++) {
     planes[p].mem = NULL;
+    host[p] = planes[p];
+    extent[p] = 0;
     if (!planes[p].host) {
       GST_ELEMENT_ERROR (fs->owner, STREAM, FAILED, ("A frame in device memory has a plane layout "
               "the kernels cannot use (odd 16-bit offsets or strides, or beyond 2 GiB)."),
@@ -728,21 +736,48 @@ cl_frames_regions (ClFrames * fs, const GstVideoInfo * info, GstBuffer * buf,
   /* the buffers grow in whole MiB: regions that move from frame to frame rarely need more */
   bytes = GST_ROUND_UP_N (bytes, 1 << 20);
   if (!ensure_buffer (fs, &fs->region_out, &fs->region_out_bytes, bytes,
-          CL_MEM_READ_WRITE) || (!in_place && !ensure_buffer (fs, &fs->region_in,
+          CL_MEM_READ_WRITE) || (!in_place && !whole && !ensure_buffer (fs, &fs->region_in,
               &fs->region_in_bytes, bytes, CL_MEM_READ_ONLY))) {
     ret = GST_FLOW_ERROR;
     goto out;
+  }
+  events = fs->profiling ? slot->e : NULL;
+  if (whole) {
+    gsize at = 0;
+
+    for (gint i = 0; i < n; i++) {
+      gint p = fs->parts[i].plane;
+
+      extent[p] = (gsize) host[p].pitch * (fs->groups[0].L.height[p] - 1) +
+          fs->groups[0].L.row[p];
+    }
+    for (gint p = 0; p < fs->groups[0].L.n_planes; p++) {
+      planes[p] = (ClPlane) { NULL, (gint) at, host[p].pitch, NULL };
+      at += GST_ROUND_UP_N (extent[p], 64);
+    }
+    if (!ensure_buffer (fs, &fs->region_frame, &fs->region_frame_bytes, at,
+            CL_MEM_READ_WRITE)) {
+      ret = GST_FLOW_ERROR;
+      goto out;
+    }
+    for (gint p = 0; p < fs->groups[0].L.n_planes; p++)
+      planes[p].mem = fs->region_frame;
+    err = gst_cl_run_region_planes (&slot->f, host, planes, extent,
+        fs->groups[0].L.n_planes, TRUE, events, NULL, &what);
   }
   for (gint g = 0; g < n_groups && err == CL_SUCCESS; g++) {
     const ClRegionGroup *gr = &fs->groups[g];
 
     if (gr->n)
       err = gst_cl_run_region_windows (&gr->run, &gr->L, fs->parts + gr->first, gr->n, planes,
-          fs->region_in, fs->region_out, slot->e, &what);
+          fs->region_in, fs->region_out, events, &what);
   }
   if (err == CL_SUCCESS)
-    err = gst_cl_run_region_copies (&slot->f, fs->parts, n, planes, fs->region_out, slot->e,
-        &done, &what);
+    err = gst_cl_run_region_copies (&slot->f, fs->parts, n, planes, fs->region_out, events,
+        whole ? NULL : &done, &what);
+  if (err == CL_SUCCESS && whole)
+    err = gst_cl_run_region_planes (&slot->f, host, planes, extent,
+        fs->groups[0].L.n_planes, FALSE, events, &done, &what);
   if (err == CL_SUCCESS) {
     cl_int status = CL_COMPLETE;
 
@@ -878,7 +913,8 @@ cl_frames_discard (ClFrames * fs)
 
 ClFrames *
 cl_frames_new (GstElement * owner, GstClContext * ctx, gboolean discrete, gboolean profiling,
-    gint copy_parts, ClFrameStats * stats, ClPrepareFunc prepare, gpointer user)
+    gint copy_parts, gint region_whole, ClFrameStats * stats, ClPrepareFunc prepare,
+    gpointer user)
 {
   ClFrames *fs = g_new0 (ClFrames, 1);
   cl_int err;
@@ -888,6 +924,7 @@ cl_frames_new (GstElement * owner, GstClContext * ctx, gboolean discrete, gboole
   fs->discrete = discrete;
   fs->profiling = profiling;
   fs->copy_parts = copy_parts;
+  fs->region_whole = region_whole;
   fs->st = stats;
   fs->prepare = prepare;
   fs->user = user;
@@ -934,6 +971,7 @@ cl_frames_free (ClFrames * fs)
   g_free (fs->slots);
   g_free (fs->parts);
   g_free (fs->groups);
+  g_clear_pointer (&fs->region_frame, clReleaseMemObject);
   g_clear_pointer (&fs->region_in, clReleaseMemObject);
   g_clear_pointer (&fs->region_out, clReleaseMemObject);
   gst_clear_object (&fs->allocator);

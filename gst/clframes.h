@@ -65,11 +65,12 @@ typedef gboolean (*ClPrepareFunc) (gpointer user, gboolean fields, gint size, Cl
     ClFrameRun * run, gint * bands);
 
 /* discrete: frames are copied to device buffers; profiling: the queues record events, counted
- * in stats; copy_parts: pieces of a staging copy. NULL with an error posted when the queues or
- * the allocators cannot be made. */
+ * in stats; copy_parts: pieces of a staging copy; region_whole: the regions' parts from which
+ * a frame in host memory moves whole (ClOverrides). NULL with an error posted when the queues
+ * or the allocators cannot be made. */
 ClFrames *cl_frames_new (GstElement * owner, GstClContext * ctx, gboolean discrete,
-    gboolean profiling, gint copy_parts, ClFrameStats * stats, ClPrepareFunc prepare,
-    gpointer user);
+    gboolean profiling, gint copy_parts, gint region_whole, ClFrameStats * stats,
+    ClPrepareFunc prepare, gpointer user);
 /* Drops the frames in flight (once the device is done with them) and frees f. */
 void cl_frames_free (ClFrames * f);
 

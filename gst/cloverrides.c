@@ -37,6 +37,9 @@
 /* Developer override: a discrete device stages a frame of system memory in this many pieces
  * copied at once by a pool of threads (1: one memcpy), instead of half the CPUs' count. */
 #define COPY_ENV "GST_CLCONVOLVE_COPY_THREADS"
+/* Developer override: the parts of a frame's regions from which a discrete device moves the
+ * whole frame (CL_REGION_WHOLE_PARTS), so that the suites check that path on a few regions. */
+#define REGION_WHOLE_ENV "GST_CLCONVOLVE_REGION_WHOLE"
 
 /* GST_CLCONVOLVE_SPLIT as the element reads it at start: 1 for a non-zero integer, 0 for zero,
  * -1 when unset or not an integer (as GST_CLCONVOLVE_BLOCK). */
@@ -56,7 +59,7 @@ ClOverrides
 cl_overrides_read (gint max_parts)
 {
   const gchar *block = g_getenv (BLOCK_ENV), *copy = g_getenv (COPY_ENV),
-      *discrete = g_getenv (CL_DISCRETE_ENV);
+      *discrete = g_getenv (CL_DISCRETE_ENV), *whole = g_getenv (REGION_WHOLE_ENV);
   ClOverrides o = {
     .kernel_source = g_getenv (CL_KERNEL_SOURCE_ENV),
     .discrete = discrete && atoi (discrete),
@@ -67,6 +70,7 @@ cl_overrides_read (gint max_parts)
     .sync_builds = g_strcmp0 (g_getenv (SYNC_ENV), "1") == 0,
     .copy_parts = copy && atoi (copy) > 0 ? MIN (atoi (copy), max_parts) :
         CLAMP ((gint) g_get_num_processors () / 2, 2, 8),
+    .region_whole = whole && atoi (whole) > 0 ? atoi (whole) : CL_REGION_WHOLE_PARTS,
   };
 
   o.generic_only = o.generic_dense || g_strcmp0 (g_getenv (GENERIC_ENV), "1") == 0;

@@ -28,7 +28,13 @@ typedef struct
   gboolean generic_dense;       /* GST_CLCONVOLVE_GENERIC=dense */
   gboolean sync_builds;         /* GST_CLCONVOLVE_SYNC_BUILDS=1 */
   gint copy_parts;              /* GST_CLCONVOLVE_COPY_THREADS, else half the CPUs (2..8) */
+  gint region_whole;            /* GST_CLCONVOLVE_REGION_WHOLE, else CL_REGION_WHOLE_PARTS */
 } ClOverrides;
+
+/* The parts of a frame's regions (a region's window on one plane) from which a discrete
+ * device moves the frame in host memory whole, up once and down once, instead of a window up
+ * and a region down each (docs/design.md, regions of interest) */
+#define CL_REGION_WHOLE_PARTS 32
 
 /* Developer override: read the OpenCL sources from this directory (common.cl and the variant
  * files), or every program's whole source from this one file, instead of the embedded ones. */

@@ -730,7 +730,7 @@ gst_cl_base_filter_start (GstBaseTransform * bt)
   self->auto_inflight = self->discrete ? 2 : 1;
   GST_OBJECT_UNLOCK (self);
   self->frames = cl_frames_new (GST_ELEMENT (self), self->ctx, self->discrete, profiling,
-      self->o.copy_parts, &self->fstats, prepare_frame, self);
+      self->o.copy_parts, self->o.region_whole, &self->fstats, prepare_frame, self);
   if (!self->frames || !GST_CL_BASE_FILTER_GET_CLASS (self)->open (self))
     goto fail;
 

@@ -690,6 +690,35 @@ part_plane (const ClPlane * plane, const ClRegionPart * part)
   return q;
 }
 
+/* A region command's event: none where the frame's events are not kept (no profiling: a region
+ * is a few small commands, and an event each costs about as much as one on some drivers) */
+static cl_event *
+region_event (ClEvents * e, gint stage)
+{
+  return e ? room_event (e, stage) : NULL;
+}
+
+cl_int
+gst_cl_run_region_planes (const ClFrameRun * f, const ClPlane * host, const ClPlane * dev,
+    const gsize * extent, gint n_planes, gboolean up, ClEvents * e, cl_event * done,
+    const gchar ** what)
+{
+  cl_int err;
+
+  for (gint p = 0; p < n_planes; p++) {
+    if (!extent[p])
+      continue;
+    *what = up ? "frame upload" : "frame download";
+    err = up ? clEnqueueWriteBuffer (f->queue, dev[p].mem, CL_FALSE, dev[p].offset, extent[p],
+        host[p].host, 0, NULL, region_event (e, GST_CL_STAGE_UPLOAD)) :
+        clEnqueueReadBuffer (f->queue, dev[p].mem, CL_FALSE, dev[p].offset, extent[p],
+        host[p].host, 0, NULL, region_event (e, GST_CL_STAGE_DOWNLOAD));
+    if (err != CL_SUCCESS)
+      return err;
+  }
+  return done ? queue_done (f->queue, done, what) : CL_SUCCESS;
+}
+
 cl_int
 gst_cl_run_region_windows (const ClFrameRun * f, const ClLayout * L,
     const ClRegionPart * parts, gint n, const ClPlane * frame, cl_mem win, cl_mem out,
@@ -711,7 +740,7 @@ gst_cl_run_region_windows (const ClFrameRun * f, const ClLayout * L,
       *what = "window upload";
       err = clEnqueueWriteBufferRect (f->queue, win, CL_FALSE, origin, zero, region, p->bytes,
           0, rows.pitch, 0, rows.host + (gsize) p->y * rows.pitch + p->x, 0, NULL,
-          room_event (e, GST_CL_STAGE_UPLOAD));
+          region_event (e, GST_CL_STAGE_UPLOAD));
       if (err != CL_SUCCESS)
         return err;
       src = (ClPlane) { win, p->offset, p->bytes, NULL };
@@ -732,12 +761,12 @@ gst_cl_run_region_windows (const ClFrameRun * f, const ClLayout * L,
       *what = "kernel launch";
       if (b->rows) {
         err = gst_cl_built_enqueue_rows (f->queue, b, &v, 0, v.height, 0, NULL,
-            room_event (e, GST_CL_STAGE_KERNEL));
+            region_event (e, GST_CL_STAGE_KERNEL));
         if (err != CL_SUCCESS)
           return err;
       }
       err = gst_cl_built_enqueue (f->queue, b, &v, 0, v.height, 0, NULL,
-          room_event (e, GST_CL_STAGE_KERNEL));
+          region_event (e, GST_CL_STAGE_KERNEL));
       if (err != CL_SUCCESS)
         return err;
     }
@@ -765,15 +794,15 @@ gst_cl_run_region_copies (const ClFrameRun * f, const ClRegionPart * parts, gint
       const size_t to[3] = { rows.offset + at, 0, 0 };
 
       err = clEnqueueCopyBufferRect (f->queue, out, rows.mem, from, to, region, p->bytes, 0,
-          rows.pitch, 0, 0, NULL, room_event (e, GST_CL_STAGE_DOWNLOAD));
+          rows.pitch, 0, 0, NULL, region_event (e, GST_CL_STAGE_DOWNLOAD));
     } else {
       err = clEnqueueReadBufferRect (f->queue, out, CL_FALSE, from, zero, region, p->bytes, 0,
-          rows.pitch, 0, rows.host + at, 0, NULL, room_event (e, GST_CL_STAGE_DOWNLOAD));
+          rows.pitch, 0, rows.host + at, 0, NULL, region_event (e, GST_CL_STAGE_DOWNLOAD));
     }
     if (err != CL_SUCCESS)
       return err;
   }
-  return queue_done (f->queue, done, what);
+  return done ? queue_done (f->queue, done, what) : CL_SUCCESS;
 }
 
 void

@@ -149,13 +149,21 @@ cl_int gst_cl_run_discrete (const ClFrameRun * f, const ClLayout * L, const ClPl
  * last one's pixels stay), so that every window is read before any region is written. frame:
  * each plane's OpenCL memory (mem set: the kernels read it and the regions are copied into it
  * by the device) or its host address (mem NULL: the windows go up into win first and the
- * regions come down). The copies return once all is queued, with *done (release it)
- * completing when the frame is written; on a failure *what names the step. */
+ * regions come down). The copies return once all is queued, with *done (release it; NULL:
+ * none) completing when the frame is written; on a failure *what names the step. */
 cl_int gst_cl_run_region_windows (const ClFrameRun * f, const ClLayout * L,
     const ClRegionPart * parts, gint n, const ClPlane * frame, cl_mem win, cl_mem out,
     ClEvents * e, const gchar ** what);
 cl_int gst_cl_run_region_copies (const ClFrameRun * f, const ClRegionPart * parts, gint n,
     const ClPlane * frame, cl_mem out, ClEvents * e, cl_event * done, const gchar ** what);
+/* Many regions of a frame in host memory on a discrete device: the frame's planes (extent[p]
+ * bytes of each, 0 for a plane no region has a part in) go up from host into dev once before
+ * the windows (up), and come down after the copies (not up, then with *done as above), so
+ * that the windows are read and the regions written on the device. e (here and above) may be
+ * NULL: no events kept. */
+cl_int gst_cl_run_region_planes (const ClFrameRun * f, const ClPlane * host, const ClPlane * dev,
+    const gsize * extent, gint n_planes, gboolean up, ClEvents * e, cl_event * done,
+    const gchar ** what);
 
 /* Waits for everything queued on f's queues (after a failure, before the frames go). */
 void gst_cl_run_finish (const ClFrameRun * f);

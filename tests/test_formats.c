@@ -1165,6 +1165,7 @@ rgb_selection (const gchar * planes)
 
 #define SPLIT_ENV "GST_CLCONVOLVE_SPLIT"
 #define SYNC_ENV "GST_CLCONVOLVE_SYNC_BUILDS"
+#define REGION_WHOLE_ENV "GST_CLCONVOLVE_REGION_WHOLE"
 
 /* Every test starts with GST_CLCONVOLVE_SPLIT as the suite found it (check_vector_cases sets
  * it and leaves it so: a failed check would skip any restoring there) and without
@@ -1186,9 +1187,10 @@ reset_split_env (void)
     g_unsetenv (SPLIT_ENV);
   /* test_float4_blocks sets it and unsets it at its end, which a failed check skips */
   g_unsetenv ("GST_CLCONVOLVE_BLOCK");
-  /* test_regions_scaled unsets it */
+  /* test_regions_scaled unsets the one and sets the other */
   if (initial_sync)
     g_setenv (SYNC_ENV, initial_sync, TRUE);
+  g_unsetenv (REGION_WHOLE_ENV);
   test_interlace = NULL;
   test_frame_interlaced = FALSE;
 }
@@ -2392,7 +2394,8 @@ static const Case scaled_cases[] = {
  * every frame is checked, whichever ran. Regions from 4x4 to the whole frame, overlapping ones of
  * different sides (the larger's pixels stay), across the edges, the margins (pixels and a
  * fraction) clipped at the frame; roi-scale changed live, and off (size). Formats, borders and
- * presets by turns; both paths. */
+ * presets by turns; both paths, the discrete one of every other format moving the frame
+ * whole (GST_CLCONVOLVE_REGION_WHOLE). */
 GST_START_TEST (test_regions_scaled)
 {
   const Case *c = &scaled_cases[__i__ >> 1];
@@ -2407,8 +2410,11 @@ GST_START_TEST (test_regions_scaled)
   gchar *what = describe (c, discrete);
   guint32 seed = 1700 + 10 * __i__;
 
-  /* (reset_split_env puts the suite's synchronous builds back) */
+  /* (reset_split_env puts the suite's synchronous builds back, and takes the override away) */
   g_unsetenv (SYNC_ENV);
+  /* every other format on the discrete path: the frame moved whole, not region by region */
+  if (discrete && (__i__ >> 1) % 2 == 0)
+    g_setenv (REGION_WHOLE_ENV, "1", TRUE);
   hr = start_harness (c, discrete);
 
   push_scaled (hr, c, seed++, mixed, G_N_ELEMENTS (mixed), 0.5, 0, 0.0, what);
