@@ -92,6 +92,7 @@ struct _GstClConvolve
   gboolean roi_meta;
   gchar *roi_types;             /* the property's text */
   gchar **roi_type_list;        /* its names, NULL for every type */
+  gdouble *roi_type_scale;      /* their own roi-scale, -1: roi-scale */
   gdouble roi_scale;            /* a meta region's matrix side over its shorter side, 0: size */
   gint roi_margin;              /* pixels each region grows by on each side */
   gdouble roi_margin_scale;     /* ... and this times its width (height) */
@@ -308,18 +309,19 @@ gst_cl_convolve_set_property (GObject * object, guint prop_id, const GValue * va
       break;
     case PROP_ROI_TYPES:{
       const gchar *text = g_value_get_string (value);
-      gchar **names = NULL;
+      gchar **names;
+      gdouble *scales;
 
-      if (text && *text) {
-        names = g_strsplit (text, ",", -1);
-        for (gchar ** n = names; *n; n++)
-          g_strstrip (*n);
-      }
+      if (!cl_region_types_parse (text, &names, &scales))
+        GST_WARNING_OBJECT (self, "roi-types \"%s\": an entry without a name or with a scale "
+            "that is not a number from 0 to 10 is left out", text);
       GST_OBJECT_LOCK (self);
       g_free (self->roi_types);
       self->roi_types = g_strdup (text);
       g_strfreev (self->roi_type_list);
       self->roi_type_list = names;
+      g_free (self->roi_type_scale);
+      self->roi_type_scale = scales;
       GST_OBJECT_UNLOCK (self);
       break;
     }
@@ -528,11 +530,13 @@ gst_cl_convolve_collect_regions (GstClBaseFilter * filter, GstBuffer * buf, gint
   GstClConvolve *self = GST_CL_CONVOLVE (filter);
   gboolean dropped = FALSE;
   gdouble scale;
+  gboolean scale_any;
   gint n = 0;
 
   GST_OBJECT_LOCK (self);
   /* a preset made at any size (not custom) takes each meta region's own */
-  scale = self->set->kernel != CONV_PRESET_CUSTOM ? self->roi_scale : 0.0;
+  scale_any = self->set->kernel != CONV_PRESET_CUSTOM;
+  scale = scale_any ? self->roi_scale : 0.0;
   if (!self->roi_meta) {
     ClRect r = self->roi;
 
@@ -553,10 +557,17 @@ gst_cl_convolve_collect_regions (GstClBaseFilter * filter, GstBuffer * buf, gint
     while ((m = gst_buffer_iterate_meta_filtered (buf, &state,
                 GST_VIDEO_REGION_OF_INTEREST_META_API_TYPE))) {
       GstVideoRegionOfInterestMeta *roi = (GstVideoRegionOfInterestMeta *) m;
+      gdouble s = scale;
+      gint t = 0;
 
-      if (self->roi_type_list && !g_strv_contains ((const gchar * const *)
-              self->roi_type_list, g_quark_to_string (roi->roi_type)))
+      /* a listed type, with its own scale where it has one */
+      for (; self->roi_type_list && self->roi_type_list[t]; t++)
+        if (!strcmp (self->roi_type_list[t], g_quark_to_string (roi->roi_type)))
+          break;
+      if (self->roi_type_list && !self->roi_type_list[t])
         continue;
+      if (self->roi_type_list && self->roi_type_scale[t] >= 0.0 && scale_any)
+        s = self->roi_type_scale[t];
       if (n == CL_MAX_REGIONS) {
         dropped = TRUE;
         break;
@@ -564,8 +575,8 @@ gst_cl_convolve_collect_regions (GstClBaseFilter * filter, GstBuffer * buf, gint
       rects[n] = (ClRect) { MIN (roi->x, G_MAXINT), MIN (roi->y, G_MAXINT),
         MIN (roi->w, G_MAXINT), MIN (roi->h, G_MAXINT), 0
       };
-      if (scale > 0.0)
-        rects[n].size = cl_region_side (scale, rects[n].width, rects[n].height);
+      if (s > 0.0)
+        rects[n].size = cl_region_side (s, rects[n].width, rects[n].height);
       n++;
     }
   }
@@ -604,6 +615,7 @@ gst_cl_convolve_finalize (GObject * object)
   g_free (self->plane_matrices_text);
   g_free (self->roi_types);
   g_strfreev (self->roi_type_list);
+  g_free (self->roi_type_scale);
   g_free (self->cur);
   g_free (self->set);
   G_OBJECT_CLASS (parent_class)->finalize (object);
@@ -704,7 +716,8 @@ install_region_properties (GObjectClass * gobject_class)
           "buffer's region of interest metas instead of the roi-* region", FALSE, live));
   g_object_class_install_property (gobject_class, PROP_ROI_TYPES,
       g_param_spec_string ("roi-types", "Region types", "Comma-separated roi-type names that "
-          "roi-meta convolves, empty for every type", NULL, live));
+          "roi-meta convolves, each with =scale for its own roi-scale; empty for every type",
+          NULL, live));
   g_object_class_install_property (gobject_class, PROP_ROI_SCALE,
       g_param_spec_double ("roi-scale", "Region kernel scale", "Kernel size of each roi-meta "
           "region: this times its shorter side (odd, 3-63), 0 for size", 0.0, 10.0, 0.0,

@@ -213,3 +213,45 @@ cl_rect_grow (ClRect * r, gint margin, gdouble margin_scale)
   r->width = (gint) CLAMP (w + (x - r->x), 0, G_MAXINT);
   r->height = (gint) CLAMP (h + (y - r->y), 0, G_MAXINT);
 }
+
+gboolean
+cl_region_types_parse (const gchar * text, gchar *** names, gdouble ** scales)
+{
+  gchar **parts;
+  gboolean ok = TRUE;
+  gint n = 0;
+
+  *names = NULL;
+  *scales = NULL;
+  if (!text || !*text)
+    return TRUE;
+  parts = g_strsplit (text, ",", -1);
+  *names = g_new0 (gchar *, g_strv_length (parts) + 1);
+  *scales = g_new (gdouble, g_strv_length (parts) + 1);
+  for (gchar ** p = parts; *p; p++) {
+    gchar *eq = strchr (*p, '='), *end = NULL;
+    gdouble scale = -1.0;
+
+    if (eq) {
+      *eq = '\0';
+      scale = g_ascii_strtod (g_strstrip (eq + 1), &end);
+      if (end == eq + 1 || *end || !(scale >= 0.0 && scale <= 10.0)) {
+        ok = FALSE;
+        continue;
+      }
+    }
+    if (!*g_strstrip (*p)) {
+      ok = FALSE;
+      continue;
+    }
+    (*names)[n] = g_strdup (*p);
+    (*scales)[n++] = scale;
+  }
+  g_strfreev (parts);
+  /* nothing usable: every type, rather than none (a region left sharp) */
+  if (n == 0) {
+    g_clear_pointer (names, g_strfreev);
+    g_clear_pointer (scales, g_free);
+  }
+  return ok;
+}

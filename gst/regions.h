@@ -79,6 +79,12 @@ gint cl_region_side (gdouble scale, gint width, gint height);
  * (top and bottom) on each side, within G_MAXINT. */
 void cl_rect_grow (ClRect * r, gint margin, gdouble margin_scale);
 
+/* roi-types' text: type names separated by commas, each with "=scale" where it has a
+ * roi-scale of its own, into *names (NULL-terminated, NULL for an empty text: every type) and
+ * *scales (as many, -1 for roi-scale's; NULL with names). FALSE when an entry is malformed (an
+ * empty name, a scale not a number from 0 to 10): it is left out; with none left, every type. */
+gboolean cl_region_types_parse (const gchar * text, gchar *** names, gdouble ** scales);
+
 /* r clipped to width x height; FALSE when nothing of it is left. */
 gboolean cl_rect_clip (ClRect * r, gint width, gint height);
 

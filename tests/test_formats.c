@@ -2298,12 +2298,13 @@ grown_roi (const TestRoi * r, gint margin, gdouble mscale)
   return (TestRoi) { r->x - mx, r->y - my, r->w + 2 * mx, r->h + 2 * my, r->type };
 }
 
-/* One frame of c with the regions rois as metas, roi-scale scale and the margins: each
- * region filtered with c's preset at its own side, where grown regions overlap the largest
- * side's result, everything else the input's. */
+/* One frame of c with the regions rois as metas, roi-scale scale (faces face_scale where it is
+ * 0 or more: roi-types="face=face_scale,plate") and the margins: each region filtered with c's
+ * preset at its own side, where grown regions overlap the largest side's result, everything
+ * else the input's. */
 static void
 push_scaled (GstHarness * h, const Case * c, guint32 seed, const TestRoi * rois, gint n,
-    gdouble scale, gint margin, gdouble mscale, const gchar * what)
+    gdouble scale, gdouble face_scale, gint margin, gdouble mscale, const gchar * what)
 {
   Geom g;
   Frame in, out;
@@ -2311,20 +2312,23 @@ push_scaled (GstHarness * h, const Case * c, guint32 seed, const TestRoi * rois,
   gint side[8], sides[8], n_sides = 0;
   TestRoi grown[8];
   GstBuffer *buf;
-  gchar *full;
+  gchar *full, *types = face_scale >= 0.0 ?
+      g_strdup_printf ("face=%g,plate", face_scale) : NULL;
 
   g_assert (n <= 8);
   geom_init (&g, c->format, c->width, c->height);
   random_frame (&g, seed, &in);
   buf = make_buffer (&g, c->input, NULL, &in);
-  g_object_set (h->element, "roi-meta", TRUE, "roi-types", NULL, "roi-scale", scale,
+  g_object_set (h->element, "roi-meta", TRUE, "roi-types", types, "roi-scale", scale,
       "roi-margin", margin, "roi-margin-scale", mscale, NULL);
   for (gint k = 0; k < n; k++) {
     gint j = 0;
 
     gst_buffer_add_video_region_of_interest_meta (buf, rois[k].type, rois[k].x, rois[k].y,
         rois[k].w, rois[k].h);
-    side[k] = scale > 0.0 ? scaled_side (scale, rois[k].w, rois[k].h) : c->filter->size;
+    gdouble s = face_scale >= 0.0 && !strcmp (rois[k].type, "face") ? face_scale : scale;
+
+    side[k] = s > 0.0 ? scaled_side (s, rois[k].w, rois[k].h) : c->filter->size;
     grown[k] = grown_roi (&rois[k], margin, mscale);
     while (j < n_sides && sides[j] != side[k])
       j++;
@@ -2368,8 +2372,8 @@ push_scaled (GstHarness * h, const Case * c, guint32 seed, const TestRoi * rois,
         e.changed[comp] += e.value[comp][i] != v;
       }
   }
-  full = g_strdup_printf ("%s seed=%u roi-scale=%g roi-margin=%d roi-margin-scale=%g", what,
-      seed, scale, margin, mscale);
+  full = g_strdup_printf ("%s seed=%u roi-scale=%g roi-types=%s roi-margin=%d "
+      "roi-margin-scale=%g", what, seed, scale, types ? types : "", margin, mscale);
   check_frame (&g, &in, &out, &e, full);
   expect_clear (&e);
   for (gint j = 0; j < n_sides; j++)
@@ -2377,6 +2381,7 @@ push_scaled (GstHarness * h, const Case * c, guint32 seed, const TestRoi * rois,
   frame_clear (&in);
   frame_clear (&out);
   g_free (full);
+  g_free (types);
 }
 
 static const Case scaled_cases[] = {
@@ -2393,7 +2398,8 @@ static const Case scaled_cases[] = {
  * application: a side not seen before runs the generic kernel while its program builds, and
  * every frame is checked, whichever ran. Regions from 4x4 to the whole frame, overlapping ones of
  * different sides (the larger's pixels stay), across the edges, the margins (pixels and a
- * fraction) clipped at the frame; roi-scale changed live, and off (size). Formats, borders and
+ * fraction) clipped at the frame; roi-scale changed live, a scale of the faces' own
+ * (roi-types=face=1,plate), and scaling off (size). Formats, borders and
  * presets by turns; both paths, the discrete one of every other format moving the frame
  * whole (GST_CLCONVOLVE_REGION_WHOLE). */
 GST_START_TEST (test_regions_scaled)
@@ -2417,13 +2423,15 @@ GST_START_TEST (test_regions_scaled)
     g_setenv (REGION_WHOLE_ENV, "1", TRUE);
   hr = start_harness (c, discrete);
 
-  push_scaled (hr, c, seed++, mixed, G_N_ELEMENTS (mixed), 0.5, 0, 0.0, what);
-  push_scaled (hr, c, seed++, mixed, G_N_ELEMENTS (mixed), 0.5, 2, 0.1, what);
-  /* live changes: other sides, larger margins, then scaling off (the preset's size) */
-  push_scaled (hr, c, seed++, mixed, G_N_ELEMENTS (mixed), 1.0, 0, 0.3, what);
-  push_scaled (hr, c, seed++, whole, G_N_ELEMENTS (whole), 0.25, 3, 0.0, what);
-  push_scaled (hr, c, seed++, mixed, G_N_ELEMENTS (mixed), 0.0, 1, 0.0, what);
-  push_scaled (hr, c, seed++, mixed, G_N_ELEMENTS (mixed), 0.5, 0, 0.0, what);
+  push_scaled (hr, c, seed++, mixed, G_N_ELEMENTS (mixed), 0.5, -1, 0, 0.0, what);
+  push_scaled (hr, c, seed++, mixed, G_N_ELEMENTS (mixed), 0.5, -1, 2, 0.1, what);
+  /* live changes: other sides, larger margins, faces a scale of their own, then scaling off
+   * (the preset's size) */
+  push_scaled (hr, c, seed++, mixed, G_N_ELEMENTS (mixed), 1.0, -1, 0, 0.3, what);
+  push_scaled (hr, c, seed++, whole, G_N_ELEMENTS (whole), 0.25, -1, 3, 0.0, what);
+  push_scaled (hr, c, seed++, mixed, G_N_ELEMENTS (mixed), 0.25, 1.0, 0, 0.0, what);
+  push_scaled (hr, c, seed++, mixed, G_N_ELEMENTS (mixed), 0.0, -1, 1, 0.0, what);
+  push_scaled (hr, c, seed++, mixed, G_N_ELEMENTS (mixed), 0.5, -1, 0, 0.0, what);
   gst_harness_teardown (hr);
   g_free (what);
 }

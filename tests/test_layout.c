@@ -410,6 +410,36 @@ test_region_side (void)
   g_assert_true (r.x == G_MAXINT - 9 && r.width == G_MAXINT);
 }
 
+/* roi-types with scales of their own */
+static void
+test_region_types (void)
+{
+  gchar **names;
+  gdouble *scales;
+
+  g_assert_true (cl_region_types_parse ("face, license-plate", &names, &scales));
+  g_assert_cmpuint (g_strv_length (names), ==, 2);
+  g_assert_cmpstr (names[1], ==, "license-plate");
+  g_assert_true (scales[0] == -1.0 && scales[1] == -1.0);
+  g_strfreev (names);
+  g_free (scales);
+  g_assert_false (cl_region_types_parse ("face=0.3, plate ,=2,car=x,bus=11,van=0",
+          &names, &scales));
+  g_assert_cmpuint (g_strv_length (names), ==, 3);
+  g_assert_cmpstr (names[0], ==, "face");
+  g_assert_cmpstr (names[1], ==, "plate");
+  g_assert_cmpstr (names[2], ==, "van");
+  g_assert_true (scales[0] == 0.3 && scales[1] == -1.0 && scales[2] == 0.0);
+  g_strfreev (names);
+  g_free (scales);
+  /* nothing usable: every type */
+  g_assert_false (cl_region_types_parse ("=1,car=y", &names, &scales));
+  g_assert_null (names);
+  g_assert_null (scales);
+  g_assert_true (cl_region_types_parse ("", &names, &scales));
+  g_assert_null (names);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -419,5 +449,6 @@ main (int argc, char **argv)
   g_test_add_func ("/layout/sizes", test_sizes);
   g_test_add_func ("/layout/regions", test_regions);
   g_test_add_func ("/layout/region-side", test_region_side);
+  g_test_add_func ("/layout/region-types", test_region_types);
   return g_test_run ();
 }
