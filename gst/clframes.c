@@ -14,6 +14,7 @@
 #include "clframes.h"
 #include "gstclenums.h"
 #include "gstclmemory.h"
+#include "gstclsources.h"
 
 #include <string.h>
 
@@ -56,6 +57,16 @@ static const gchar *const path_logs[] = {
 
 typedef struct _ClRegionGroup ClRegionGroup;
 
+/* Windows of one group and view convolved by one launch over an image of them one under the
+ * other: its group, view, pitch, width (its widest window, in the view's pixels) and rows,
+ * and its place in the batch buffers (the same in both) */
+typedef struct
+{
+  gint group, view;
+  gint pitch, width, rows;
+  gsize at;
+} ClRegionBatch;
+
 struct _ClFrames
 {
   GstElement *owner;
@@ -84,6 +95,17 @@ struct _ClFrames
   ClRegionGroup *groups;        /* CL_MAX_REGION_SIZES */
   cl_mem region_in, region_out, region_frame;
   gsize region_in_bytes, region_out_bytes, region_frame_bytes;
+  /* batches: their images (in, out), the copies' tables (table, on the host while a frame
+   * runs: its ints), kernels/regions.cl's copy (NULL until made; copy_failed: never) */
+  ClRegionBatch *batches;       /* CL_MAX_REGION_SIZES x CL_MAX_VIEWS */
+  gint n_batches;
+  cl_mem batch_in, batch_out, batch_table;
+  gsize batch_in_bytes, batch_out_bytes, batch_table_bytes;
+  gint *table;
+  gsize table_ints;
+  cl_program copy_prog;
+  cl_kernel copy;
+  gboolean copy_failed;
 };
 
 #define FLOW_FAILED(what, err) GST_CL_ELEMENT_FAILED (fs->owner, fs->ctx, what, err)
@@ -600,7 +622,175 @@ struct _ClRegionGroup
   ClLayout L;
   ClFrameRun run;
   gint first, n;
+  /* its batched parts: how many, their gather and scatter tables (bases in ClFrames.table),
+   * the rows and widest rows (bytes) of each copy */
+  gint n_batched, gather_base, scatter_base;
+  gint gather_rows, gather_bytes, scatter_rows, scatter_bytes;
 };
+
+/* kernels/regions.cl's copy, made at the first frame that batches (once per process and
+ * device: later ones load it from the program caches); FALSE, with a warning, when it cannot
+ * be: the windows then run one by one */
+static gboolean
+ensure_copy_kernel (ClFrames * fs)
+{
+  cl_int err = CL_SUCCESS;
+  gchar *log = NULL;
+
+  if (fs->copy || fs->copy_failed)
+    return fs->copy != NULL;
+  /* common.cl comes first in every program: these options satisfy its checks */
+  fs->copy_prog = gst_cl_context_get_program (fs->ctx, gst_cl_regions_source (),
+      "-DGENERIC -DCHANNELS=1 -DDEPTH=8 -DSKIPMASK=0", TRUE, &err, &log);
+  if (fs->copy_prog)
+    fs->copy = clCreateKernel (fs->copy_prog, "region_copy", &err);
+  if (!fs->copy) {
+    GST_WARNING_OBJECT (fs->owner, "the regions' copy kernel failed (%d): regions run one by "
+        "one%s%s", err, log ? "\n" : "", log ? log : "");
+    fs->copy_failed = TRUE;
+  }
+  g_free (log);
+  return fs->copy != NULL;
+}
+
+/* Appends a copy rectangle to fs->table at *nt */
+static void
+table_rect (ClFrames * fs, gsize * nt, gint src, gint src_pitch, gint dst, gint dst_pitch,
+    gint bytes, gint row0)
+{
+  gint *t = fs->table + *nt;
+
+  t[0] = src;
+  t[1] = src_pitch;
+  t[2] = dst;
+  t[3] = dst_pitch;
+  t[4] = bytes;
+  t[5] = row0;
+  t[6] = t[7] = 0;
+  *nt += 8;
+}
+
+/* Batches of the frame's parts (planes: where they lie, all in one device memory): per group
+ * and view, its inner parts (cl_region_part_inner) while the image of their windows fits the
+ * view's place in the row-pass buffer, when there are two or more; then the tables of each
+ * group's gather (windows into the batch images) and scatter (regions back into the frame).
+ * Returns the batch images' bytes (0: no batch). */
+static gsize
+plan_batches (ClFrames * fs, gint n_groups, const ClPlane * planes)
+{
+  gsize at = 0, nt = 0, need = 0;
+
+  fs->n_batches = 0;
+  if (!fs->batches)
+    fs->batches = g_new (ClRegionBatch, CL_MAX_REGION_SIZES * CL_MAX_VIEWS);
+  for (gint g = 0; g < n_groups; g++) {
+    ClRegionGroup *gr = &fs->groups[g];
+
+    gr->n_batched = 0;
+    for (gint i = 0; i < gr->L.n_views; i++) {
+      ClRegionBatch *b = &fs->batches[fs->n_batches];
+      const ClView *v = &gr->L.views[i];
+      gint count = 0;
+
+      *b = (ClRegionBatch) { g, i, 0, 0, 0, at };
+      for (gint k = gr->first; k < gr->first + gr->n; k++) {
+        ClRegionPart *p = &fs->parts[k];
+        gint w = MAX (b->width, p->launch[0].width), rows = b->rows + p->rows;
+
+        if (p->batch >= 0 || p->launch[0].view != i || !cl_region_part_inner (&gr->L, p) ||
+            planes[p->plane].mem != planes[0].mem ||
+            (gint64) w * rows > (gint64) v->width * v->height)
+          continue;
+        p->batch = fs->n_batches;
+        p->batch_row = b->rows;
+        b->width = w;
+        b->rows = rows;
+        b->pitch = MAX (b->pitch, (gint) p->bytes);
+        count++;
+      }
+      if (count < 2) {
+        for (gint k = gr->first; k < gr->first + gr->n; k++)
+          if (fs->parts[k].batch == fs->n_batches)
+            fs->parts[k].batch = -1;
+        continue;
+      }
+      b->pitch = GST_ROUND_UP_64 (b->pitch);
+      /* a spare row: vector loads past the last window's row end stay inside */
+      at += (gsize) b->pitch * (b->rows + 1);
+      gr->n_batched += count;
+      fs->n_batches++;
+    }
+  }
+  if (at > G_MAXINT32) {
+    for (gint k = 0; k < fs->groups[n_groups - 1].first + fs->groups[n_groups - 1].n; k++)
+      fs->parts[k].batch = -1;
+    for (gint g = 0; g < n_groups; g++)
+      fs->groups[g].n_batched = 0;
+    fs->n_batches = 0;
+  }
+  if (fs->n_batches == 0)
+    return 0;
+  /* the tables: per group 8 ints a rectangle and one a row, for each copy */
+  for (gint g = 0; g < n_groups; g++) {
+    const ClRegionGroup *gr = &fs->groups[g];
+
+    for (gint k = gr->first; k < gr->first + gr->n; k++)
+      if (fs->parts[k].batch >= 0)
+        need += 16 + fs->parts[k].rows + fs->parts[k].rrows;
+  }
+  if (need > fs->table_ints) {
+    fs->table = g_renew (gint, fs->table, need);
+    fs->table_ints = need;
+  }
+  for (gint copy = 0; copy < 2; copy++) {
+    for (gint g = 0; g < n_groups; g++) {
+      ClRegionGroup *gr = &fs->groups[g];
+      gint rows = 0, widest = 0, r = 0, base = nt;
+
+      if (!gr->n_batched)
+        continue;
+      for (gint k = gr->first; k < gr->first + gr->n; k++) {
+        const ClRegionPart *p = &fs->parts[k];
+        const ClRegionBatch *b = &fs->batches[MAX (p->batch, 0)];
+        const ClPlane *f = &planes[p->plane];
+        gint window = f->offset + p->y * f->pitch + p->x, image = b->at + p->batch_row * b->pitch;
+
+        if (p->batch < 0)
+          continue;
+        if (copy == 0) {
+          table_rect (fs, &nt, window, f->pitch, image, b->pitch, p->bytes, rows);
+          rows += p->rows;
+          widest = MAX (widest, (gint) p->bytes);
+        } else {
+          table_rect (fs, &nt, image + p->ry * b->pitch + p->rx, b->pitch,
+              window + p->ry * f->pitch + p->rx, f->pitch, p->rbytes, rows);
+          rows += p->rrows;
+          widest = MAX (widest, (gint) p->rbytes);
+        }
+      }
+      /* each row's rectangle */
+      for (gint k = gr->first; k < gr->first + gr->n; k++) {
+        const ClRegionPart *p = &fs->parts[k];
+
+        if (p->batch < 0)
+          continue;
+        for (gint j = 0; j < (copy == 0 ? p->rows : p->rrows); j++)
+          fs->table[nt++] = r;
+        r++;
+      }
+      if (copy == 0) {
+        gr->gather_base = base;
+        gr->gather_rows = rows;
+        gr->gather_bytes = widest;
+      } else {
+        gr->scatter_base = base;
+        gr->scatter_rows = rows;
+        gr->scatter_bytes = widest;
+      }
+    }
+  }
+  return at;
+}
 
 /* The distinct sizes of rects into sizes, the element's (0) first, then the smaller first
  * (the copies go in that order: where regions overlap, the larger kernel's pixels stay).
@@ -646,7 +836,7 @@ cl_frames_regions (ClFrames * fs, const GstVideoInfo * info, GstBuffer * buf,
   gint w = GST_VIDEO_INFO_WIDTH (info), h = GST_VIDEO_INFO_HEIGHT (info), n = 0, bands;
   gint sizes[CL_MAX_REGION_SIZES], n_groups;
   ClPlane planes[CL_MAX_PLANES], host[CL_MAX_PLANES];
-  gsize extent[CL_MAX_PLANES];
+  gsize extent[CL_MAX_PLANES], batch_bytes;
   ClEvents *events;
   FrameMem mem;
   ClMemPath path;
@@ -687,6 +877,7 @@ cl_frames_regions (ClFrames * fs, const GstVideoInfo * info, GstBuffer * buf,
     ClRegionGroup *gr = &fs->groups[g];
 
     gr->size = sizes[g];
+    gr->n_batched = 0;
     if (!fs->prepare (fs->user, fields, gr->size, &gr->L, &gr->run, &bands)) {
       ret = GST_FLOW_ERROR;
       goto out;
@@ -765,19 +956,61 @@ cl_frames_regions (ClFrames * fs, const GstVideoInfo * info, GstBuffer * buf,
     err = gst_cl_run_region_planes (&slot->f, host, planes, extent,
         fs->groups[0].L.n_planes, TRUE, events, NULL, &what);
   }
+  /* with the frame in a discrete device's memory, the inner windows of a group and view in
+   * one image, one launch (the gather and scatter copies: one launch each per group); on a
+   * device sharing the host's memory launches cost less than the copies and the image's
+   * unused width (docs/design.md) */
+  batch_bytes = err == CL_SUCCESS && fs->discrete && (in_place || whole) && n >= 2 &&
+      ensure_copy_kernel (fs) ? plan_batches (fs, n_groups, planes) : 0;
+  if (batch_bytes && (!ensure_buffer (fs, &fs->batch_in, &fs->batch_in_bytes, batch_bytes,
+              CL_MEM_READ_WRITE) || !ensure_buffer (fs, &fs->batch_out, &fs->batch_out_bytes,
+              batch_bytes, CL_MEM_READ_WRITE) || !ensure_buffer (fs, &fs->batch_table,
+              &fs->batch_table_bytes, fs->table_ints * sizeof (gint), CL_MEM_READ_ONLY))) {
+    ret = GST_FLOW_ERROR;
+    goto out;
+  }
+  GST_LOG_OBJECT (fs->owner, "regions: %d parts in %d groups, %d batches", n, n_groups,
+      batch_bytes ? fs->n_batches : 0);
+  if (batch_bytes) {
+    what = "table upload";
+    err = clEnqueueWriteBuffer (slot->f.queue, fs->batch_table, CL_FALSE, 0,
+        fs->table_ints * sizeof (gint), fs->table, 0, NULL, NULL);
+  }
   for (gint g = 0; g < n_groups && err == CL_SUCCESS; g++) {
     const ClRegionGroup *gr = &fs->groups[g];
 
-    if (gr->n)
+    if (gr->n_batched)
+      err = gst_cl_run_rect_copies (slot->f.queue, fs->copy, planes[0].mem, fs->batch_in,
+          fs->batch_table, gr->gather_base, gr->n_batched, gr->gather_bytes, gr->gather_rows,
+          events, GST_CL_STAGE_KERNEL, &what);
+    for (gint b = 0; b < fs->n_batches && err == CL_SUCCESS; b++) {
+      const ClRegionBatch *ba = &fs->batches[b];
+      const ClPlane in = { fs->batch_in, (gint) ba->at, ba->pitch, NULL };
+      const ClPlane out = { fs->batch_out, (gint) ba->at, ba->pitch, NULL };
+
+      if (ba->group == g)
+        err = gst_cl_run_region_batch (&gr->run, &gr->L, ba->view, &in, &out, ba->width,
+            ba->rows, events, &what);
+    }
+    if (gr->n && err == CL_SUCCESS)
       err = gst_cl_run_region_windows (&gr->run, &gr->L, fs->parts + gr->first, gr->n, planes,
           fs->region_in, fs->region_out, events, &what);
   }
+  /* the regions back, the groups' order kept (where regions overlap the last one stays) */
+  for (gint g = 0; g < n_groups && err == CL_SUCCESS; g++) {
+    const ClRegionGroup *gr = &fs->groups[g];
+
+    err = gst_cl_run_region_copies (&slot->f, fs->parts + gr->first, gr->n, planes,
+        fs->region_out, events, NULL, &what);
+    if (gr->n_batched && err == CL_SUCCESS)
+      err = gst_cl_run_rect_copies (slot->f.queue, fs->copy, fs->batch_out, planes[0].mem,
+          fs->batch_table, gr->scatter_base, gr->n_batched, gr->scatter_bytes,
+          gr->scatter_rows, events, GST_CL_STAGE_DOWNLOAD, &what);
+  }
   if (err == CL_SUCCESS)
-    err = gst_cl_run_region_copies (&slot->f, fs->parts, n, planes, fs->region_out, events,
-        whole ? NULL : &done, &what);
-  if (err == CL_SUCCESS && whole)
-    err = gst_cl_run_region_planes (&slot->f, host, planes, extent,
-        fs->groups[0].L.n_planes, FALSE, events, &done, &what);
+    err = whole ? gst_cl_run_region_planes (&slot->f, host, planes, extent,
+        fs->groups[0].L.n_planes, FALSE, events, &done, &what) :
+        gst_cl_run_done (&slot->f, &done, &what);
   if (err == CL_SUCCESS) {
     cl_int status = CL_COMPLETE;
 
@@ -972,6 +1205,14 @@ cl_frames_free (ClFrames * fs)
   g_free (fs->parts);
   g_free (fs->groups);
   g_clear_pointer (&fs->region_frame, clReleaseMemObject);
+  g_clear_pointer (&fs->batch_in, clReleaseMemObject);
+  g_clear_pointer (&fs->batch_out, clReleaseMemObject);
+  g_clear_pointer (&fs->batch_table, clReleaseMemObject);
+  g_clear_pointer (&fs->copy, clReleaseKernel);
+  if (fs->copy_prog)
+    gst_cl_context_unuse_program (fs->ctx, fs->copy_prog, FALSE);
+  g_free (fs->batches);
+  g_free (fs->table);
   g_clear_pointer (&fs->region_in, clReleaseMemObject);
   g_clear_pointer (&fs->region_out, clReleaseMemObject);
   gst_clear_object (&fs->allocator);

@@ -731,6 +731,9 @@ gst_cl_run_region_windows (const ClFrameRun * f, const ClLayout * L,
     const ClRegionPart *p = &parts[i];
     ClPlane rows = part_plane (&frame[p->plane], p);
     ClPlane src = { rows.mem, rows.offset + p->y * rows.pitch + p->x, rows.pitch, NULL };
+
+    if (p->batch >= 0)
+      continue;
     const ClPlane dst = { out, p->offset, p->bytes, NULL };
 
     if (!rows.mem) {
@@ -784,6 +787,9 @@ gst_cl_run_region_copies (const ClFrameRun * f, const ClRegionPart * parts, gint
   /* every window is read (the queue is in order): the regions may now be written */
   for (gint i = 0; i < n; i++) {
     const ClRegionPart *p = &parts[i];
+
+    if (p->batch >= 0)
+      continue;
     ClPlane rows = part_plane (&frame[p->plane], p);
     const size_t from[3] = { p->offset + p->rx, p->ry, 0 };
     const size_t region[3] = { p->rbytes, p->rrows, 1 };
@@ -803,6 +809,59 @@ gst_cl_run_region_copies (const ClFrameRun * f, const ClRegionPart * parts, gint
       return err;
   }
   return done ? queue_done (f->queue, done, what) : CL_SUCCESS;
+}
+
+cl_int
+gst_cl_run_done (const ClFrameRun * f, cl_event * done, const gchar ** what)
+{
+  return queue_done (f->queue, done, what);
+}
+
+cl_int
+gst_cl_run_region_batch (const ClFrameRun * f, const ClLayout * L, gint view,
+    const ClPlane * in, const ClPlane * out, gint width, gint rows, ClEvents * e,
+    const gchar ** what)
+{
+  const ClBuilt *b = &f->built[L->views[view].shape];
+  ClView v = L->views[view];
+  cl_int err;
+
+  /* the image of windows as a view of its own, as wide as its widest window */
+  v.field = 0;
+  v.width = v.span = width;
+  v.height = rows;
+  err = gst_cl_built_set_args (b, &v, in, out, f->tmp, &f->coefs[v.matrix], what);
+  if (err != CL_SUCCESS)
+    return err;
+  *what = "kernel launch";
+  if (b->rows) {
+    err = gst_cl_built_enqueue_rows (f->queue, b, &v, 0, v.height, 0, NULL,
+        region_event (e, GST_CL_STAGE_KERNEL));
+    if (err != CL_SUCCESS)
+      return err;
+  }
+  return gst_cl_built_enqueue (f->queue, b, &v, 0, v.height, 0, NULL,
+      region_event (e, GST_CL_STAGE_KERNEL));
+}
+
+cl_int
+gst_cl_run_rect_copies (cl_command_queue queue, cl_kernel copy, cl_mem src, cl_mem dst,
+    cl_mem table, gint base, gint n_rects, gint bytes, gint rows, ClEvents * e, gint stage,
+    const gchar ** what)
+{
+  const size_t global[2] = { GST_ROUND_UP_64 ((gsize) bytes), (size_t) rows };
+  cl_int err;
+
+  *what = "clSetKernelArg (region_copy)";
+  if ((err = clSetKernelArg (copy, 0, sizeof (cl_mem), &src)) != CL_SUCCESS ||
+      (err = clSetKernelArg (copy, 1, sizeof (cl_mem), &dst)) != CL_SUCCESS ||
+      (err = clSetKernelArg (copy, 2, sizeof (cl_mem), &table)) != CL_SUCCESS ||
+      (err = clSetKernelArg (copy, 3, sizeof (gint), &base)) != CL_SUCCESS ||
+      (err = clSetKernelArg (copy, 4, sizeof (gint), &n_rects)) != CL_SUCCESS)
+    return err;
+  *what = "kernel launch (region_copy)";
+  return clEnqueueNDRangeKernel (queue, copy, 2, NULL, global, NULL, 0, NULL,
+      region_event (e, stage));
 }
 
 void

@@ -156,6 +156,20 @@ cl_int gst_cl_run_region_windows (const ClFrameRun * f, const ClLayout * L,
     ClEvents * e, const gchar ** what);
 cl_int gst_cl_run_region_copies (const ClFrameRun * f, const ClRegionPart * parts, gint n,
     const ClPlane * frame, cl_mem out, ClEvents * e, cl_event * done, const gchar ** what);
+/* *done (release it): an event that completes when everything queued on f's kernel queue so
+ * far has. */
+cl_int gst_cl_run_done (const ClFrameRun * f, cl_event * done, const gchar ** what);
+/* Batched regions: the kernel of L's view runs once over an image of windows one under the
+ * other (in, out: its place and pitch in the batch buffers; width: its widest window, in the
+ * view's pixels; rows: all their rows). */
+cl_int gst_cl_run_region_batch (const ClFrameRun * f, const ClLayout * L, gint view,
+    const ClPlane * in, const ClPlane * out, gint width, gint rows, ClEvents * e,
+    const gchar ** what);
+/* copy (kernels/regions.cl's region_copy) over rows rows of rectangles of at most bytes bytes
+ * from src into dst, as table's ints from base list them; its event counts in stage. */
+cl_int gst_cl_run_rect_copies (cl_command_queue queue, cl_kernel copy, cl_mem src, cl_mem dst,
+    cl_mem table, gint base, gint n_rects, gint bytes, gint rows, ClEvents * e, gint stage,
+    const gchar ** what);
 /* Many regions of a frame in host memory on a discrete device: the frame's planes (extent[p]
  * bytes of each, 0 for a plane no region has a part in) go up from host into dev once before
  * the windows (up), and come down after the copies (not up, then with *done as above), so

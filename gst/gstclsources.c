@@ -22,6 +22,8 @@ extern const char gst_cl_source_direct[], gst_cl_source_vector[], gst_cl_source_
     gst_cl_source_sparse[], gst_cl_source_box[],
     gst_cl_source_lsep[], gst_cl_source_csep[];
 extern const char gst_cl_sources_digest[];
+/* not a variant: the regions' rectangle copies (clframes.c) */
+extern const char gst_cl_source_regions[];
 
 static const gchar *const embedded_sources[CL_N_SOURCES] = {
   gst_cl_source_direct, gst_cl_source_vector, gst_cl_source_vsplit, gst_cl_source_tiled,
@@ -33,6 +35,12 @@ const gchar *const *
 gst_cl_embedded_sources (void)
 {
   return embedded_sources;
+}
+
+const gchar *
+gst_cl_regions_source (void)
+{
+  return gst_cl_source_regions;
 }
 
 const gchar *

@@ -19,6 +19,9 @@ G_BEGIN_DECLS
  * sources by). */
 const gchar *const *gst_cl_embedded_sources (void);
 const gchar *gst_cl_embedded_digest (void);
+/* The regions' rectangle copies (kernels/regions.cl, entry region_copy; not a variant, not
+ * overridden). */
+const gchar *gst_cl_regions_source (void);
 
 /* The sources an element builds from: the embedded ones, or those of the developer override
  * GST_CLCONVOLVE_KERNEL_SOURCE. */

@@ -119,6 +119,7 @@ cl_region_plan (const ClLayout * L, gint width, gint height, const ClRect * rect
     if (k == n) {
       n++;
       memset (p, 0, sizeof (*p));
+      p->batch = -1;
       p->plane = v->plane;
       p->field = v->field;
       p->x = wb0;
@@ -254,4 +255,15 @@ cl_region_types_parse (const gchar * text, gchar *** names, gdouble ** scales)
     g_clear_pointer (scales, g_free);
   }
   return ok;
+}
+
+gboolean
+cl_region_part_inner (const ClLayout * L, const ClRegionPart * p)
+{
+  const ClRegionLaunch *l = &p->launch[0];
+  const ClView *v = &L->views[l->view];
+
+  return p->field == 0 && p->n_launches == 1 && v->field == 0 && l->x > 0 &&
+      l->x + l->width < v->width && l->span == l->width && p->y > 0 &&
+      p->y + p->rows < v->height;
 }

@@ -60,6 +60,9 @@ typedef struct
   gsize offset;
   gint n_launches;
   ClRegionLaunch launch[2];
+  /* set by the frames side: the batch whose one launch runs the window (-1: a launch of its
+   * own) and the window's first row in that batch's image */
+  gint batch, batch_row;
 } ClRegionPart;
 
 /* The part of r (frame pixels, clipped to width x height) in each group of L's views, into
@@ -84,6 +87,11 @@ void cl_rect_grow (ClRect * r, gint margin, gdouble margin_scale);
  * *scales (as many, -1 for roi-scale's; NULL with names). FALSE when an entry is malformed (an
  * empty name, a scale not a number from 0 to 10): it is left out; with none left, every type. */
 gboolean cl_region_types_parse (const gchar * text, gchar *** names, gdouble ** scales);
+
+/* Whether part p of L may run in a batch (many windows in one image, one launch): whole rows
+ * (no field), one view, and a window that holds the region and the whole radius inside the
+ * plane, touching none of its edges (the border rule is never needed inside it). */
+gboolean cl_region_part_inner (const ClLayout * L, const ClRegionPart * p);
 
 /* r clipped to width x height; FALSE when nothing of it is left. */
 gboolean cl_rect_clip (ClRect * r, gint width, gint height);

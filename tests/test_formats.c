@@ -2303,22 +2303,23 @@ grown_roi (const TestRoi * r, gint margin, gdouble mscale)
  * preset at its own side, where grown regions overlap the largest side's result, everything
  * else the input's. */
 static void
-push_scaled (GstHarness * h, const Case * c, guint32 seed, const TestRoi * rois, gint n,
-    gdouble scale, gdouble face_scale, gint margin, gdouble mscale, const gchar * what)
+push_scaled (GstHarness * h, const Case * c, GstBufferPool * pool, guint32 seed,
+    const TestRoi * rois, gint n, gdouble scale, gdouble face_scale, gint margin,
+    gdouble mscale, const gchar * what)
 {
   Geom g;
   Frame in, out;
-  Expect e, per[8];
-  gint side[8], sides[8], n_sides = 0;
-  TestRoi grown[8];
+  Expect e, per[12];
+  gint side[12], sides[12], n_sides = 0;
+  TestRoi grown[12];
   GstBuffer *buf;
   gchar *full, *types = face_scale >= 0.0 ?
       g_strdup_printf ("face=%g,plate", face_scale) : NULL;
 
-  g_assert (n <= 8);
+  g_assert (n <= 12);
   geom_init (&g, c->format, c->width, c->height);
   random_frame (&g, seed, &in);
-  buf = make_buffer (&g, c->input, NULL, &in);
+  buf = make_buffer (&g, c->input, pool, &in);
   g_object_set (h->element, "roi-meta", TRUE, "roi-types", types, "roi-scale", scale,
       "roi-margin", margin, "roi-margin-scale", mscale, NULL);
   for (gint k = 0; k < n; k++) {
@@ -2423,15 +2424,63 @@ GST_START_TEST (test_regions_scaled)
     g_setenv (REGION_WHOLE_ENV, "1", TRUE);
   hr = start_harness (c, discrete);
 
-  push_scaled (hr, c, seed++, mixed, G_N_ELEMENTS (mixed), 0.5, -1, 0, 0.0, what);
-  push_scaled (hr, c, seed++, mixed, G_N_ELEMENTS (mixed), 0.5, -1, 2, 0.1, what);
+  push_scaled (hr, c, NULL, seed++, mixed, G_N_ELEMENTS (mixed), 0.5, -1, 0, 0.0, what);
+  push_scaled (hr, c, NULL, seed++, mixed, G_N_ELEMENTS (mixed), 0.5, -1, 2, 0.1, what);
   /* live changes: other sides, larger margins, faces a scale of their own, then scaling off
    * (the preset's size) */
-  push_scaled (hr, c, seed++, mixed, G_N_ELEMENTS (mixed), 1.0, -1, 0, 0.3, what);
-  push_scaled (hr, c, seed++, whole, G_N_ELEMENTS (whole), 0.25, -1, 3, 0.0, what);
-  push_scaled (hr, c, seed++, mixed, G_N_ELEMENTS (mixed), 0.25, 1.0, 0, 0.0, what);
-  push_scaled (hr, c, seed++, mixed, G_N_ELEMENTS (mixed), 0.0, -1, 1, 0.0, what);
-  push_scaled (hr, c, seed++, mixed, G_N_ELEMENTS (mixed), 0.5, -1, 0, 0.0, what);
+  push_scaled (hr, c, NULL, seed++, mixed, G_N_ELEMENTS (mixed), 1.0, -1, 0, 0.3, what);
+  push_scaled (hr, c, NULL, seed++, whole, G_N_ELEMENTS (whole), 0.25, -1, 3, 0.0, what);
+  push_scaled (hr, c, NULL, seed++, mixed, G_N_ELEMENTS (mixed), 0.25, 1.0, 0, 0.0, what);
+  push_scaled (hr, c, NULL, seed++, mixed, G_N_ELEMENTS (mixed), 0.0, -1, 1, 0.0, what);
+  push_scaled (hr, c, NULL, seed++, mixed, G_N_ELEMENTS (mixed), 0.5, -1, 0, 0.0, what);
+  gst_harness_teardown (hr);
+  g_free (what);
+}
+
+GST_END_TEST;
+
+static const Case batched_cases[] = {
+  {"RGBA", 96, 72, "auto", &f_gauss7, "clamp", "auto", INPUT_POOL},
+  {"I420", 96, 72, "y+u+v", &f_box3, "mirror", "auto", INPUT_POOL},
+  {"NV12", 94, 70, "y+u+v", &f_gauss3, "constant", "auto", INPUT_POOL},
+  {"P010_10LE", 90, 68, "y+u+v", &f_gauss7, "wrap", "auto", INPUT_POOL},
+  {"GRAY8", 97, 71, "y", &f_box3, "clamp", "auto", INPUT_POOL},
+  {"RGB", 91, 69, "auto", &f_gauss3, "mirror", "auto", INPUT_POOL},
+};
+
+/* Many regions inside the frame, several of one size: on the discrete path (the frame moved
+ * whole) the windows of a size and view gathered into one image that one launch convolves
+ * and the regions scattered back, on the host-unified one a launch each, against the
+ * reference: regions
+ * of one size (size), then of their own sides (roi-scale) with margins, overlapping ones, and
+ * some at the frame's edges (which run one by one). Formats, borders and presets by turns. */
+GST_START_TEST (test_regions_batched)
+{
+  const Case *c = &batched_cases[__i__ >> 1];
+  gboolean discrete = __i__ & 1;
+  gint w = c->width, h = c->height;
+  const TestRoi many[] = {
+    {10, 10, 12, 12, "face"}, {30, 12, 14, 10, "face"}, {52, 30, 16, 16, "face"},
+    {20, 40, 10, 12, "plate"}, {62, 48, 12, 10, "face"}, {34, 30, 20, 15, "face"},
+    {14, 22, 9, 9, "face"}, {70, 14, 10, 12, "plate"}, {44, 50, 12, 8, "face"},
+    {0, 0, 8, 8, "face"}, {w - 10, h - 9, 20, 20, "face"},
+  };
+  GstHarness *hr;
+  GstBufferPool *pool;
+  gchar *what = describe (c, discrete);
+  guint32 seed = 1900 + 10 * __i__;
+  Geom g;
+
+  if (discrete)
+    g_setenv (REGION_WHOLE_ENV, "1", TRUE);
+  hr = start_harness (c, discrete);
+  geom_init (&g, c->format, w, h);
+  pool = proposed_pool (hr, &g, FALSE);
+  push_scaled (hr, c, pool, seed++, many, G_N_ELEMENTS (many), 0.0, -1, 0, 0.0, what);
+  push_scaled (hr, c, pool, seed++, many, G_N_ELEMENTS (many), 0.4, -1, 1, 0.1, what);
+  push_scaled (hr, c, pool, seed++, many, G_N_ELEMENTS (many), 0.0, 0.5, 2, 0.0, what);
+  gst_buffer_pool_set_active (pool, FALSE);
+  gst_object_unref (pool);
   gst_harness_teardown (hr);
   g_free (what);
 }
@@ -2606,6 +2655,7 @@ formats_suite (void)
   tcase_add_loop_test (tc, test_regions, 0, 2 * G_N_ELEMENTS (region_cases));
   tcase_add_loop_test (tc, test_regions_copy, 0, 4);
   tcase_add_loop_test (tc, test_regions_scaled, 0, 2 * G_N_ELEMENTS (scaled_cases));
+  tcase_add_loop_test (tc, test_regions_batched, 0, 2 * G_N_ELEMENTS (batched_cases));
   tcase_add_loop_test (tc, test_plane_matrices, 0, 2 * G_N_ELEMENTS (plane_cases));
   return s;
 }
