@@ -2362,6 +2362,10 @@ push_scaled (GstHarness * h, const Case * c, GstBufferPool * pool, guint32 seed,
           if (sample_in_rect (&g, comp, x, y, &grown[k]))
             best = MAX (best, side[k]);
         if (!best) {
+          /* outside every grown region: the input's, bit for bit */
+          fail_unless (get_value (&g, &out, comp, x, y) == (guint) v, "%s: component %d "
+              "(%d,%d) outside the regions changed: %u, input %d", what, comp, x, y,
+              get_value (&g, &out, comp, x, y), v);
           e.value[comp][i] = v;
           e.tie[comp][i] = 0;
           continue;
