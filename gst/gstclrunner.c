@@ -698,6 +698,26 @@ region_event (ClEvents * e, gint stage)
   return e ? room_event (e, stage) : NULL;
 }
 
+/* b's kernel(s) over the whole of view v (a window, or a batch's image) from src into dst */
+static cl_int
+region_launch (const ClFrameRun * f, const ClBuilt * b, const ClView * v, const ClPlane * src,
+    const ClPlane * dst, ClEvents * e, const gchar ** what)
+{
+  cl_int err = gst_cl_built_set_args (b, v, src, dst, f->tmp, &f->coefs[v->matrix], what);
+
+  if (err != CL_SUCCESS)
+    return err;
+  *what = "kernel launch";
+  if (b->rows) {
+    err = gst_cl_built_enqueue_rows (f->queue, b, v, 0, v->height, 0, NULL,
+        region_event (e, GST_CL_STAGE_KERNEL));
+    if (err != CL_SUCCESS)
+      return err;
+  }
+  return gst_cl_built_enqueue (f->queue, b, v, 0, v->height, 0, NULL,
+      region_event (e, GST_CL_STAGE_KERNEL));
+}
+
 cl_int
 gst_cl_run_region_planes (const ClFrameRun * f, const ClPlane * host, const ClPlane * dev,
     const gsize * extent, gint n_planes, gboolean up, ClEvents * e, cl_event * done,
@@ -758,18 +778,7 @@ gst_cl_run_region_windows (const ClFrameRun * f, const ClLayout * L,
       v.width = l->width;
       v.span = l->span;
       v.height = p->rows;
-      err = gst_cl_built_set_args (b, &v, &src, &dst, f->tmp, &f->coefs[v.matrix], what);
-      if (err != CL_SUCCESS)
-        return err;
-      *what = "kernel launch";
-      if (b->rows) {
-        err = gst_cl_built_enqueue_rows (f->queue, b, &v, 0, v.height, 0, NULL,
-            region_event (e, GST_CL_STAGE_KERNEL));
-        if (err != CL_SUCCESS)
-          return err;
-      }
-      err = gst_cl_built_enqueue (f->queue, b, &v, 0, v.height, 0, NULL,
-          region_event (e, GST_CL_STAGE_KERNEL));
+      err = region_launch (f, b, &v, &src, &dst, e, what);
       if (err != CL_SUCCESS)
         return err;
     }
@@ -824,24 +833,12 @@ gst_cl_run_region_batch (const ClFrameRun * f, const ClLayout * L, gint view,
 {
   const ClBuilt *b = &f->built[L->views[view].shape];
   ClView v = L->views[view];
-  cl_int err;
 
   /* the image of windows as a view of its own, as wide as its widest window */
   v.field = 0;
   v.width = v.span = width;
   v.height = rows;
-  err = gst_cl_built_set_args (b, &v, in, out, f->tmp, &f->coefs[v.matrix], what);
-  if (err != CL_SUCCESS)
-    return err;
-  *what = "kernel launch";
-  if (b->rows) {
-    err = gst_cl_built_enqueue_rows (f->queue, b, &v, 0, v.height, 0, NULL,
-        region_event (e, GST_CL_STAGE_KERNEL));
-    if (err != CL_SUCCESS)
-      return err;
-  }
-  return gst_cl_built_enqueue (f->queue, b, &v, 0, v.height, 0, NULL,
-      region_event (e, GST_CL_STAGE_KERNEL));
+  return region_launch (f, b, &v, in, out, e, what);
 }
 
 cl_int
