@@ -846,7 +846,8 @@ gst_cl_run_rect_copies (cl_command_queue queue, cl_kernel copy, cl_mem src, cl_m
     cl_mem table, gint base, gint n_rects, gint bytes, gint rows, ClEvents * e, gint stage,
     const gchar ** what)
 {
-  const size_t global[2] = { GST_ROUND_UP_64 ((gsize) bytes), (size_t) rows };
+  /* 16 bytes a work-item */
+  const size_t global[2] = { GST_ROUND_UP_4 (((gsize) bytes + 15) / 16), (size_t) rows };
   cl_int err;
 
   *what = "clSetKernelArg (region_copy)";
