@@ -953,8 +953,6 @@ cl_frames_regions (ClFrames * fs, const GstVideoInfo * info, GstBuffer * buf,
     }
     for (gint p = 0; p < fs->groups[0].L.n_planes; p++)
       planes[p].mem = fs->region_frame;
-    err = gst_cl_run_region_planes (&slot->f, host, planes, extent,
-        fs->groups[0].L.n_planes, TRUE, events, NULL, &what);
   }
   /* with the frame in a discrete device's memory, the inner windows of a group and view in
    * one image, one launch (the gather and scatter copies: one launch each per group); on a
@@ -971,7 +969,11 @@ cl_frames_regions (ClFrames * fs, const GstVideoInfo * info, GstBuffer * buf,
   }
   GST_LOG_OBJECT (fs->owner, "regions: %d parts in %d groups, %d batches", n, n_groups,
       batch_bytes ? fs->n_batches : 0);
-  if (batch_bytes) {
+  /* (every buffer made before anything is queued: a failure leaves nothing reading the frame) */
+  if (whole)
+    err = gst_cl_run_region_planes (&slot->f, host, planes, extent,
+        fs->groups[0].L.n_planes, TRUE, events, NULL, &what);
+  if (batch_bytes && err == CL_SUCCESS) {
     what = "table upload";
     err = clEnqueueWriteBuffer (slot->f.queue, fs->batch_table, CL_FALSE, 0,
         fs->table_ints * sizeof (gint), fs->table, 0, NULL, NULL);
