@@ -312,9 +312,11 @@ gst_cl_convolve_set_property (GObject * object, guint prop_id, const GValue * va
       gchar **names;
       gdouble *scales;
 
+      /* as a refused setting is told (set_setting) */
       if (!cl_region_types_parse (text, &names, &scales))
-        GST_WARNING_OBJECT (self, "roi-types \"%s\": an entry without a name or with a scale "
-            "that is not a number from 0 to 10 is left out", text);
+        g_warning ("%s: roi-types \"%s\": an entry without a name or with a scale that is not "
+            "a number from 0 to 10 is left out%s", GST_OBJECT_NAME (self), text,
+            names ? "" : "; every type is convolved");
       GST_OBJECT_LOCK (self);
       g_free (self->roi_types);
       self->roi_types = g_strdup (text);
