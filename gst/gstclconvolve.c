@@ -91,11 +91,7 @@ struct _GstClConvolve
   ClRect roi;                   /* roi-x, -y, -width, -height (width, height 0: to the edge) */
   gboolean roi_meta;
   gchar *roi_types;             /* the property's text */
-  gchar **roi_type_list;        /* its names, NULL for every type */
-  gdouble *roi_type_scale;      /* their own roi-scale, -1: roi-scale */
-  gdouble roi_scale;            /* a meta region's matrix side over its shorter side, 0: size */
-  gint roi_margin;              /* pixels each region grows by on each side */
-  gdouble roi_margin_scale;     /* ... and this times its width (height) */
+  ClRegionRules rules;          /* roi-types parsed, roi-scale, roi-margin(-scale) */
   /* the settings make the identity (as of identity_cookie; cookie never starts there) */
   gboolean identity;
   guint identity_cookie;
@@ -298,13 +294,13 @@ gst_cl_convolve_set_property (GObject * object, guint prop_id, const GValue * va
     case PROP_ROI_SCALE:
     case PROP_ROI_MARGIN_SCALE:
       GST_OBJECT_LOCK (self);
-      *(prop_id == PROP_ROI_SCALE ? &self->roi_scale : &self->roi_margin_scale) =
+      *(prop_id == PROP_ROI_SCALE ? &self->rules.scale : &self->rules.margin_scale) =
           g_value_get_double (value);
       GST_OBJECT_UNLOCK (self);
       break;
     case PROP_ROI_MARGIN:
       GST_OBJECT_LOCK (self);
-      self->roi_margin = g_value_get_int (value);
+      self->rules.margin = g_value_get_int (value);
       GST_OBJECT_UNLOCK (self);
       break;
     case PROP_ROI_TYPES:{
@@ -320,10 +316,9 @@ gst_cl_convolve_set_property (GObject * object, guint prop_id, const GValue * va
       GST_OBJECT_LOCK (self);
       g_free (self->roi_types);
       self->roi_types = g_strdup (text);
-      g_strfreev (self->roi_type_list);
-      self->roi_type_list = names;
-      g_free (self->roi_type_scale);
-      self->roi_type_scale = scales;
+      cl_region_rules_clear (&self->rules);
+      self->rules.types = names;
+      self->rules.type_scale = scales;
       GST_OBJECT_UNLOCK (self);
       break;
     }
@@ -420,13 +415,13 @@ gst_cl_convolve_get_property (GObject * object, guint prop_id, GValue * value,
       g_value_set_boolean (value, self->roi_meta);
       break;
     case PROP_ROI_SCALE:
-      g_value_set_double (value, self->roi_scale);
+      g_value_set_double (value, self->rules.scale);
       break;
     case PROP_ROI_MARGIN:
-      g_value_set_int (value, self->roi_margin);
+      g_value_set_int (value, self->rules.margin);
       break;
     case PROP_ROI_MARGIN_SCALE:
-      g_value_set_double (value, self->roi_margin_scale);
+      g_value_set_double (value, self->rules.margin_scale);
       break;
     case PROP_ROI_TYPES:
       g_value_set_string (value, self->roi_types);
@@ -531,14 +526,9 @@ gst_cl_convolve_collect_regions (GstClBaseFilter * filter, GstBuffer * buf, gint
 {
   GstClConvolve *self = GST_CL_CONVOLVE (filter);
   gboolean dropped = FALSE;
-  gdouble scale;
-  gboolean scale_any;
   gint n = 0;
 
   GST_OBJECT_LOCK (self);
-  /* a preset made at any size (not custom) takes each meta region's own */
-  scale_any = self->set->kernel != CONV_PRESET_CUSTOM;
-  scale = scale_any ? self->roi_scale : 0.0;
   if (!self->roi_meta) {
     ClRect r = self->roi;
 
@@ -551,39 +541,30 @@ gst_cl_convolve_collect_regions (GstClBaseFilter * filter, GstBuffer * buf, gint
       r.y = MAX (r.y, 0);
       r.height = MAX (height - r.y, 0);
     }
+    cl_region_rules_apply (&self->rules, NULL, FALSE, &r);
     rects[n++] = r;
   } else {
+    /* a preset made at any size (not custom) takes each region's own */
+    gboolean sized = self->set->kernel != CONV_PRESET_CUSTOM;
     gpointer state = NULL;
     GstMeta *m;
 
     while ((m = gst_buffer_iterate_meta_filtered (buf, &state,
                 GST_VIDEO_REGION_OF_INTEREST_META_API_TYPE))) {
       GstVideoRegionOfInterestMeta *roi = (GstVideoRegionOfInterestMeta *) m;
-      gdouble s = scale;
-      gint t = 0;
+      ClRect r = { MIN (roi->x, G_MAXINT), MIN (roi->y, G_MAXINT), MIN (roi->w, G_MAXINT),
+        MIN (roi->h, G_MAXINT), 0
+      };
 
-      /* a listed type, with its own scale where it has one */
-      for (; self->roi_type_list && self->roi_type_list[t]; t++)
-        if (!strcmp (self->roi_type_list[t], g_quark_to_string (roi->roi_type)))
-          break;
-      if (self->roi_type_list && !self->roi_type_list[t])
+      if (!cl_region_rules_apply (&self->rules, g_quark_to_string (roi->roi_type), sized, &r))
         continue;
-      if (self->roi_type_list && self->roi_type_scale[t] >= 0.0 && scale_any)
-        s = self->roi_type_scale[t];
       if (n == CL_MAX_REGIONS) {
         dropped = TRUE;
         break;
       }
-      rects[n] = (ClRect) { MIN (roi->x, G_MAXINT), MIN (roi->y, G_MAXINT),
-        MIN (roi->w, G_MAXINT), MIN (roi->h, G_MAXINT), 0
-      };
-      if (s > 0.0)
-        rects[n].size = cl_region_side (s, rects[n].width, rects[n].height);
-      n++;
+      rects[n++] = r;
     }
   }
-  for (gint i = 0; i < n; i++)
-    cl_rect_grow (&rects[i], self->roi_margin, self->roi_margin_scale);
   GST_OBJECT_UNLOCK (self);
   if (dropped)
     GST_WARNING_OBJECT (self, "more than %d regions on a frame: the first %d filtered",
@@ -616,8 +597,7 @@ gst_cl_convolve_finalize (GObject * object)
   g_free (self->matrix_y_text);
   g_free (self->plane_matrices_text);
   g_free (self->roi_types);
-  g_strfreev (self->roi_type_list);
-  g_free (self->roi_type_scale);
+  cl_region_rules_clear (&self->rules);
   g_free (self->cur);
   g_free (self->set);
   G_OBJECT_CLASS (parent_class)->finalize (object);

@@ -267,3 +267,32 @@ cl_region_part_inner (const ClLayout * L, const ClRegionPart * p)
       l->x + l->width < v->width && l->span == l->width && p->y > 0 &&
       p->y + p->rows < v->height;
 }
+
+gboolean
+cl_region_rules_apply (const ClRegionRules * rules, const gchar * type, gboolean sized,
+    ClRect * r)
+{
+  gdouble scale = rules->scale;
+
+  if (type && rules->types) {
+    gint t = 0;
+
+    while (rules->types[t] && strcmp (rules->types[t], type))
+      t++;
+    if (!rules->types[t])
+      return FALSE;
+    if (rules->type_scale[t] >= 0.0)
+      scale = rules->type_scale[t];
+  }
+  if (type && sized && scale > 0.0)
+    r->size = cl_region_side (scale, r->width, r->height);
+  cl_rect_grow (r, rules->margin, rules->margin_scale);
+  return TRUE;
+}
+
+void
+cl_region_rules_clear (ClRegionRules * rules)
+{
+  g_clear_pointer (&rules->types, g_strfreev);
+  g_clear_pointer (&rules->type_scale, g_free);
+}

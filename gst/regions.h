@@ -93,6 +93,25 @@ gboolean cl_region_types_parse (const gchar * text, gchar *** names, gdouble ** 
  * plane, touching none of its edges (the border rule is never needed inside it). */
 gboolean cl_region_part_inner (const ClLayout * L, const ClRegionPart * p);
 
+/* How regions become the rectangles filtered: the meta types taken (roi-types: NULL for every
+ * type) with each its own roi-scale (-1: scale's), roi-scale, and the margins. */
+typedef struct
+{
+  gchar **types;
+  gdouble *type_scale;
+  gdouble scale;
+  gint margin;
+  gdouble margin_scale;
+} ClRegionRules;
+
+/* Region r by rules: a meta region of type (NULL: the roi-* rectangle, no type nor scale)
+ * gets its side where a scale applies (sized: the matrix is a preset made at any size), then
+ * every region the margins. FALSE (r untouched) when type is not one rules take. */
+gboolean cl_region_rules_apply (const ClRegionRules * rules, const gchar * type,
+    gboolean sized, ClRect * r);
+/* Frees the types and their scales. */
+void cl_region_rules_clear (ClRegionRules * rules);
+
 /* r clipped to width x height; FALSE when nothing of it is left. */
 gboolean cl_rect_clip (ClRect * r, gint width, gint height);
 

@@ -440,6 +440,33 @@ test_region_types (void)
   g_assert_null (names);
 }
 
+/* A region through the rules: types taken, a type's own scale, scales only for presets made
+ * at any size, margins for every region */
+static void
+test_region_rules (void)
+{
+  ClRegionRules rules = { NULL, NULL, 0.2, 1, 0.0 };
+  ClRect r = { 10, 10, 100, 50, 0 };
+
+  g_assert_true (cl_region_types_parse ("face=0.5,plate", &rules.types, &rules.type_scale));
+  g_assert_true (cl_region_rules_apply (&rules, "face", TRUE, &r));
+  g_assert_cmpint (r.size, ==, 31);     /* 0.5 x 50 = 25 -> 31 */
+  g_assert_true (r.x == 9 && r.y == 9 && r.width == 102 && r.height == 52);
+  r = (ClRect) { 10, 10, 100, 50, 0 };
+  g_assert_true (cl_region_rules_apply (&rules, "plate", TRUE, &r));
+  g_assert_cmpint (r.size, ==, 11);     /* roi-scale's 0.2 x 50 = 10 -> 11 */
+  r = (ClRect) { 10, 10, 100, 50, 0 };
+  g_assert_false (cl_region_rules_apply (&rules, "car", TRUE, &r));
+  g_assert_true (r.x == 10 && r.size == 0);
+  g_assert_true (cl_region_rules_apply (&rules, "face", FALSE, &r));
+  g_assert_cmpint (r.size, ==, 0);      /* kernel=custom: its own size */
+  r = (ClRect) { 10, 10, 100, 50, 0 };
+  g_assert_true (cl_region_rules_apply (&rules, NULL, TRUE, &r));
+  g_assert_true (r.size == 0 && r.x == 9 && r.width == 102);    /* roi-*: margins only */
+  cl_region_rules_clear (&rules);
+  g_assert_true (cl_region_rules_apply (&rules, "car", TRUE, &r));      /* every type */
+}
+
 int
 main (int argc, char **argv)
 {
@@ -450,5 +477,6 @@ main (int argc, char **argv)
   g_test_add_func ("/layout/regions", test_regions);
   g_test_add_func ("/layout/region-side", test_region_side);
   g_test_add_func ("/layout/region-types", test_region_types);
+  g_test_add_func ("/layout/region-rules", test_region_rules);
   return g_test_run ();
 }
