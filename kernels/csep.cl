@@ -116,15 +116,18 @@ convolve_csep (int row0, __global const uchar * src, int src_offset, int src_pit
             for (int c = 0; c < CSEP_NCH; c++)
               STORE_F16 (a[m][c], vs[m] + q + 16 * c);
         }
-        /* the rest 16 samples at a time while whole vectors remain, then one by one */
-        for (; q + 16 <= q1; q += 16) {
+        /* the rest 16 samples at a time, the last vector ending at q1 (overlapping the one
+         * before: its samples are summed again to the same values), then, in a span under 16
+         * samples, one by one */
+        for (; q < q1 && q1 - q0 >= 16; q += 16) {
+          int qv = min (q, q1 - 16);
           float16 a[CSEP_G];
 
 #pragma unroll
           for (int m = 0; m < CSEP_G; m++)
             a[m] = (float16) (0.0f);
           for (int t = 0; t < CSEP_ROWS; t++) {
-            float16 x = CSEP_LOAD16 (CSAMPLES (base + rows[t]) + q);
+            float16 x = CSEP_LOAD16 (CSAMPLES (base + rows[t]) + qv);
 
 #pragma unroll
             for (int m = 0; m < CSEP_G; m++)
@@ -132,7 +135,7 @@ convolve_csep (int row0, __global const uchar * src, int src_offset, int src_pit
           }
 #pragma unroll
           for (int m = 0; m < CSEP_G; m++)
-            STORE_F16 (a[m], vs[m] + q);
+            STORE_F16 (a[m], vs[m] + qv);
         }
         for (; q < q1; q++) {
           for (int m = 0; m < CSEP_G; m++) {
