@@ -199,12 +199,15 @@ convolve_csep (int row0, __global const uchar * src, int src_offset, int src_pit
           STORE_F16 (a2, hm + q + 32);
           STORE_F16 (a3, hm + q + 48);
         }
-        for (; q + 16 <= nh; q += 16) {
-          float16 a0 = p > 0 ? LOAD_F16 (hm + q) : (float16) (0.0f);
+        /* the first pair's last vector may end at nh, overlapping the one before (its sums
+         * stored again unchanged); the other pairs add to what is stored, so not theirs */
+        for (; q < nh && (q + 16 <= nh || (p == 0 && nh >= 16)); q += 16) {
+          int qv = min (q, nh - 16);
+          float16 a0 = p > 0 ? LOAD_F16 (hm + qv) : (float16) (0.0f);
 
           for (int t = 0; t < KSIZE; t++)
-            a0 = fma ((float16) (h[t]), LOAD_F16 (vm + q + t * CHANNELS), a0);
-          STORE_F16 (a0, hm + q);
+            a0 = fma ((float16) (h[t]), LOAD_F16 (vm + qv + t * CHANNELS), a0);
+          STORE_F16 (a0, hm + qv);
         }
         for (; q < nh; q++) {
           float a = p > 0 ? hm[q] : 0.0f;
