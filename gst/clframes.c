@@ -21,11 +21,27 @@
 GST_DEBUG_CATEGORY_STATIC (cl_frames_debug);
 #define GST_CAT_DEFAULT cl_frames_debug
 
-/* A frame queued on the device: its frames (mapped), what was queued for it and what is left to
- * do once its output is written. Each slot has device copies and staging of its own, so that
- * frame n+1 never overwrites what frame n still reads or writes. */
+/* A regions frame's device buffers (in: windows of host frames uploaded; out: what the
+ * kernels write; frame: a host frame moved whole) and its batches' (images in and out, the
+ * copies' tables: table, on the host until the upload queued from it has run) */
 typedef struct
 {
+  cl_mem region_in, region_out, region_frame;
+  gsize region_in_bytes, region_out_bytes, region_frame_bytes;
+  cl_mem batch_in, batch_out, batch_table;
+  gsize batch_in_bytes, batch_out_bytes, batch_table_bytes;
+  gint *table;
+  gsize table_ints;
+} ClRegionBufs;
+
+/* A frame queued on the device: its frames (mapped), what was queued for it and what is left to
+ * do once its output is written. Each slot has device copies and staging of its own, so that
+ * frame n+1 never overwrites what frame n still reads or writes. A regions frame (region) has
+ * only out mapped: the frame filtered in place. */
+typedef struct
+{
+  gboolean region;
+  ClRegionBufs rb;
   GstBuffer *inbuf, *outbuf;    /* held while in flight; NULL for transform ()'s frames */
   GstVideoFrame in, out;
   ClEvents *e;                  /* its events (large: allocated once per slot) */
@@ -89,20 +105,13 @@ struct _ClFrames
   guint oldest, n_pending;
   ClEvents *spent;              /* the last completed frame's events, released while the next
                                  * frame is on the device */
-  /* regions: the parts of the frame's regions and the buffers of their windows (in: host
-   * frames uploaded; out: what the kernels write) */
+  /* regions: the parts of the frame's regions, their groups and batches (planned as a frame
+   * is queued; its buffers are its slot's), kernels/regions.cl's copy (NULL until made;
+   * copy_failed: never) */
   ClRegionPart *parts;          /* CL_MAX_REGIONS x CL_MAX_VIEWS */
   ClRegionGroup *groups;        /* CL_MAX_REGION_SIZES */
-  cl_mem region_in, region_out, region_frame;
-  gsize region_in_bytes, region_out_bytes, region_frame_bytes;
-  /* batches: their images (in, out), the copies' tables (table, on the host while a frame
-   * runs: its ints), kernels/regions.cl's copy (NULL until made; copy_failed: never) */
   ClRegionBatch *batches;       /* CL_MAX_REGION_SIZES x CL_MAX_VIEWS */
   gint n_batches;
-  cl_mem batch_in, batch_out, batch_table;
-  gsize batch_in_bytes, batch_out_bytes, batch_table_bytes;
-  gint *table;
-  gsize table_ints;
   cl_program copy_prog;
   cl_kernel copy;
   gboolean copy_failed;
@@ -572,6 +581,7 @@ map_frames (ClFrames * fs, ClFrameSlot * slot, GstBuffer * inbuf, GstBuffer * ou
   GstMapFlags in_cl = 0, out_cl = 0;
   gchar *why;
 
+  slot->region = FALSE;
   /* device-resident memory of our device is mapped for the device: nothing comes to the host */
   if ((m = buffer_cl_memory (fs, inbuf)) && m->device)
     in_cl = GST_MAP_CL;
@@ -602,7 +612,8 @@ static void
 unmap_frames (ClFrameSlot * slot)
 {
   gst_video_frame_unmap (&slot->out);
-  gst_video_frame_unmap (&slot->in);
+  if (!slot->region)
+    gst_video_frame_unmap (&slot->in);
 }
 
 /* A frame queued and waited for: it leaves complete before the next one comes. */
@@ -622,7 +633,7 @@ struct _ClRegionGroup
   ClLayout L;
   ClFrameRun run;
   gint first, n;
-  /* its batched parts: how many, their gather and scatter tables (bases in ClFrames.table),
+  /* its batched parts: how many, their gather and scatter tables (bases in the slot's table),
    * the rows and widest rows (bytes) of each copy */
   gint n_batched, gather_base, scatter_base;
   gint gather_rows, gather_bytes, scatter_rows, scatter_bytes;
@@ -653,12 +664,12 @@ ensure_copy_kernel (ClFrames * fs)
   return fs->copy != NULL;
 }
 
-/* Appends a copy rectangle to fs->table at *nt */
+/* Appends a copy rectangle to table at *nt */
 static void
-table_rect (ClFrames * fs, gsize * nt, gint src, gint src_pitch, gint dst, gint dst_pitch,
+table_rect (gint * table, gsize * nt, gint src, gint src_pitch, gint dst, gint dst_pitch,
     gint bytes, gint row0)
 {
-  gint *t = fs->table + *nt;
+  gint *t = table + *nt;
 
   t[0] = src;
   t[1] = src_pitch;
@@ -676,7 +687,7 @@ table_rect (ClFrames * fs, gsize * nt, gint src, gint src_pitch, gint dst, gint 
  * group's gather (windows into the batch images) and scatter (regions back into the frame).
  * Returns the batch images' bytes (0: no batch). */
 static gsize
-plan_batches (ClFrames * fs, gint n_groups, const ClPlane * planes)
+plan_batches (ClFrames * fs, ClRegionBufs * rb, gint n_groups, const ClPlane * planes)
 {
   gsize at = 0, nt = 0, need = 0;
 
@@ -738,9 +749,9 @@ plan_batches (ClFrames * fs, gint n_groups, const ClPlane * planes)
       if (fs->parts[k].batch >= 0)
         need += 16 + fs->parts[k].rows + fs->parts[k].rrows;
   }
-  if (need > fs->table_ints) {
-    fs->table = g_renew (gint, fs->table, need);
-    fs->table_ints = need;
+  if (need > rb->table_ints) {
+    rb->table = g_renew (gint, rb->table, need);
+    rb->table_ints = need;
   }
   for (gint copy = 0; copy < 2; copy++) {
     for (gint g = 0; g < n_groups; g++) {
@@ -758,11 +769,11 @@ plan_batches (ClFrames * fs, gint n_groups, const ClPlane * planes)
         if (p->batch < 0)
           continue;
         if (copy == 0) {
-          table_rect (fs, &nt, window, f->pitch, image, b->pitch, p->bytes, rows);
+          table_rect (rb->table, &nt, window, f->pitch, image, b->pitch, p->bytes, rows);
           rows += p->rows;
           widest = MAX (widest, (gint) p->bytes);
         } else {
-          table_rect (fs, &nt, image + p->ry * b->pitch + p->rx, b->pitch,
+          table_rect (rb->table, &nt, image + p->ry * b->pitch + p->rx, b->pitch,
               window + p->ry * f->pitch + p->rx, f->pitch, p->rbytes, rows);
           rows += p->rrows;
           widest = MAX (widest, (gint) p->rbytes);
@@ -775,7 +786,7 @@ plan_batches (ClFrames * fs, gint n_groups, const ClPlane * planes)
         if (p->batch < 0)
           continue;
         for (gint j = 0; j < (copy == 0 ? p->rows : p->rrows); j++)
-          fs->table[nt++] = r;
+          rb->table[nt++] = r;
         r++;
       }
       if (copy == 0) {
@@ -827,12 +838,16 @@ region_group (const gint * sizes, gint n, gint size)
   return n - 1;
 }
 
-GstFlowReturn
-cl_frames_regions (ClFrames * fs, const GstVideoInfo * info, GstBuffer * buf,
+/* Queues the regions rects of buf on the device in slot (buf mapped into slot->out): on
+ * success slot->done is set and frame_complete finishes it; else nothing is left queued nor
+ * mapped. On a discrete device with a host frame moved whole, the upload, the kernels and the
+ * download go on the three queues, so that frames in flight overlap them. */
+static GstFlowReturn
+regions_submit (ClFrames * fs, ClFrameSlot * slot, const GstVideoInfo * info, GstBuffer * buf,
     const ClRect * rects, gint n_rects)
 {
-  ClFrameSlot *slot;
   GstVideoFrame *frame;
+  ClRegionBufs *rb = &slot->rb;
   gint w = GST_VIDEO_INFO_WIDTH (info), h = GST_VIDEO_INFO_HEIGHT (info), n = 0, bands;
   gint sizes[CL_MAX_REGION_SIZES], n_groups;
   ClPlane planes[CL_MAX_PLANES], host[CL_MAX_PLANES];
@@ -842,7 +857,7 @@ cl_frames_regions (ClFrames * fs, const GstVideoInfo * info, GstBuffer * buf,
   ClMemPath path;
   gboolean in_place, fields, whole;
   gsize bytes = 0;
-  cl_event done = NULL;
+  cl_event up_done = NULL, kernels_done = NULL;
   const gchar *what = "";
   gchar *why;
   GstMapFlags cl = 0;
@@ -851,7 +866,6 @@ cl_frames_regions (ClFrames * fs, const GstVideoInfo * info, GstBuffer * buf,
   cl_int err = CL_SUCCESS;
 
   set_infos (fs, info, info);
-  slot = free_slot (fs);
   frame = &slot->out;
   if ((m = buffer_cl_memory (fs, buf)) && m->device)
     cl = GST_MAP_CL;
@@ -868,6 +882,11 @@ cl_frames_regions (ClFrames * fs, const GstVideoInfo * info, GstBuffer * buf,
     fs->groups = g_new (ClRegionGroup, CL_MAX_REGION_SIZES);
   }
   memset (&slot->f, 0, sizeof (slot->f));
+  slot->region = TRUE;
+  slot->done = NULL;
+  slot->copies = 0;
+  slot->copy_out = FALSE;
+  slot->busy = FALSE;
   fields = fields_apart (info, frame);
   /* the kernels of each size the regions ask for (none: the element's, for the stats) */
   n_groups = region_sizes (rects, n_rects, sizes);
@@ -905,9 +924,10 @@ cl_frames_regions (ClFrames * fs, const GstVideoInfo * info, GstBuffer * buf,
   in_place = mem == FRAME_DEVICE || (mem == FRAME_PINNED && !fs->discrete);
   path = mem == FRAME_DEVICE ? CL_PATH_DEVICE : in_place ? CL_PATH_IN_PLACE :
       mem == FRAME_PINNED ? CL_PATH_PINNED_DMA : CL_PATH_PAGEABLE_DMA;
+  slot->path_in = slot->path_out = path;
   if (n == 0) {
-    record_frame (fs, &slot->f, slot->e, 0, path, path);
-    goto out;
+    err = gst_cl_run_done (&slot->f, &slot->done, &what);
+    goto queued;
   }
   /* many regions of a frame in host memory on a discrete device: the planes go up once and
    * come down once, instead of a window up and a region down each */
@@ -926,9 +946,9 @@ cl_frames_regions (ClFrames * fs, const GstVideoInfo * info, GstBuffer * buf,
   }
   /* the buffers grow in whole MiB: regions that move from frame to frame rarely need more */
   bytes = GST_ROUND_UP_N (bytes, 1 << 20);
-  if (!ensure_buffer (fs, &fs->region_out, &fs->region_out_bytes, bytes,
-          CL_MEM_READ_WRITE) || (!in_place && !whole && !ensure_buffer (fs, &fs->region_in,
-              &fs->region_in_bytes, bytes, CL_MEM_READ_ONLY))) {
+  if (!ensure_buffer (fs, &rb->region_out, &rb->region_out_bytes, bytes,
+          CL_MEM_READ_WRITE) || (!in_place && !whole && !ensure_buffer (fs, &rb->region_in,
+              &rb->region_in_bytes, bytes, CL_MEM_READ_ONLY))) {
     ret = GST_FLOW_ERROR;
     goto out;
   }
@@ -946,49 +966,59 @@ cl_frames_regions (ClFrames * fs, const GstVideoInfo * info, GstBuffer * buf,
       planes[p] = (ClPlane) { NULL, (gint) at, host[p].pitch, NULL };
       at += GST_ROUND_UP_N (extent[p], 64);
     }
-    if (!ensure_buffer (fs, &fs->region_frame, &fs->region_frame_bytes, at,
+    if (!ensure_buffer (fs, &rb->region_frame, &rb->region_frame_bytes, at,
             CL_MEM_READ_WRITE)) {
       ret = GST_FLOW_ERROR;
       goto out;
     }
     for (gint p = 0; p < fs->groups[0].L.n_planes; p++)
-      planes[p].mem = fs->region_frame;
+      planes[p].mem = rb->region_frame;
   }
   /* with the frame in a discrete device's memory, the inner windows of a group and view in
    * one image, one launch (the gather and scatter copies: one launch each per group); on a
    * device sharing the host's memory launches cost less than the copies and the image's
    * unused width (docs/design.md) */
+  fs->n_batches = 0;
   batch_bytes = err == CL_SUCCESS && fs->discrete && (in_place || whole) && n >= 2 &&
-      ensure_copy_kernel (fs) ? plan_batches (fs, n_groups, planes) : 0;
-  if (batch_bytes && (!ensure_buffer (fs, &fs->batch_in, &fs->batch_in_bytes, batch_bytes,
-              CL_MEM_READ_WRITE) || !ensure_buffer (fs, &fs->batch_out, &fs->batch_out_bytes,
-              batch_bytes, CL_MEM_READ_WRITE) || !ensure_buffer (fs, &fs->batch_table,
-              &fs->batch_table_bytes, fs->table_ints * sizeof (gint), CL_MEM_READ_ONLY))) {
+      ensure_copy_kernel (fs) ? plan_batches (fs, rb, n_groups, planes) : 0;
+  if (batch_bytes && (!ensure_buffer (fs, &rb->batch_in, &rb->batch_in_bytes, batch_bytes,
+              CL_MEM_READ_WRITE) || !ensure_buffer (fs, &rb->batch_out, &rb->batch_out_bytes,
+              batch_bytes, CL_MEM_READ_WRITE) || !ensure_buffer (fs, &rb->batch_table,
+              &rb->batch_table_bytes, rb->table_ints * sizeof (gint), CL_MEM_READ_ONLY))) {
     ret = GST_FLOW_ERROR;
     goto out;
   }
   GST_LOG_OBJECT (fs->owner, "regions: %d parts in %d groups, %d batches", n, n_groups,
       batch_bytes ? fs->n_batches : 0);
   /* (every buffer made before anything is queued: a failure leaves nothing reading the frame) */
-  if (whole)
-    err = gst_cl_run_region_planes (&slot->f, host, planes, extent,
-        fs->groups[0].L.n_planes, TRUE, events, NULL, &what);
+  if (whole) {
+    ClFrameRun up = slot->f;
+
+    /* up on the upload queue, the kernels' queue waiting for it */
+    up.queue = slot->f.up ? slot->f.up : slot->f.queue;
+    err = gst_cl_run_region_planes (&up, host, planes, extent, fs->groups[0].L.n_planes, TRUE,
+        events, &up_done, &what);
+    if (err == CL_SUCCESS) {
+      what = "frame upload wait";
+      err = clEnqueueBarrierWithWaitList (slot->f.queue, 1, &up_done, NULL);
+    }
+  }
   if (batch_bytes && err == CL_SUCCESS) {
     what = "table upload";
-    err = clEnqueueWriteBuffer (slot->f.queue, fs->batch_table, CL_FALSE, 0,
-        fs->table_ints * sizeof (gint), fs->table, 0, NULL, NULL);
+    err = clEnqueueWriteBuffer (slot->f.queue, rb->batch_table, CL_FALSE, 0,
+        rb->table_ints * sizeof (gint), rb->table, 0, NULL, NULL);
   }
   for (gint g = 0; g < n_groups && err == CL_SUCCESS; g++) {
     const ClRegionGroup *gr = &fs->groups[g];
 
     if (gr->n_batched)
-      err = gst_cl_run_rect_copies (slot->f.queue, fs->copy, planes[0].mem, fs->batch_in,
-          fs->batch_table, gr->gather_base, gr->n_batched, gr->gather_bytes, gr->gather_rows,
+      err = gst_cl_run_rect_copies (slot->f.queue, fs->copy, planes[0].mem, rb->batch_in,
+          rb->batch_table, gr->gather_base, gr->n_batched, gr->gather_bytes, gr->gather_rows,
           events, GST_CL_STAGE_KERNEL, &what);
     for (gint b = 0; b < fs->n_batches && err == CL_SUCCESS; b++) {
       const ClRegionBatch *ba = &fs->batches[b];
-      const ClPlane in = { fs->batch_in, (gint) ba->at, ba->pitch, NULL };
-      const ClPlane out = { fs->batch_out, (gint) ba->at, ba->pitch, NULL };
+      const ClPlane in = { rb->batch_in, (gint) ba->at, ba->pitch, NULL };
+      const ClPlane out = { rb->batch_out, (gint) ba->at, ba->pitch, NULL };
 
       if (ba->group == g)
         err = gst_cl_run_region_batch (&gr->run, &gr->L, ba->view, &in, &out, ba->width,
@@ -996,46 +1026,81 @@ cl_frames_regions (ClFrames * fs, const GstVideoInfo * info, GstBuffer * buf,
     }
     if (gr->n && err == CL_SUCCESS)
       err = gst_cl_run_region_windows (&gr->run, &gr->L, fs->parts + gr->first, gr->n, planes,
-          fs->region_in, fs->region_out, events, &what);
+          rb->region_in, rb->region_out, events, &what);
   }
   /* the regions back, the groups' order kept (where regions overlap the last one stays) */
   for (gint g = 0; g < n_groups && err == CL_SUCCESS; g++) {
     const ClRegionGroup *gr = &fs->groups[g];
 
     err = gst_cl_run_region_copies (&slot->f, fs->parts + gr->first, gr->n, planes,
-        fs->region_out, events, NULL, &what);
+        rb->region_out, events, NULL, &what);
     if (gr->n_batched && err == CL_SUCCESS)
-      err = gst_cl_run_rect_copies (slot->f.queue, fs->copy, fs->batch_out, planes[0].mem,
-          fs->batch_table, gr->scatter_base, gr->n_batched, gr->scatter_bytes,
+      err = gst_cl_run_rect_copies (slot->f.queue, fs->copy, rb->batch_out, planes[0].mem,
+          rb->batch_table, gr->scatter_base, gr->n_batched, gr->scatter_bytes,
           gr->scatter_rows, events, GST_CL_STAGE_DOWNLOAD, &what);
   }
-  if (err == CL_SUCCESS)
-    err = whole ? gst_cl_run_region_planes (&slot->f, host, planes, extent,
-        fs->groups[0].L.n_planes, FALSE, events, &done, &what) :
-        gst_cl_run_done (&slot->f, &done, &what);
-  if (err == CL_SUCCESS) {
-    cl_int status = CL_COMPLETE;
+  if (err == CL_SUCCESS && whole) {
+    ClFrameRun down = slot->f;
 
-    what = "frame";
-    err = clWaitForEvents (1, &done);
+    /* down on the download queue once the kernels' queue is through */
+    down.queue = slot->f.down ? slot->f.down : slot->f.queue;
+    err = gst_cl_run_done (&slot->f, &kernels_done, &what);
+    if (err == CL_SUCCESS) {
+      what = "frame download wait";
+      err = clEnqueueBarrierWithWaitList (down.queue, 1, &kernels_done, NULL);
+    }
     if (err == CL_SUCCESS)
-      clGetEventInfo (done, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof (status), &status, NULL);
-    if (status < 0)
-      err = status;
+      err = gst_cl_run_region_planes (&down, host, planes, extent, fs->groups[0].L.n_planes,
+          FALSE, events, &slot->done, &what);
+  } else if (err == CL_SUCCESS) {
+    err = gst_cl_run_done (&slot->f, &slot->done, &what);
   }
-  g_clear_pointer (&done, clReleaseEvent);
-  if (err != CL_SUCCESS) {
-    gst_cl_run_finish (&slot->f);
-    gst_cl_events_release (slot->e);
-    FLOW_FAILED (what, err);
-    ret = GST_FLOW_ERROR;
-    goto out;
-  }
-  record_frame (fs, &slot->f, slot->e, 0, path, path);
+queued:
+  g_clear_pointer (&up_done, clReleaseEvent);
+  g_clear_pointer (&kernels_done, clReleaseEvent);
+  if (err == CL_SUCCESS)
+    return GST_FLOW_OK;
+  gst_cl_run_finish (&slot->f);
+  g_clear_pointer (&slot->done, clReleaseEvent);
   gst_cl_events_release (slot->e);
+  FLOW_FAILED (what, err);
+  ret = GST_FLOW_ERROR;
 out:
   gst_video_frame_unmap (frame);
   return ret;
+}
+
+/* One regions frame queued and waited for */
+GstFlowReturn
+cl_frames_regions (ClFrames * fs, const GstVideoInfo * info, GstBuffer * buf,
+    const ClRect * rects, gint n_rects)
+{
+  ClFrameSlot *slot = free_slot (fs);
+  GstFlowReturn ret = regions_submit (fs, slot, info, buf, rects, n_rects);
+
+  if (ret != GST_FLOW_OK)
+    return ret;
+  ret = frame_complete (fs, slot);
+  gst_video_frame_unmap (&slot->out);
+  return ret;
+}
+
+GstFlowReturn
+cl_frames_push_regions (ClFrames * fs, const GstVideoInfo * info, GstBuffer * buf,
+    const ClRect * rects, gint n_rects)
+{
+  ClFrameSlot *slot = free_slot (fs);
+  GstFlowReturn ret = regions_submit (fs, slot, info, buf, rects, n_rects);
+
+  if (ret != GST_FLOW_OK) {
+    gst_buffer_unref (buf);
+    return ret;
+  }
+  slot->inbuf = NULL;
+  slot->outbuf = buf;
+  fs->n_pending++;
+  GST_LOG_OBJECT (fs->owner, "regions frame in flight (%u pending)", fs->n_pending);
+  return GST_FLOW_OK;
 }
 
 /* The whole of frame src into dst (both of the negotiated format, mapped on the host here),
@@ -1198,6 +1263,13 @@ cl_frames_free (ClFrames * fs)
     g_clear_pointer (&slot->dst_mem, clReleaseMemObject);
     g_clear_pointer (&slot->stage_in, gst_memory_unref);
     g_clear_pointer (&slot->stage_out, gst_memory_unref);
+    g_clear_pointer (&slot->rb.region_in, clReleaseMemObject);
+    g_clear_pointer (&slot->rb.region_out, clReleaseMemObject);
+    g_clear_pointer (&slot->rb.region_frame, clReleaseMemObject);
+    g_clear_pointer (&slot->rb.batch_in, clReleaseMemObject);
+    g_clear_pointer (&slot->rb.batch_out, clReleaseMemObject);
+    g_clear_pointer (&slot->rb.batch_table, clReleaseMemObject);
+    g_free (slot->rb.table);
     g_free (slot->e);
   }
   if (fs->spent)
@@ -1206,17 +1278,10 @@ cl_frames_free (ClFrames * fs)
   g_free (fs->slots);
   g_free (fs->parts);
   g_free (fs->groups);
-  g_clear_pointer (&fs->region_frame, clReleaseMemObject);
-  g_clear_pointer (&fs->batch_in, clReleaseMemObject);
-  g_clear_pointer (&fs->batch_out, clReleaseMemObject);
-  g_clear_pointer (&fs->batch_table, clReleaseMemObject);
   g_clear_pointer (&fs->copy, clReleaseKernel);
   if (fs->copy_prog)
     gst_cl_context_unuse_program (fs->ctx, fs->copy_prog, FALSE);
   g_free (fs->batches);
-  g_free (fs->table);
-  g_clear_pointer (&fs->region_in, clReleaseMemObject);
-  g_clear_pointer (&fs->region_out, clReleaseMemObject);
   gst_clear_object (&fs->allocator);
   gst_clear_object (&fs->dev_allocator);
   for (gint i = 0; i < GST_CL_CONTEXT_N_QUEUES; i++)

@@ -105,6 +105,10 @@ void cl_frames_discard (ClFrames * f);
 /* Filters the regions rects (frame pixels) of buf in place, the rest untouched. */
 GstFlowReturn cl_frames_regions (ClFrames * f, const GstVideoInfo * info, GstBuffer * buf,
     const ClRect * rects, gint n_rects);
+/* The same as a frame in flight (buf taken; pop gives it back filtered): the caller keeps
+ * pending under max-inflight. */
+GstFlowReturn cl_frames_push_regions (ClFrames * f, const GstVideoInfo * info, GstBuffer * buf,
+    const ClRect * rects, gint n_rects);
 /* The whole of frame src into dst (both of the negotiated formats, mapped on the host), each
  * plane in parallel pieces. FALSE after posting why. */
 gboolean cl_frames_copy (ClFrames * f, const GstVideoInfo * in_info,

@@ -264,6 +264,14 @@ pusher_send (gpointer user, gboolean * more)
 
 static const ClPusherFuncs pusher_funcs = { pusher_oldest, pusher_send };
 
+static void
+wake_pusher (GstClBaseFilter * self)
+{
+  if (!self->pusher)
+    self->pusher = cl_pusher_new (GST_BASE_TRANSFORM_SINK_PAD (self), &pusher_funcs, self);
+  cl_pusher_wake (self->pusher);
+}
+
 /* Queues inbuf (taken) and an output buffer for it as the newest frame in flight. */
 static GstFlowReturn
 submit_inflight (GstClBaseFilter * self, GstBuffer * inbuf)
@@ -286,9 +294,54 @@ submit_inflight (GstClBaseFilter * self, GstBuffer * inbuf)
   ret = cl_frames_push (self->frames, &vf->in_info, &vf->out_info, inbuf, outbuf);
   if (ret != GST_FLOW_OK)
     return ret;
-  if (!self->pusher)
-    self->pusher = cl_pusher_new (GST_BASE_TRANSFORM_SINK_PAD (bt), &pusher_funcs, self);
-  cl_pusher_wake (self->pusher);
+  wake_pusher (self);
+  return GST_FLOW_OK;
+}
+
+/* Queues inbuf's regions (inbuf taken) as the newest frame in flight: filtered in place, as
+ * transform_ip does (inbuf itself when writable, else a frame of ours with its pixels), or
+ * into an output frame of the other caps with the whole input first, as regions_copy does. */
+static GstFlowReturn
+submit_regions_inflight (GstClBaseFilter * self, GstBuffer * inbuf)
+{
+  GstBaseTransform *bt = GST_BASE_TRANSFORM (self);
+  GstVideoFilter *vf = GST_VIDEO_FILTER (self);
+  const GstVideoInfo *info = &vf->in_info;
+  GstBuffer *outbuf = NULL, *src;
+  ClRect rects[CL_MAX_REGIONS];
+  GstFlowReturn ret;
+  gint n;
+
+  if (!vf->negotiated) {
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (NULL), ("no format negotiated"));
+    gst_buffer_unref (inbuf);
+    return GST_FLOW_NOT_NEGOTIATED;
+  }
+  ret = GST_BASE_TRANSFORM_GET_CLASS (bt)->prepare_output_buffer (bt, inbuf, &outbuf);
+  if (ret != GST_FLOW_OK || !outbuf) {
+    gst_clear_buffer (&self->ip_source);
+    gst_buffer_unref (inbuf);
+    return ret;
+  }
+  /* the input's pixels and metas: a held input's (in place), or the input's (other caps) */
+  src = self->ip_source ? self->ip_source : gst_buffer_ref (inbuf);
+  self->ip_source = NULL;
+  if (outbuf != inbuf && !cl_frames_copy (self->frames, &vf->in_info, &vf->out_info, outbuf,
+          src)) {
+    gst_buffer_unref (src);
+    gst_buffer_unref (outbuf);
+    gst_buffer_unref (inbuf);
+    return GST_BASE_TRANSFORM_FLOW_DROPPED;
+  }
+  n = GST_CL_BASE_FILTER_GET_CLASS (self)->collect_regions (self, src,
+      GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info), rects);
+  gst_buffer_unref (src);
+  if (outbuf != inbuf)
+    gst_buffer_unref (inbuf);
+  ret = cl_frames_push_regions (self->frames, info, outbuf, rects, n);
+  if (ret != GST_FLOW_OK)
+    return ret;
+  wake_pusher (self);
   return GST_FLOW_OK;
 }
 
@@ -368,8 +421,10 @@ gst_cl_base_filter_generate_output (GstBaseTransform * bt, GstBuffer ** outbuf)
       return ret;
     if (gst_base_transform_is_passthrough (bt))
       return GST_BASE_TRANSFORM_CLASS (parent_class)->generate_output (bt, outbuf);
-    /* regions go one frame at a time, in place where the caps are the same on both sides */
-    if (regions && pending (self) > 0 && (ret = drain_inflight (self)) != GST_FLOW_OK)
+    /* regions in place where the caps are the same on both sides, in flight as other frames
+     * (one at a time: those in flight leave first) */
+    if (regions && max <= 1 && pending (self) > 0 && (ret = drain_inflight (self)) !=
+        GST_FLOW_OK)
       return ret;
     GST_OBJECT_LOCK (self);
     in_place = regions && self->same_caps;
@@ -377,12 +432,12 @@ gst_cl_base_filter_generate_output (GstBaseTransform * bt, GstBuffer ** outbuf)
     gst_base_transform_set_in_place (bt, in_place);
   }
   /* one at a time: GstBaseTransform's own path (QoS, transform) */
-  if ((max <= 1 || regions) && pending (self) == 0)
+  if (max <= 1 && pending (self) == 0)
     return GST_BASE_TRANSFORM_CLASS (parent_class)->generate_output (bt, outbuf);
   *outbuf = NULL;
   if (inbuf) {
     bt->queued_buf = NULL;
-    ret = submit_inflight (self, inbuf);
+    ret = regions ? submit_regions_inflight (self, inbuf) : submit_inflight (self, inbuf);
     if (ret == GST_BASE_TRANSFORM_FLOW_DROPPED)
       ret = GST_FLOW_OK;
     if (ret != GST_FLOW_OK)

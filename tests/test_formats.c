@@ -2494,6 +2494,82 @@ GST_START_TEST (test_regions_batched)
 
 GST_END_TEST;
 
+/* Regions frames in flight: max-inflight=3, six frames pushed before any is pulled, each with
+ * its own pixels and regions (several overlapping, one frame with none, one input held
+ * upstream: filtered in a frame of ours), then pulled in order, each against the reference.
+ * Loop index: 0 the unified path, 1 the discrete one window by window, 2 the discrete one with
+ * the frame moved whole (its upload, kernels and download on three queues) and batches. */
+GST_START_TEST (test_regions_inflight)
+{
+  const Case c = { "RGBA", 64, 48, "auto", &f_gauss7, "mirror", "auto", INPUT_DEFAULT };
+  gboolean discrete = __i__ > 0;
+  const TestRoi rois[][3] = {
+    {{4, 4, 20, 16, "face"}, {16, 10, 24, 20, "face"}, {50, 30, 20, 20, "face"}},
+    {{0, 0, 64, 48, "face"}},
+    {{10, 20, 12, 12, "face"}, {30, 8, 14, 14, "face"}},
+    {{0}},
+    {{40, 2, 16, 30, "face"}, {2, 30, 30, 16, "face"}, {20, 20, 10, 10, "face"}},
+    {{50, 36, 30, 20, "face"}},
+  };
+  const gint counts[] = { 3, 1, 2, 0, 3, 1 };
+  const gboolean held[] = { FALSE, FALSE, TRUE, FALSE, FALSE, FALSE };
+  const gint n_frames = G_N_ELEMENTS (counts);
+  GstHarness *h;
+  Geom g;
+  Frame in[G_N_ELEMENTS (counts)];
+  GstBuffer *kept[G_N_ELEMENTS (counts)];
+  gchar *what = describe (&c, discrete);
+
+  if (__i__ == 2)
+    g_setenv (REGION_WHOLE_ENV, "1", TRUE);
+  h = start_harness (&c, discrete);
+  g_object_set (h->element, "max-inflight", 3, "roi-meta", TRUE, NULL);
+  geom_init (&g, c.format, c.width, c.height);
+  for (gint f = 0; f < n_frames; f++) {
+    GstBuffer *buf;
+
+    random_frame (&g, 2100 + 10 * __i__ + f, &in[f]);
+    buf = make_buffer (&g, c.input, NULL, &in[f]);
+    for (gint k = 0; k < counts[f]; k++)
+      gst_buffer_add_video_region_of_interest_meta (buf, rois[f][k].type, rois[f][k].x,
+          rois[f][k].y, rois[f][k].w, rois[f][k].h);
+    kept[f] = held[f] ? gst_buffer_ref (buf) : NULL;
+    fail_unless_equals_int (gst_harness_push (h, buf), GST_FLOW_OK);
+  }
+  for (gint f = 0; f < n_frames; f++) {
+    GstBuffer *buf = gst_harness_pull (h);
+    Frame out;
+    Expect e;
+    gchar *full = g_strdup_printf ("%s frame %d of %d in flight", what, f, n_frames);
+
+    fail_unless (buf != NULL, "%s: no output", full);
+    read_buffer (buf, &g, &out);
+    gst_buffer_unref (buf);
+    if (kept[f]) {
+      Frame k;
+
+      read_buffer (kept[f], &g, &k);
+      for (gint p = 0; p < g.n_planes; p++)
+        fail_unless (!memcmp (k.p[p], in[f].p[p], plane_bytes (&g, p)), "%s: the input held "
+            "upstream was written", full);
+      frame_clear (&k);
+      gst_buffer_unref (kept[f]);
+    }
+    expect_frame (&g, &in[f], selected_comps (&g, c.planes), c.filter, c.border, &e);
+    fail_unless (expect_regions (&g, &in[f], &e, rois[f], counts[f]) > 0 || counts[f] == 0,
+        "%s: the filter changes nothing in the regions", full);
+    check_frame (&g, &in[f], &out, &e, full);
+    expect_clear (&e);
+    frame_clear (&out);
+    frame_clear (&in[f]);
+    g_free (full);
+  }
+  gst_harness_teardown (h);
+  g_free (what);
+}
+
+GST_END_TEST;
+
 /* -------------------------------------------------------------------------- plane-matrices */
 
 static const gdouble pm_sharp3[9] = { 0, -1, 0, -1, 5, -1, 0, -1, 0 };
@@ -2663,6 +2739,7 @@ formats_suite (void)
   tcase_add_loop_test (tc, test_regions_copy, 0, 4);
   tcase_add_loop_test (tc, test_regions_scaled, 0, 2 * G_N_ELEMENTS (scaled_cases));
   tcase_add_loop_test (tc, test_regions_batched, 0, G_N_ELEMENTS (batched_cases));
+  tcase_add_loop_test (tc, test_regions_inflight, 0, 3);
   tcase_add_loop_test (tc, test_plane_matrices, 0, 2 * G_N_ELEMENTS (plane_cases));
   return s;
 }
