@@ -272,25 +272,40 @@ wake_pusher (GstClBaseFilter * self)
   cl_pusher_wake (self->pusher);
 }
 
-/* Queues inbuf (taken) and an output buffer for it as the newest frame in flight. */
+/* The output buffer of inbuf as a frame in flight (prepare_output_buffer: a pooled one, or
+ * in place inbuf itself or a frame of ours with ip_source set). Without one (*outbuf NULL)
+ * inbuf is dropped and the flow returned. */
 static GstFlowReturn
-submit_inflight (GstClBaseFilter * self, GstBuffer * inbuf)
+inflight_output (GstClBaseFilter * self, GstBuffer * inbuf, GstBuffer ** outbuf)
 {
   GstBaseTransform *bt = GST_BASE_TRANSFORM (self);
-  GstVideoFilter *vf = GST_VIDEO_FILTER (self);
-  GstBuffer *outbuf = NULL;
   GstFlowReturn ret;
 
-  if (!vf->negotiated) {
+  *outbuf = NULL;
+  if (!GST_VIDEO_FILTER (self)->negotiated) {
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (NULL), ("no format negotiated"));
     gst_buffer_unref (inbuf);
     return GST_FLOW_NOT_NEGOTIATED;
   }
-  ret = GST_BASE_TRANSFORM_GET_CLASS (bt)->prepare_output_buffer (bt, inbuf, &outbuf);
-  if (ret != GST_FLOW_OK || !outbuf) {
+  ret = GST_BASE_TRANSFORM_GET_CLASS (bt)->prepare_output_buffer (bt, inbuf, outbuf);
+  if (ret != GST_FLOW_OK || !*outbuf) {
+    gst_clear_buffer (&self->ip_source);
     gst_buffer_unref (inbuf);
-    return ret;
+    *outbuf = NULL;
   }
+  return ret;
+}
+
+/* Queues inbuf (taken) and an output buffer for it as the newest frame in flight. */
+static GstFlowReturn
+submit_inflight (GstClBaseFilter * self, GstBuffer * inbuf)
+{
+  GstVideoFilter *vf = GST_VIDEO_FILTER (self);
+  GstBuffer *outbuf = NULL;
+  GstFlowReturn ret;
+
+  if ((ret = inflight_output (self, inbuf, &outbuf)) != GST_FLOW_OK || !outbuf)
+    return ret;
   ret = cl_frames_push (self->frames, &vf->in_info, &vf->out_info, inbuf, outbuf);
   if (ret != GST_FLOW_OK)
     return ret;
@@ -304,7 +319,6 @@ submit_inflight (GstClBaseFilter * self, GstBuffer * inbuf)
 static GstFlowReturn
 submit_regions_inflight (GstClBaseFilter * self, GstBuffer * inbuf)
 {
-  GstBaseTransform *bt = GST_BASE_TRANSFORM (self);
   GstVideoFilter *vf = GST_VIDEO_FILTER (self);
   const GstVideoInfo *info = &vf->in_info;
   GstBuffer *outbuf = NULL, *src;
@@ -312,17 +326,8 @@ submit_regions_inflight (GstClBaseFilter * self, GstBuffer * inbuf)
   GstFlowReturn ret;
   gint n;
 
-  if (!vf->negotiated) {
-    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (NULL), ("no format negotiated"));
-    gst_buffer_unref (inbuf);
-    return GST_FLOW_NOT_NEGOTIATED;
-  }
-  ret = GST_BASE_TRANSFORM_GET_CLASS (bt)->prepare_output_buffer (bt, inbuf, &outbuf);
-  if (ret != GST_FLOW_OK || !outbuf) {
-    gst_clear_buffer (&self->ip_source);
-    gst_buffer_unref (inbuf);
+  if ((ret = inflight_output (self, inbuf, &outbuf)) != GST_FLOW_OK || !outbuf)
     return ret;
-  }
   /* the input's pixels and metas: a held input's (in place), or the input's (other caps) */
   src = self->ip_source ? self->ip_source : gst_buffer_ref (inbuf);
   self->ip_source = NULL;
