@@ -323,7 +323,10 @@ prepare_generics (ClKernels * k, const ClKernelRequest * like, const ClLayout * 
 }
 
 /* Makes v slot's kernel from a program the context holds ready (never building); FALSE when
- * it holds none (or the kernel could not be made: the worker's build will say why). */
+ * it holds none (or the kernel could not be made: the worker's build will say why). A program
+ * only on disk is loaded here for a shape's first frame; while slot runs a kernel (a live
+ * change) it is left to the worker, as a build: loading a binary stalls the stream
+ * (docs/design.md, issue 43). */
 static gboolean
 use_ready (ClKernels * k, gint slot, const ClVariant * v)
 {
@@ -331,6 +334,15 @@ use_ready (ClKernels * k, gint slot, const ClVariant * v)
   gchar *log = NULL;
   const gchar *what;
 
+  if (k->run[slot].kernel) {
+    gchar *options = cl_variant_options (&k->facts, &k->requests[slot], v);
+    gboolean held = gst_cl_context_holds_program (k->ctx,
+        k->sources.text[cl_variant_source (v)], options);
+
+    g_free (options);
+    if (!held)
+      return FALSE;
+  }
   if (gst_cl_built_make (k->ctx, &k->facts, k->sources.text, &k->requests[slot], v, FALSE, &b,
           &log, &what) != CL_SUCCESS) {
     g_free (log);

@@ -1550,6 +1550,21 @@ gst_cl_context_get_program (GstClContext * ctx, const gchar * source, const gcha
   return prog;
 }
 
+gboolean
+gst_cl_context_holds_program (GstClContext * ctx, const gchar * source, const gchar * options)
+{
+  gchar *key = g_strdup_printf ("%08x %s", g_str_hash (source), options);
+  ProgramEntry *e;
+  gboolean held;
+
+  g_mutex_lock (&ctx->lock);
+  e = g_hash_table_lookup (ctx->programs, key);
+  held = e && e->program;
+  g_mutex_unlock (&ctx->lock);
+  g_free (key);
+  return held;
+}
+
 void
 gst_cl_context_unuse_program (GstClContext * ctx, cl_program prog, gboolean discard)
 {

@@ -155,6 +155,9 @@ gboolean gst_cl_context_in_use (GstClContext * ctx);
  * one in the disk cache, else NULL with *err CL_SUCCESS (also while another thread builds it). */
 cl_program gst_cl_context_get_program (GstClContext * ctx, const gchar * source,
     const gchar * options, gboolean may_build, cl_int * err, gchar ** build_log);
+/* Whether the context holds the program ready in memory (no disk, no build). */
+gboolean gst_cl_context_holds_program (GstClContext * ctx, const gchar * source,
+    const gchar * options);
 
 /* Between these two calls the programs this thread builds are written to the disk cache only
  * at the release: a worker holds them back while it runs them once, so that no other process
