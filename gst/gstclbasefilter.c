@@ -58,16 +58,18 @@ regions_on (GstClBaseFilter * self)
 }
 
 /* Filters the regions of buf in place (meta: the buffer whose regions are taken: buf, or the
- * input buf was copied from). */
+ * input buf was copied from), waiting for it, or with inflight queued as the newest frame in
+ * flight (buf taken). */
 static GstFlowReturn
-regions_frame (GstClBaseFilter * self, GstBuffer * buf, GstBuffer * meta)
+regions_frame (GstClBaseFilter * self, GstBuffer * buf, GstBuffer * meta, gboolean inflight)
 {
   const GstVideoInfo *info = &GST_VIDEO_FILTER (self)->in_info;
   ClRect rects[CL_MAX_REGIONS];
   gint n = GST_CL_BASE_FILTER_GET_CLASS (self)->collect_regions (self, meta,
       GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info), rects);
 
-  return cl_frames_regions (self->frames, info, buf, rects, n);
+  return inflight ? cl_frames_push_regions (self->frames, info, buf, rects, n) :
+      cl_frames_regions (self->frames, info, buf, rects, n);
 }
 
 /* The subclass's prepare as ClFrames asks for it (ClPrepareFunc), for a frame of the
@@ -129,7 +131,7 @@ gst_cl_base_filter_transform_ip (GstBaseTransform * bt, GstBuffer * buf)
     gst_buffer_unref (src);
     return GST_BASE_TRANSFORM_FLOW_DROPPED;
   }
-  ret = regions_frame (self, buf, src ? src : buf);
+  ret = regions_frame (self, buf, src ? src : buf, FALSE);
   gst_clear_buffer (&src);
   return ret;
 }
@@ -185,7 +187,7 @@ regions_copy (GstClBaseFilter * self, GstBuffer * inbuf, GstBuffer * outbuf)
   GstVideoFilter *vf = GST_VIDEO_FILTER (self);
 
   return cl_frames_copy (self->frames, &vf->in_info, &vf->out_info, outbuf, inbuf) ?
-      regions_frame (self, outbuf, inbuf) : GST_BASE_TRANSFORM_FLOW_DROPPED;
+      regions_frame (self, outbuf, inbuf, FALSE) : GST_BASE_TRANSFORM_FLOW_DROPPED;
 }
 
 /* GstVideoFilter needs it set (without it the element would work in place); transform below
@@ -320,30 +322,26 @@ static GstFlowReturn
 submit_regions_inflight (GstClBaseFilter * self, GstBuffer * inbuf)
 {
   GstVideoFilter *vf = GST_VIDEO_FILTER (self);
-  const GstVideoInfo *info = &vf->in_info;
-  GstBuffer *outbuf = NULL, *src;
-  ClRect rects[CL_MAX_REGIONS];
+  GstBuffer *outbuf = NULL, *held;
   GstFlowReturn ret;
-  gint n;
 
   if ((ret = inflight_output (self, inbuf, &outbuf)) != GST_FLOW_OK || !outbuf)
     return ret;
-  /* the input's pixels and metas: a held input's (in place), or the input's (other caps) */
-  src = self->ip_source ? self->ip_source : gst_buffer_ref (inbuf);
+  /* the input's pixels and metas: a held input's (in place), else the input's (borrowed: in
+   * place it is outbuf itself, which must stay writable) */
+  held = self->ip_source;
   self->ip_source = NULL;
   if (outbuf != inbuf && !cl_frames_copy (self->frames, &vf->in_info, &vf->out_info, outbuf,
-          src)) {
-    gst_buffer_unref (src);
+          held ? held : inbuf)) {
+    gst_clear_buffer (&held);
     gst_buffer_unref (outbuf);
     gst_buffer_unref (inbuf);
     return GST_BASE_TRANSFORM_FLOW_DROPPED;
   }
-  n = GST_CL_BASE_FILTER_GET_CLASS (self)->collect_regions (self, src,
-      GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info), rects);
-  gst_buffer_unref (src);
+  ret = regions_frame (self, outbuf, held ? held : inbuf, TRUE);
+  gst_clear_buffer (&held);
   if (outbuf != inbuf)
     gst_buffer_unref (inbuf);
-  ret = cl_frames_push_regions (self->frames, info, outbuf, rects, n);
   if (ret != GST_FLOW_OK)
     return ret;
   wake_pusher (self);
