@@ -20,9 +20,4 @@ for k, v in by.items(): print('%-20s %s  median %.1f' % (k, ' '.join('%.1f' % x 
 P
 done | tee $OUT/regions.txt
 use new
-( cd /tmp; export CK_FORK=no GST_CLCONVOLVE_SYNC_BUILDS=1 GST_CLCONVOLVE_CACHE_DIR= GST_CLCONVOLVE_TUNE_DIR= GST_CLCONVOLVE_IDLE_PROGRAMS=1024
-  CK_RUN_CASE=memory timeout 150 $D/new/test_memory > $OUT/t-memory.log 2>&1; echo "rc=$?" >> $OUT/t-memory.log
-  timeout 150 $D/new/test_clconvolve > $OUT/t-clconvolve.log 2>&1; echo "rc=$?" >> $OUT/t-clconvolve.log
-  for c in blurs regions; do CK_RUN_CASE=$c timeout 150 $D/new/test_formats > $OUT/t-formats-$c.log 2>&1; echo "rc=$?" >> $OUT/t-formats-$c.log; done )
-for f in $OUT/t-*.log; do echo "$(basename $f): $(grep -E '^[0-9]+%' $f | tail -1) $(tail -1 $f)"; done
-grep -hE ':[EF]:' $OUT/t-*.log | cut -c1-220
+bash docs/bench/gpu-suites.sh $D/new
