@@ -187,6 +187,14 @@ box_fits (const ClDeviceFacts * d, const ClKernelRequest * r)
   return r->box && !d->local_mem_dedicated && !r->discrete && !r->combine;
 }
 
+/* 8-bit samples up to size 15: every window's sum is below 2^16 (15 x 15 x 255 = 57,375), so
+ * the CPU kernel keeps its sums as 16-bit integers (-DBOX_SUM16, kernels/box.cl) */
+static gboolean
+box_sum16 (const ClKernelRequest * r)
+{
+  return r->depth == 8 && r->size * r->size * 255 < 65536;
+}
+
 static const ClVariant box_sums = { GST_CL_CONVOLVE_METHOD_SEPARABLE, 256, 128,
   CL_SEPARABLE_BOX
 };
@@ -565,7 +573,8 @@ cl_variant_options (const ClDeviceFacts * d, const ClKernelRequest * r, const Cl
       v->split == CL_SEPARABLE_BOX && d->local_mem_dedicated ?
       g_strdup_printf (" -DGBOX_TW=%d -DGBOX_MX=%d -DSTRIP=%d", GBOX_TW, v->bx, v->by) :
       v->split == CL_SEPARABLE_BOX ?
-      g_strdup_printf (" -DBOX_W=%d -DSTRIP=%d", v->bx, v->by) : v->bx ?
+      g_strdup_printf (" -DBOX_W=%d -DSTRIP=%d%s", v->bx, v->by,
+      box_sum16 (r) ? " -DBOX_SUM16" : "") : v->bx ?
       g_strdup_printf (" -DNV=%d -DSTRIP=%d", v->bx, v->by) : g_strdup ("");
   /* unaligned vector stores as single moves where the device is a CPU (put8, kernels/common.cl) */
   /* the border is an argument of every kernel; on GPUs it is also compiled in (their code

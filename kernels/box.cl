@@ -71,12 +71,48 @@ box_row (int y, int height SHAPE_PARAMS)
 /* column sums a work-item keeps: its block and the halo either side, in samples */
 #define BOX_COLS ((BOX_W + KSIZE - 1) * CHANNELS)
 
+/* -DBOX_SUM16 (8-bit samples and KSIZE at most 15: every window's sum is below 2^16): column
+ * and prefix sums as 16-bit integers, exact modulo 2^16 as their differences are; vectors of
+ * 16 samples are then half as wide. */
+#ifdef BOX_SUM16
+typedef ushort bsum_t;
+typedef ushort2 bsum2_t;
+typedef ushort4 bsum4_t;
+typedef ushort8 bsum8_t;
+typedef ushort16 bsum16_t;
+#define CONVERT_BSUM16 convert_ushort16
+#else
+typedef uint bsum_t;
+typedef uint2 bsum2_t;
+typedef uint4 bsum4_t;
+typedef uint8 bsum8_t;
+typedef uint16 bsum16_t;
+#define CONVERT_BSUM16 convert_uint16
+#endif
+#ifdef PACKED_IO
+typedef struct __attribute__ ((packed))
+{
+  bsum16_t v;
+} priv_b16;
+#define LOAD_B16(p) (((const priv_b16 *) (p))->v)
+#define STORE_B16(x, p) (((priv_b16 *) (p))->v = (x))
+#else
+#define LOAD_B16(p) vload16 (0, p)
+#define STORE_B16(x, p) vstore16 (x, 0, p)
+#endif
+/* the window sum of output pixel j: ps[j + KSIZE] - ps[j] (in pixels), taken in the sums' type */
+#if defined (BOX_SUM16) && CHANNELS == 1
+#define PS_DIFF(j) ((uint) (ushort) (ps[(j) + KSIZE] - ps[j]))
+#else
+#define PS_DIFF(j) TO_IPIX (LOAD_IPIX ((j) + KSIZE, ps) - LOAD_IPIX (j, ps))
+#endif
+
 /* Input rows yin and yout (mapped inside the plane, -1: none) added to and taken away from the
  * column sums of the nc pixels from x0 (= xb - RADIUS): a row entering the window and one
  * leaving it. The columns inside the plane 16 samples at a time, those of the halo outside it
  * (at most RADIUS either side) one by one from the column they map to. */
 inline void
-box_slide (uint * cs, __global const uchar * src, int pitch, int yin, int yout, int x0, int nc,
+box_slide (bsum_t * cs, __global const uchar * src, int pitch, int yin, int yout, int x0, int nc,
     int width SHAPE_PARAMS)
 {
   __global const samp_t *a = CSAMPLES (src + max (yin, 0) * pitch + x0 * PIX_BYTES);
@@ -88,16 +124,16 @@ box_slide (uint * cs, __global const uchar * src, int pitch, int yin, int yout, 
     return;
   if (yin >= 0 && yout >= 0) {
     for (; q + 16 <= q1; q += 16)
-      STORE_U16 (LOAD_U16 (cs + q) + convert_uint16 (STORED16 (vload16 (0, a + q))) -
-          convert_uint16 (STORED16 (vload16 (0, b + q))), cs + q);
+      STORE_B16 (LOAD_B16 (cs + q) + CONVERT_BSUM16 (STORED16 (vload16 (0, a + q))) -
+          CONVERT_BSUM16 (STORED16 (vload16 (0, b + q))), cs + q);
     for (; q < q1; q++)
       cs[q] += (uint) STORED (a[q]) - (uint) STORED (b[q]);
   } else {
-    uint sign = yin >= 0 ? 1u : (uint) -1;
+    bsum_t sign = yin >= 0 ? (bsum_t) 1 : (bsum_t) -1;
     __global const samp_t *r = yin >= 0 ? a : b;
 
     for (; q + 16 <= q1; q += 16)
-      STORE_U16 (LOAD_U16 (cs + q) + sign * convert_uint16 (STORED16 (vload16 (0, r + q))),
+      STORE_B16 (LOAD_B16 (cs + q) + sign * CONVERT_BSUM16 (STORED16 (vload16 (0, r + q))),
           cs + q);
     for (; q < q1; q++)
       cs[q] += sign * (uint) STORED (r[q]);
@@ -120,24 +156,24 @@ box_slide (uint * cs, __global const uchar * src, int pitch, int yin, int yout, 
 }
 
 /* 16 samples shifted up by m lanes, zeros shifted in: the steps of an in-register prefix sum */
-#define UP1(x) ((uint16) (0, (x).s0123, (x).s456789ab, (x).scde))
-#define UP2(x) ((uint16) ((uint2) (0), (x).s0123, (x).s456789ab, (x).scd))
-#define UP4(x) ((uint16) ((uint4) (0), (x).s0123, (x).s456789ab))
-#define UP8(x) ((uint16) ((uint8) (0), (x).s01234567))
+#define UP1(x) ((bsum16_t) ((bsum_t) 0, (x).s0123, (x).s456789ab, (x).scde))
+#define UP2(x) ((bsum16_t) ((bsum2_t) (0), (x).s0123, (x).s456789ab, (x).scd))
+#define UP4(x) ((bsum16_t) ((bsum4_t) (0), (x).s0123, (x).s456789ab))
+#define UP8(x) ((bsum16_t) ((bsum8_t) (0), (x).s01234567))
 
 /* ps[C + q] = the sum of cs[q'] over q' <= q of the same channel (ps[0 .. C) are zeros): the
  * prefix sums of a row's column sums along it, 16 samples at a time where the pixel divides
  * 16 */
 inline void
-box_prefix (const uint * cs, uint * ps, int nc)
+box_prefix (const bsum_t * cs, bsum_t * ps, int nc)
 {
   int ns = nc * CHANNELS, q = 0;
 
 #if CHANNELS != 3
-  uint16 carry = (uint16) (0);
+  bsum16_t carry = (bsum16_t) (0);
 
   for (; q + 16 <= ns; q += 16) {
-    uint16 x = LOAD_U16 (cs + q);
+    bsum16_t x = LOAD_B16 (cs + q);
 
 #if CHANNELS == 1
     x += UP1 (x);
@@ -147,14 +183,14 @@ box_prefix (const uint * cs, uint * ps, int nc)
 #endif
     x += UP4 (x);
     x += UP8 (x) + carry;
-    STORE_U16 (x, ps + CHANNELS + q);
+    STORE_B16 (x, ps + CHANNELS + q);
     /* the last pixel's sums, in every pixel of the next 16 samples */
 #if CHANNELS == 1
-    carry = (uint16) (x.sf);
+    carry = (bsum16_t) (x.sf);
 #elif CHANNELS == 2
-    carry = (uint16) (x.sef, x.sef, x.sef, x.sef, x.sef, x.sef, x.sef, x.sef);
+    carry = (bsum16_t) (x.sef, x.sef, x.sef, x.sef, x.sef, x.sef, x.sef, x.sef);
 #else
-    carry = (uint16) (x.scdef, x.scdef, x.scdef, x.scdef);
+    carry = (bsum16_t) (x.scdef, x.scdef, x.scdef, x.scdef);
 #endif
   }
 #endif
@@ -168,9 +204,9 @@ convolve_box (int row0, __global const uchar * src, int src_offset, int src_pitc
     __constant float *coef, int rank, float bias, uint passmask SHAPE_PARAMS)
 {
   int xb = get_global_id (0) * BOX_W, ys = row0 + (int) get_global_id (1) * STRIP;
-  uint cs[BOX_COLS];
+  bsum_t cs[BOX_COLS];
   /* the prefix sums of a row's column sums, after a pixel of zeros */
-  uint ps[BOX_COLS + CHANNELS];
+  bsum_t ps[BOX_COLS + CHANNELS];
   float w = coef[0] * coef[KSIZE];
 
   if (xb >= span || ys >= height)
@@ -197,6 +233,18 @@ convolve_box (int row0, __global const uchar * src, int src_offset, int src_pitc
     __global const samp_t *in = CSAMPLES (src + y * src_pitch + xb * PIX_BYTES);
     __global samp_t *out = SAMPLES (dst + y * dst_pitch + xb * PIX_BYTES);
 
+    {
+      /* the row entering the next row's window, asked into the cache a row ahead */
+      int yp = box_row (y + RADIUS + 1, height SHAPE_ARGS);
+
+      if (yp >= 0 && y + 1 < ye) {
+        __global const uchar *p = src + yp * src_pitch + max (x0, 0) * PIX_BYTES;
+        int nb = (min (x0 + nc, width) - max (x0, 0)) * PIX_BYTES;
+
+        for (int o = 0; o < nb; o += 64)
+          __builtin_prefetch (p + o);
+      }
+    }
     if (y > ys) {
       int yin = box_row (y + RADIUS, height SHAPE_ARGS);
       int yout = box_row (y - RADIUS - 1, height SHAPE_ARGS);
@@ -207,7 +255,7 @@ convolve_box (int row0, __global const uchar * src, int src_offset, int src_pitc
     /* output pixel j sums column sums j .. j + KSIZE - 1: ps[j + KSIZE] - ps[j] (in pixels) */
     box_prefix (cs, ps, nc);
     for (int v = 0, k = 0; v < n16; v++, k = k == 2 ? 0 : k + 1) {
-      uint16 sum = LOAD_U16 (ps + 16 * v + KSIZE * CHANNELS) - LOAD_U16 (ps + 16 * v);
+      bsum16_t sum = LOAD_B16 (ps + 16 * v + KSIZE * CHANNELS) - LOAD_B16 (ps + 16 * v);
       float16 acc = convert_float16 (sum) * w;
       put16 (acc, bias, CHANNELS != 3 || k == 0 ? pass0 : k == 1 ? pass1 : pass2, in, out, v);
     }
@@ -217,7 +265,7 @@ convolve_box (int row0, __global const uchar * src, int src_offset, int src_pitc
       __global uchar *o = (__global uchar *) out + j * PIX_BYTES;
 
       if (j < nw) {
-        ipix_t sum = LOAD_IPIX (j + KSIZE, ps) - LOAD_IPIX (j, ps);
+        ipix_t sum = PS_DIFF (j);
 
         store (o, BOX_SUM (sum) * w, bias, centre, passmask);
       } else {

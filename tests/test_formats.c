@@ -716,7 +716,10 @@ caps_string (const gchar * format, gint w, gint h)
       test_interlace ? test_interlace : "");
 }
 
-/* Random content: 8-bit samples uniform; 2-byte ones a mix of the whole range and values
+/* The least 8-bit sample random_frame draws (test_box_saturated raises it) */
+static gint random_floor;
+
+/* Random content: 8-bit samples uniform (from random_floor); 2-byte ones a mix of the whole range and values
  * within 1/128 of it of 0 and of the maximum (saturation at both ends), in their bits. */
 static void
 random_frame (const Geom * g, guint32 seed, Frame * fr)
@@ -747,7 +750,7 @@ random_frame (const Geom * g, guint32 seed, Frame * fr)
       }
     } else {
       for (gsize i = 0; i < plane_bytes (g, p); i++)
-        fr->p[p][i] = g_rand_int_range (rand, 0, 256);
+        fr->p[p][i] = g_rand_int_range (rand, random_floor, 256);
     }
   }
   g_rand_free (rand);
@@ -2051,6 +2054,32 @@ GST_START_TEST (test_blurs)
 
 GST_END_TEST;
 
+/* Bright frames (samples 250 to 255) through the box's running sums: window sums near their
+ * bound, 15 x 15 x 255 = 57,375, where the CPU kernel keeps 16-bit sums, and past it at 17,
+ * where it must not. */
+static const Filter f_box17 = { "box", 17, 0.0, 0.0 };
+
+static const BlurCase saturated_cases[] = {
+  {{"RGBA", 300, 40, "auto", &f_box15, "clamp", "separable", INPUT_DEFAULT}, BOX_RAN, BOX_RAN},
+  {{"RGBA", 70, 37, "r+g+b+a", &f_box17, "mirror", "separable", INPUT_DEFAULT}, BOX_RAN,
+      BOX_RAN},
+  {{"GRAY8", 45, 33, "y", &f_box15, "wrap", "separable", INPUT_DEFAULT}, BOX_RAN, BOX_RAN},
+  {{"NV12", 66, 38, "y+u+v", &f_box15, "clamp", "separable", INPUT_POOL}, BOX_RAN, BOX_RAN},
+};
+
+GST_START_TEST (test_box_saturated)
+{
+  const BlurCase *b = &saturated_cases[__i__];
+  DeviceFacts d;
+
+  fail_unless (suite_device_facts (&d), "OpenCL does not know the suite's device");
+  random_floor = 250;
+  run_case_then (&b->c, FALSE, 2, 4300 + __i__, NULL, d.local_mem_dedicated ? b->gpu : b->cpu);
+  random_floor = 0;
+}
+
+GST_END_TEST;
+
 /* ------------------------------------------------------------------------------- regions */
 
 /* A rectangle of frame pixels as the test gives it (the roi properties, or a meta of type) */
@@ -2731,6 +2760,7 @@ formats_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_checked_fixture (tc, reset_split_env, stop_leftover_pipelines);
   tcase_add_loop_test (tc, test_blurs, 0, 2 * G_N_ELEMENTS (blur_cases));
+  tcase_add_loop_test (tc, test_box_saturated, 0, G_N_ELEMENTS (saturated_cases));
 
   tc = tcase_create ("regions");
   suite_add_tcase (s, tc);
