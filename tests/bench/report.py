@@ -26,8 +26,7 @@ and regenerates this page. What is measured:
   without the element is timed in the same run and its per-frame time removed. Each figure is
   the median of 3 runs (min-max shown); a run lasts at least the `--seconds` and `--min-frames`
   of the command shown under each machine (defaults 1 s and 10 frames; `--quick` 0.25 s and 3).
-  The timed runs go without profiling (since 2026-11-21; the matrix tables below were taken
-  earlier, with `profiling=true`). Frames are random pixels: the work does not depend on
+  The timed runs go without profiling. Frames are random pixels: the work does not depend on
   their content, and every peer gets frames of the same size.
 - **Per-stage** times come from OpenCL profiling events (the element's `stats`, one extra run
   with `profiling=true`): upload,
@@ -123,8 +122,10 @@ def device_section(root, label, recs):
     mine = collections.OrderedDict((k, r) for k, r in elems.items()
                                    if k[0] == 'clconvolve' and k[7] == 1)
     several = [r for k, r in elems.items() if k[7] > 1 and 'fps' in r]
+    # (clconvolve-dense, clconvolve-whole-frame-*: the blurs part's own runs, not peers)
     gst_peers = collections.OrderedDict((k, r) for k, r in elems.items()
-                                        if k[0] != 'clconvolve' and k[7] == 1)
+                                        if not (k[0] or '').startswith('clconvolve') and
+                                        k[7] == 1)
     peers = keyed(recs, 'peer')
     naive = keyed(recs, 'naive')
     # per format (its own bytes a frame); records before the format field were RGBA
@@ -228,12 +229,65 @@ def device_section(root, label, recs):
             lines.append('- `%s`' % c)
         lines.append('\n</details>\n')
 
+    lines += blurs_section(recs)
     for res in ((1920, 1080),):
         png = 'bench-%s-%dx%d.png' % (label, res[0], res[1])
         others = collections.OrderedDict(list(peers.items()) + list(gst_peers.items()))
         if plot(label, mine, others, naive, res, os.path.join(root, 'docs', 'img', png)):
             lines.append('![frames/s against kernel size, %s](img/%s)\n' % (label, png))
     return '\n'.join(lines)
+
+
+def blurs_section(recs):
+    """run-bench's blurs part (issue 41): the blurs' kernel time against the same run's floor
+    (a frame copied on the device), and ours / OpenCV's frames/s taken in that run."""
+    lines = []
+    rows = []
+    for r in keyed(recs, 'element').values():
+        label = r.get('label') or ''
+        if 'fps' not in r or 'kernel_floor_ratio' not in r:
+            continue
+        if label == 'clconvolve' and r.get('method') == 'auto' and r.get('kernel') in (
+                'gaussian', 'box', 'unsharp'):
+            kernel, what = r['kernel'], 'element'
+        elif label.startswith('clconvolve-whole-frame-'):
+            kernel, what = label[len('clconvolve-whole-frame-'):], 'kernel alone (bands=1)'
+        elif label == 'clconvolve-dense':
+            kernel, what = 'dense', 'element'
+        else:
+            continue
+        rows.append((kernel, r['size'], r['width'], r['height'], what, r.get('variant', ''),
+                     fmt_fps(r['fps']), r.get('kernel_ms', 0), r['kernel_floor_ratio']))
+    ratios = collections.OrderedDict()
+    for r in recs:
+        if r.get('kind') == 'ratio' and not r.get('paired'):
+            ratios[(r['kernel'], r['size'], r['width'], r['height'], r['peer'])] = r
+    if not rows and not ratios:
+        return lines
+    lines.append('### Blurs (issue 41)\n')
+    lines.append('`gaussian`, `box` and `unsharp` (method=auto) and a dense 7x7 matrix with no '
+                 'zero and no split (`dense`). *x floor* = kernel time / the same run\'s copy of '
+                 'one frame on the device (`clEnqueueCopyBuffer`); on a GPU also the kernel '
+                 'alone over whole frames (`bands=1 profiling=true`).\n')
+    if rows:
+        lines.append('| kernel | size | frame | measured | variant | frames/s | kernel ms '
+                     '| x floor |')
+        lines.append('|---|---|---|---|---|---|---|---|')
+        for row in sorted(rows, key=lambda x: (x[4], x[2], x[0], x[1])):
+            lines.append('| %s | %d | %dx%d | %s | %s | %s | %.4g | %.3g |' % row)
+        lines.append('')
+    if ratios:
+        lines.append('Against OpenCV on the CPU (as many threads as cores), taken in the same run '
+                     '(not paired: the paired ratios of the issue are in docs/kernels.md):\n')
+        lines.append('| kernel | size | frame | clconvolve frames/s | peer | cv2 | peer frames/s '
+                     '| ours / peer |')
+        lines.append('|---|---|---|---|---|---|---|---|')
+        for (kernel, size, w, h, peer), r in sorted(ratios.items()):
+            lines.append('| %s | %d | %dx%d | %.4g | %s | %s | %.4g | %.2f |' % (
+                kernel, size, w, h, r['fps_ours'], peer, r.get('cv2_version', ''),
+                r['fps_peer'], r['ours_over_peer']))
+        lines.append('')
+    return lines
 
 
 def main(root):
