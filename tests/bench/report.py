@@ -126,7 +126,9 @@ def device_section(root, label, recs):
     gst_peers = collections.OrderedDict((k, r) for k, r in elems.items()
                                         if not (k[0] or '').startswith('clconvolve') and
                                         k[7] == 1)
-    peers = keyed(recs, 'peer')
+    # (the GPU peers' device times go to the Blurs section)
+    peers = collections.OrderedDict((k, r) for k, r in keyed(recs, 'peer').items()
+                                    if 'kernel_us' not in r)
     naive = keyed(recs, 'naive')
     # per format (its own bytes a frame); records before the format field were RGBA
     transfer = {(r['width'], r['height'], r.get('format', 'RGBA')): r for r in recs
@@ -262,7 +264,10 @@ def blurs_section(recs):
     for r in recs:
         if r.get('kind') == 'ratio' and not r.get('paired'):
             ratios[(r['kernel'], r['size'], r['width'], r['height'], r['peer'])] = r
-    if not rows and not ratios:
+    gpu = [r for r in keyed(recs, 'peer').values() if 'kernel_us' in r]
+    ours_us = {(k, s_, w, h): 1000.0 * ms for (k, s_, w, h, what, _v, _f, ms, _x) in rows
+               if what.startswith('kernel alone')}
+    if not rows and not ratios and not gpu:
         return lines
     lines.append('### Blurs (issue 41)\n')
     lines.append('`gaussian`, `box` and `unsharp` (method=auto) and a dense 7x7 matrix with no '
@@ -286,6 +291,21 @@ def blurs_section(recs):
             lines.append('| %s | %d | %dx%d | %.4g | %s | %s | %.4g | %.2f |' % (
                 kernel, size, w, h, r['fps_ours'], peer, r.get('cv2_version', ''),
                 r['fps_peer'], r['ours_over_peer']))
+        lines.append('')
+    if gpu:
+        lines.append('GPU peers (tests/bench/gpu_peers.py): device time a call over a frame on '
+                     'the device, no transfers; *x copy* against the same process\'s copy of a '
+                     'frame; *ours / peer* = the peer\'s time / our kernel alone (above, same '
+                     'run): above 1 we are faster.\n')
+        lines.append('| kernel | size | frame | peer | peer us | x copy | ours us | ours / peer |')
+        lines.append('|---|---|---|---|---|---|---|---|')
+        for r in sorted(gpu, key=lambda r: (r['width'], r['kernel'], r['size'], r['peer'])):
+            mine = ours_us.get((r['kernel'], r['size'], r['width'], r['height']))
+            lines.append('| %s | %d | %dx%d | %s | %.4g | %.3g | %s | %s |' % (
+                r['kernel'], r['size'], r['width'], r['height'], r['peer'],
+                r['kernel_us']['median'], r['kernel_us']['median'] / r['floor_us'],
+                '%.4g' % mine if mine else '-',
+                '%.2f' % (r['kernel_us']['median'] / mine) if mine else '-'))
         lines.append('')
     return lines
 
