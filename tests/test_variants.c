@@ -611,16 +611,16 @@ test_box (void)
   g_assert_cmpint (l.px, ==, 256);
   g_assert_cmpint (l.py, ==, 128);
   g_assert_cmpint (l.local[0], ==, 1);
-  assert_options (&avx512, &r, "-DKSIZE=63 -DCHANNELS=4 -DDEPTH=8 -DSKIPMASK=0 "
-      "-DBOX_W=256 -DSTRIP=128 -DPACKED_IO");
   /* 16-bit sums where every window's sum fits: 8-bit samples up to size 15 */
-  r.size = 15;
-  assert_options (&avx512, &r, "-DKSIZE=15 -DCHANNELS=4 -DDEPTH=8 -DSKIPMASK=0 "
-      "-DBOX_W=256 -DSTRIP=128 -DBOX_SUM16 -DPACKED_IO");
-  r.size = 17;
-  assert_options (&avx512, &r, "-DKSIZE=17 -DCHANNELS=4 -DDEPTH=8 -DSKIPMASK=0 "
-      "-DBOX_W=256 -DSTRIP=128 -DPACKED_IO");
-  r.size = 63;
+  for (gint i = 0; i < 3; i++) {
+    static const gint sizes[] = { 15, 17, 63 };
+    gchar *want = g_strdup_printf ("-DKSIZE=%d -DCHANNELS=4 -DDEPTH=8 -DSKIPMASK=0 "
+        "-DBOX_W=256 -DSTRIP=128%s -DPACKED_IO", sizes[i], sizes[i] <= 15 ? " -DBOX_SUM16" : "");
+
+    r.size = sizes[i];
+    assert_options (&avx512, &r, want);
+    g_free (want);
+  }
   assert_candidates (&avx512, &r, "float4 block=8, vector nv=3 my=2, vector nv=4 my=3, "
       "vector split nx=1 my=2, separable box w=256 strip=128, separable columns w=256 my=8, "
       "separable");
