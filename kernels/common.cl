@@ -448,9 +448,9 @@ put8 (float8 acc, float bias, uint passmask, __global const samp_t * centre,
 
 /* Sixteen samples at a time (box.cl, csep.cl): as stored, out (put16, as put8 with the lanes
  * copied given: lane_pass16 of the 16-sample group, whose pattern repeats every 3 groups), and
- * 16 sums at any offset of a work-item's private array (LOAD_U16 ... STORE_F16): on CPUs
- * through a packed struct, one unaligned move, where PoCL 3.1 splits vload16 of private memory
- * into 8-byte pieces (docs/kernels.md, running sums). */
+ * 16 float sums at any offset of a work-item's private array (LOAD_F16, STORE_F16; box.cl's
+ * integer sums the same way): on CPUs through a packed struct, one unaligned move, where PoCL
+ * 3.1 splits vload16 of private memory into 8-byte pieces (docs/kernels.md, running sums). */
 #ifdef SWAP
 #define STORED16(v) rotate (v, (ushort16) (8))
 #else
@@ -470,19 +470,11 @@ typedef struct __attribute__ ((packed))
 } vec16_io;
 typedef struct __attribute__ ((packed))
 {
-  uint16 v;
-} priv_u16;
-typedef struct __attribute__ ((packed))
-{
   float16 v;
 } priv_f16;
-#define LOAD_U16(p) (((const priv_u16 *) (p))->v)
-#define STORE_U16(x, p) (((priv_u16 *) (p))->v = (x))
 #define LOAD_F16(p) (((const priv_f16 *) (p))->v)
 #define STORE_F16(x, p) (((priv_f16 *) (p))->v = (x))
 #else
-#define LOAD_U16(p) vload16 (0, p)
-#define STORE_U16(x, p) vstore16 (x, 0, p)
 #define LOAD_F16(p) vload16 (0, p)
 #define STORE_F16(x, p) vstore16 (x, 0, p)
 #endif
