@@ -14,18 +14,19 @@ import sys
 import time
 
 
+def sigma_of(size):
+    """OpenCV's sigma for a kernel side (clconvolve's sigma=0)"""
+    return 0.3 * ((size - 1) * 0.5 - 1) + 0.8
+
+
 def weights_1d(kernel, size):
     """The preset's vector: gaussian with OpenCV's sigma rule (clconvolve's sigma=0), box."""
     if kernel == 'box':
         return [1.0 / size] * size
-    sigma = 0.3 * ((size - 1) * 0.5 - 1) + 0.8
+    sigma = sigma_of(size)
     g = [math.exp(-(i - size // 2) ** 2 / (2 * sigma * sigma)) for i in range(size)]
     s = sum(g)
     return [v / s for v in g]
-
-
-def sigma_of(size):
-    return 0.3 * ((size - 1) * 0.5 - 1) + 0.8
 
 
 def timed(fn, start_event, stop_event, sync, seconds, runs):
@@ -46,12 +47,12 @@ def timed(fn, start_event, stop_event, sync, seconds, runs):
             fn()
         b.record()
         b.synchronize()
-        out.append(1000.0 * a_elapsed(a, b) / n)
+        out.append(1000.0 * elapsed_ms(a, b) / n)
     out.sort()
     return {'median': out[len(out) // 2], 'min': out[0], 'max': out[-1]}
 
 
-def a_elapsed(a, b):
+def elapsed_ms(a, b):
     # torch.cuda.Event.elapsed_time(end) and cupy.cuda.get_elapsed_time(start, end): ms
     if hasattr(a, 'elapsed_time'):
         return a.elapsed_time(b)
