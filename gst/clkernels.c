@@ -49,6 +49,7 @@ struct _ClKernels
   gint rank_a;                  /* ... of them the first matrix's (combine: the second's follow) */
   gint ntaps;
   gboolean box;                 /* every matrix a box (ClKernelRequest.box) */
+  gboolean unit;                /* every matrix a blur's pair (ClKernelRequest.unit) */
   gboolean warned_components;   /* the plane-matrices warning was posted (until they change) */
   gchar *fallback;              /* the last fallback of the fixed rules posted */
   cl_mem tmp_mem;               /* method=separable: the row pass's output */
@@ -569,6 +570,7 @@ ensure_kernel (ClKernels * k, gint slot, const ClShape * shape, const ClLayout *
     .method = s->method, .size = size, .border = s->border, .block = k->o.block,
     .rank = k->rank, .autotune = s->autotune, .split = k->o.split, .discrete = k->discrete,
     .taps = cl_variant_taps (k->ntaps, size), .combine = s->combine, .box = k->box,
+    .unit = k->unit,
   };
   ClTuner t;
   ClTuneOutcome how = CL_TUNE_KNOWN;
@@ -754,6 +756,7 @@ upload_matrix (ClKernels * k, gint m, const ClCoefficients * c, const gchar ** w
   k->m_centre[m] = c->centre != 0.0f;
   k->m_ntaps[m] = c->ntaps;
   k->box &= c->box;
+  k->unit &= c->unit;
   if (m == 0)
     k->rank_a = k->m_rank_a[m];
   k->rank = k->rank < 0 || k->m_rank[m] < 0 ? -1 : MAX (k->rank, k->m_rank[m]);
@@ -788,6 +791,7 @@ cl_kernels_set_coefficients (ClKernels * k, const ClSettings * s)
   k->rank = 0;
   k->ntaps = 0;
   k->box = TRUE;
+  k->unit = TRUE;
   k->warned_components = FALSE;
   for (gint m = 0; m < k->n_matrices && err == CL_SUCCESS; m++) {
     /* the SVD of the split runs here, once per coefficient set, not per frame */

@@ -304,6 +304,26 @@ cl_settings_n_matrices (const ClSettings * s)
   return 1;
 }
 
+/* Whether the vector pair v, h = v + n has each vector of one sign and the product of their
+ * absolute sums at most 1: no sum of the pair's passes grows past the largest sample. */
+static gboolean
+unit_pair (const gfloat * v, gint n)
+{
+  const gfloat *h = v + n;
+  gdouble sv = 0.0, sh = 0.0;
+  gint pos = 0, neg = 0, hpos = 0, hneg = 0;
+
+  for (gint t = 0; t < n; t++) {
+    pos += v[t] > 0.0f;
+    neg += v[t] < 0.0f;
+    hpos += h[t] > 0.0f;
+    hneg += h[t] < 0.0f;
+    sv += ABS (v[t]);
+    sh += ABS (h[t]);
+  }
+  return (pos == 0 || neg == 0) && (hpos == 0 || hneg == 0) && sv * sh <= 1.0 + 1e-6;
+}
+
 void
 cl_settings_coefficients (const ClSettings * s, gint comp, ClCoefficients * c)
 {
@@ -320,6 +340,7 @@ cl_settings_coefficients (const ClSettings * s, gint comp, ClCoefficients * c)
   if (c->ntaps > CL_MAX_TAPS)
     c->ntaps = 0;
   c->box = !paired && conv_is_box (c->coef, c->n) != 0;
+  c->unit = !paired && c->rank == 1 && unit_pair (c->sep, c->n);
 }
 
 /* ---------------------------------------------------------------------------------------------

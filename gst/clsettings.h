@@ -108,6 +108,8 @@ typedef struct
   ConvTap taps[CL_MAX_TAPS];
   gint ntaps;                   /* 0 where there are more than CL_MAX_TAPS */
   gboolean box;                 /* every coefficient equal (conv_is_box), not paired */
+  gboolean unit;                /* one pair, each vector of one sign, the product of their
+                                 * absolute sums at most 1 (ClKernelRequest.unit), not paired */
 } ClCoefficients;
 
 void cl_settings_coefficients (const ClSettings * s, gint comp, ClCoefficients * c);

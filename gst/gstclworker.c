@@ -295,7 +295,7 @@ gst_cl_worker_helper_missing (void)
   return why;
 }
 
-#define REQUEST_FIELDS 21
+#define REQUEST_FIELDS 22
 #define VARIANT_FIELDS 5
 #define FACTS_FIELDS 4
 
@@ -327,7 +327,8 @@ request_ints (const ClKernelRequest * r, gint64 * v)
 {
   const gint64 f[REQUEST_FIELDS] = { r->method, r->size, r->channels, r->depth, r->skipmask,
     r->only, r->border, r->block, r->rank, r->width, r->height, r->passmask, r->autotune,
-    r->split, r->discrete, r->bits, r->shift, r->swap, r->taps, r->combine, r->box
+    r->split, r->discrete, r->bits, r->shift, r->swap, r->taps, r->combine, r->box,
+    r->unit
   };
 
   memcpy (v, f, sizeof (f));
@@ -380,7 +381,7 @@ gst_cl_job_spec_from_args (gchar ** args, ClJobSpec * spec, gchar ** device, gch
   spec->tune_dir = *args[4] ? args[4] : NULL;
   spec->streaming = !strcmp (args[5], "streaming");
   spec->request = (ClKernelRequest) { r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8],
-    r[9], r[10], r[11], r[12], r[13], r[14], r[15], r[16], r[17], r[18], r[19], r[20]
+    r[9], r[10], r[11], r[12], r[13], r[14], r[15], r[16], r[17], r[18], r[19], r[20], r[21]
   };
   spec->variant = (ClVariant) { v[0], v[1], v[2], v[3], v[4] };
   spec->facts = (ClDeviceFacts) { d[0], d[1], d[2], d[3] };

@@ -280,6 +280,16 @@ csep_group (const ClDeviceFacts * d)
   return d->native_float_width >= 16 ? 4 : 1;
 }
 
+/* 8-bit samples, a blur's one pair (ClKernelRequest.unit) and sizes up to 31: csep's sums in
+ * 16-bit fixed point (-DCSEP_FX, kernels/csep.cl), half as wide as floats. Each product is
+ * truncated to a 256th of a sample (on flat content alike, so these add up): at 63 taps a pass
+ * that is too far from the float sums for the suites' rounding-tie rule (docs/kernels.md). */
+static gboolean
+csep_fixed (const ClKernelRequest * r)
+{
+  return r->depth == 8 && r->unit && r->rank == 1 && r->size <= 31 && !r->combine && !r->swap;
+}
+
 /* The separable variant where the matrix splits: running sums for a box on a CPU, one pass
  * through local memory on a GPU, the vertical pass first on a CPU, else two passes. */
 static ClVariant
@@ -568,8 +578,8 @@ cl_variant_options (const ClDeviceFacts * d, const ClKernelRequest * r, const Cl
       g_strdup_printf (" -DLSEP_TX=%d -DLSEP_NT=%d -DLSEP_TY=%d -DLSEP_MX=%d -DLSEP_RANK=%d%s",
       LSEP_TX, LSEP_NT, v->by, v->bx, MAX (r->rank, 1), lsep_rgb (r) ? " -DLSEP_RGB" : "") :
       v->split == CL_SEPARABLE_COLUMNS ?
-      g_strdup_printf (" -DCSEP_W=%d -DCSEP_MY=%d -DCSEP_G=%d", v->bx, v->by,
-      csep_group (d)) :
+      g_strdup_printf (" -DCSEP_W=%d -DCSEP_MY=%d -DCSEP_G=%d%s", v->bx, v->by,
+      csep_group (d), csep_fixed (r) ? " -DCSEP_FX" : "") :
       v->split == CL_SEPARABLE_BOX && d->local_mem_dedicated ?
       g_strdup_printf (" -DGBOX_TW=%d -DGBOX_MX=%d -DSTRIP=%d", GBOX_TW, v->bx, v->by) :
       v->split == CL_SEPARABLE_BOX ?

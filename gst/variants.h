@@ -64,6 +64,8 @@ typedef struct
                                  * (taps and rank then count both matrices) */
   gboolean box;                 /* every coefficient of the matrix equal (a box): running sums
                                  * (convolve_box) compute it at any size for the same cost */
+  gboolean unit;                /* every matrix one pair, each vector of one sign, the product of
+                                 * their absolute sums at most 1 (a blur, an unsharp mask) */
 } ClKernelRequest;
 
 /* ClVariant.split of method=separable: one kernel through local memory on GPUs (convolve_lsep),

@@ -7,6 +7,9 @@
  *   -DCSEP_W=w -DCSEP_MY=m   blocks of w pixels on m rows per work-item
  *   -DCSEP_G=g               output rows whose vertical sums are taken together (default 1;
  *                            a divisor of m)
+ *   -DCSEP_FX                sums in 16-bit fixed point (8-bit samples, one pair whose
+ *                            vertical and horizontal coefficients each have one sign and
+ *                            whose absolute sums multiply to at most 1: a blur's)
  */
 
 #ifdef CSEP_W
@@ -23,8 +26,54 @@
  * room for the last 16-sample load past them */
 #define CSEP_COLS ((CSEP_W + KSIZE - 1) * CHANNELS + 16)
 
-/* 16 samples as floats from stored ones */
+/* The sums' type and arithmetic. In fixed point (-DCSEP_FX) a sample x is x * 256 and a
+ * coefficient c (as a fraction of the pair's sums, which the output multiplies back) is
+ * c * 65536: a product is the high half of theirs (mul_hi, one instruction for 16 samples),
+ * still x * c * 256, and no sum can pass 255 * 256 plus the rounding terms. mul_hi truncates:
+ * each sum starts at half a unit per tap that multiplies, so that it is rounded on average. */
+#ifdef CSEP_FX
+typedef ushort csum_t;
+typedef ushort16 csum16_t;
+#define CSEP_LOAD16(p) (convert_ushort16 (vload16 (0, p)) << (ushort16) (8))
+#define CSEP_LOAD1(x) ((ushort) ((ushort) (x) << 8))
+/* the high halves of 16 products, and (x + y + 1) / 2 of 16 sums (no overflow): x86's
+ * instructions where the compiler has them (LLVM 15 turns mul_hi, and the same written out,
+ * into 32-bit multiplies) */
+#if defined (__AVX2__)
+typedef short csep_v16hi __attribute__ ((vector_size (32)));
+#define CSEP_MULHI16(x, c) as_ushort16 (__builtin_ia32_pmulhuw256 ((csep_v16hi) (x), \
+        (csep_v16hi) (c)))
+#define CSEP_AVG16(x, y) as_ushort16 (__builtin_ia32_pavgw256 ((csep_v16hi) (x), \
+        (csep_v16hi) (y)))
+#else
+#define CSEP_MULHI16(x, c) mul_hi (x, c)
+#define CSEP_AVG16(x, y) rhadd (x, y)
+#endif
+#define CSEP_MAC16(c, x, a) ((a) + CSEP_MULHI16 ((x), (csum16_t) (c)))
+#define CSEP_MAC1(c, x, a) ((csum_t) ((a) + mul_hi ((csum_t) (x), (csum_t) (c))))
+#ifdef PACKED_IO
+typedef struct __attribute__ ((packed))
+{
+  ushort16 v;
+} priv_c16;
+#define LOAD_C16(p) (((const priv_c16 *) (p))->v)
+#define STORE_C16(x, p) (((priv_c16 *) (p))->v = (x))
+#else
+#define LOAD_C16(p) vload16 (0, p)
+#define STORE_C16(x, p) vstore16 (x, 0, p)
+#endif
+#define CSEP_F(x, n) (convert_float##n (x) * fx_out)
+#else
+typedef float csum_t;
+typedef float16 csum16_t;
 #define CSEP_LOAD16(p) convert_float16 (STORED16 (vload16 (0, p)))
+#define CSEP_LOAD1(x) convert_float (STORED (x))
+#define CSEP_MAC16(c, x, a) fma ((float16) (c), (x), (a))
+#define CSEP_MAC1(c, x, a) ((a) + (c) * (x))
+#define LOAD_C16 LOAD_F16
+#define STORE_C16 STORE_F16
+#define CSEP_F(x, n) (x)
+#endif
 
 /* output rows whose vertical sums are taken together: each input row loaded and converted once
  * for all of them (CSEP_MY a multiple of it) */
@@ -32,9 +81,63 @@
 #define CSEP_G 1
 #endif
 /* 16-sample chains a row of the group takes at a time: eight accumulators in all (an FMA's
- * latency is four of its issue slots, on two ports) */
+ * latency is four of its issue slots, on two ports); sixteen of 16-bit sums (half as wide:
+ * each coefficient broadcast serves twice the samples) */
+#ifdef CSEP_FX
+#define CSEP_NCH (CSEP_G == 1 ? 4 : 16 / CSEP_G)
+#else
 #define CSEP_NCH (CSEP_G == 1 ? 4 : 8 / CSEP_G)
+#endif
 #define CSEP_ROWS (KSIZE + CSEP_G - 1)
+/* horizontal tap t and what a horizontal sum starts at */
+#ifdef CSEP_FX
+#define CSEP_H(t) hq[t]
+#define CSEP_H0 h0
+#else
+#define CSEP_H(t) h[t]
+#define CSEP_H0 0.0f
+#endif
+
+#ifdef CSEP_FX
+/* q[t] = c[t] / s in 16-bit fixed point (65536 times), rounded so that they sum to 65536
+ * exactly (a blur keeps its level: no gain error), in pairs t and KSIZE - 1 - t (a symmetric
+ * matrix stays symmetric): the floors, then a unit more for the taps whose remainders are the
+ * largest */
+inline void
+csep_quantise (__constant float *c, float s, ushort * q)
+{
+  float r[KSIZE];
+  int left = 65536;
+
+  for (int t = 0; t < KSIZE; t++) {
+    float x = c[t] / s * 65536.0f, f = min (floor (x), 65535.0f);
+
+    q[t] = (ushort) f;
+    r[t] = x - f;
+    left -= q[t];
+  }
+  while (left > 0) {
+    int best = RADIUS;
+    float most = r[RADIUS];
+
+    for (int t = 0; t < RADIUS && left >= 2; t++)
+      if (r[t] + r[KSIZE - 1 - t] > most) {
+        most = r[t] + r[KSIZE - 1 - t];
+        best = t;
+      }
+    if (best == RADIUS) {
+      q[RADIUS] = min (q[RADIUS] + 1, 65535);
+      r[RADIUS] = -4.0f;
+      left--;
+    } else {
+      q[best]++;
+      q[KSIZE - 1 - best]++;
+      r[best] = r[KSIZE - 1 - best] = -4.0f;
+      left -= 2;
+    }
+  }
+}
+#endif
 
 __kernel void
 convolve_csep (int row0, __global const uchar * src, int src_offset, int src_pitch,
@@ -42,12 +145,14 @@ convolve_csep (int row0, __global const uchar * src, int src_offset, int src_pit
     __constant float *coef, int rank, float bias, uint passmask SHAPE_PARAMS)
 {
   int xb = get_global_id (0) * CSEP_W, y0 = row0 + (int) get_global_id (1) * CSEP_MY;
-  float vs[CSEP_G][CSEP_COLS];
-  float hs[CSEP_G][CSEP_W * CHANNELS + 16];
+  csum_t vs[CSEP_G][CSEP_COLS];
+  csum_t hs[CSEP_G][CSEP_W * CHANNELS + 16];
   int rows[CSEP_ROWS];
   /* tap t - m of output row m of the group for input row t of the window, 0 outside the
    * matrix and (constant) outside the plane */
-  float vw[CSEP_G][CSEP_ROWS];
+  csum_t vw[CSEP_G][CSEP_ROWS];
+  /* what each row's vertical sums start at (fixed point: its rounding term) */
+  csum_t v0[CSEP_G];
 
   if (xb >= span || y0 >= height)
     return;
@@ -63,6 +168,36 @@ convolve_csep (int row0, __global const uchar * src, int src_offset, int src_pit
   int16 pass0 = lane_pass16 (passmask, 0), pass1 = lane_pass16 (passmask, 1),
       pass2 = lane_pass16 (passmask, 2);
   float w = CENTRE_W (coef, rank, RANK_ALL (rank));
+#ifdef CSEP_FX
+  /* the pair's coefficients as fractions of their sums' absolute values, the horizontal ones'
+   * rounding term, and what turns a sum back into samples (the two sums' product and sign) */
+  ushort vq[KSIZE], hq[KSIZE], h0 = 0;
+  float sv = 0.0f, sh = 0.0f;
+
+  for (int t = 0; t < KSIZE; t++) {
+    sv += coef[t];
+    sh += coef[KSIZE + t];
+  }
+  csep_quantise (coef, sv, vq);
+  csep_quantise (coef + KSIZE, sh, hq);
+  for (int t = 0; t < KSIZE; t++)
+    h0 += hq[t] != 0;
+  h0 /= 2;
+  /* symmetric horizontal taps (a blur's): each pair's coefficient doubled (at most 1: the two
+   * together are), multiplying the average of its two samples; and their rounding term */
+  ushort hq2[KSIZE / 2 + 1], h0s = hq[RADIUS] != 0;
+  bool hsym = true;
+
+  for (int t = 0; t < RADIUS; t++) {
+    hsym &= coef[KSIZE + t] == coef[2 * KSIZE - 1 - t];
+    hq2[t] = min (2 * (int) hq[t], 65535);
+    h0s += hq2[t] != 0;
+  }
+  h0s /= 2;
+  float fx_out = sv * sh / 256.0f;
+  /* a blur's: the sums are the output (the coefficients' product 1, no centre, no bias) */
+  bool fx_direct = fabs (sv * sh - 1.0f) < 1e-5f && w == 0.0f && bias == 0.0f;
+#endif
 
   for (int y = y0; y < y1; y += CSEP_G) {
     /* the group's rows in the plane (those past it are computed from mapped rows, not kept) */
@@ -79,7 +214,19 @@ convolve_csep (int row0, __global const uchar * src, int src_offset, int src_pit
         rows[t] = (BORDER == BORDER_CONSTANT ? clamp (yy, 0, height - 1) :
             border_coord (yy, height SHAPE_ARGS)) * src_pitch;
         for (int m = 0; m < CSEP_G; m++)
+#ifdef CSEP_FX
+          vw[m][t] = t - m >= 0 && t - m < KSIZE && in_plane != 0.0f ? vq[t - m] : 0;
+#else
           vw[m][t] = t - m >= 0 && t - m < KSIZE ? v[t - m] * in_plane : 0.0f;
+#endif
+      }
+      for (int m = 0; m < CSEP_G; m++) {
+        v0[m] = 0;
+#ifdef CSEP_FX
+        for (int t = 0; t < CSEP_ROWS; t++)
+          v0[m] += vw[m][t] != 0;
+        v0[m] /= 2;
+#endif
       }
       /* vertical sums: of the columns inside the plane 16 CSEP_NCH samples at a time (each
        * loaded sample serves every row of the group), then the halo's outside it, from the
@@ -90,16 +237,16 @@ convolve_csep (int row0, __global const uchar * src, int src_offset, int src_pit
         __global const uchar *base = src + x0 * PIX_BYTES;
 
         for (; q + 16 * CSEP_NCH <= q1; q += 16 * CSEP_NCH) {
-          float16 a[CSEP_G][CSEP_NCH];
+          csum16_t a[CSEP_G][CSEP_NCH];
 
 #pragma unroll
           for (int m = 0; m < CSEP_G; m++)
 #pragma unroll
             for (int c = 0; c < CSEP_NCH; c++)
-              a[m][c] = (float16) (0.0f);
+              a[m][c] = (csum16_t) (v0[m]);
           for (int t = 0; t < CSEP_ROWS; t++) {
             __global const samp_t *r = CSAMPLES (base + rows[t]) + q;
-            float16 x[CSEP_NCH];
+            csum16_t x[CSEP_NCH];
 
 #pragma unroll
             for (int c = 0; c < CSEP_NCH; c++)
@@ -108,41 +255,41 @@ convolve_csep (int row0, __global const uchar * src, int src_offset, int src_pit
             for (int m = 0; m < CSEP_G; m++)
 #pragma unroll
               for (int c = 0; c < CSEP_NCH; c++)
-                a[m][c] = fma ((float16) (vw[m][t]), x[c], a[m][c]);
+                a[m][c] = CSEP_MAC16 (vw[m][t], x[c], a[m][c]);
           }
 #pragma unroll
           for (int m = 0; m < CSEP_G; m++)
 #pragma unroll
             for (int c = 0; c < CSEP_NCH; c++)
-              STORE_F16 (a[m][c], vs[m] + q + 16 * c);
+              STORE_C16 (a[m][c], vs[m] + q + 16 * c);
         }
         /* the rest 16 samples at a time, the last vector ending at q1 (overlapping the one
          * before: its samples are summed again to the same values), then, in a span under 16
          * samples, one by one */
         for (; q < q1 && q1 - q0 >= 16; q += 16) {
           int qv = min (q, q1 - 16);
-          float16 a[CSEP_G];
+          csum16_t a[CSEP_G];
 
 #pragma unroll
           for (int m = 0; m < CSEP_G; m++)
-            a[m] = (float16) (0.0f);
+            a[m] = (csum16_t) (v0[m]);
           for (int t = 0; t < CSEP_ROWS; t++) {
-            float16 x = CSEP_LOAD16 (CSAMPLES (base + rows[t]) + qv);
+            csum16_t x = CSEP_LOAD16 (CSAMPLES (base + rows[t]) + qv);
 
 #pragma unroll
             for (int m = 0; m < CSEP_G; m++)
-              a[m] = fma ((float16) (vw[m][t]), x, a[m]);
+              a[m] = CSEP_MAC16 (vw[m][t], x, a[m]);
           }
 #pragma unroll
           for (int m = 0; m < CSEP_G; m++)
-            STORE_F16 (a[m], vs[m] + qv);
+            STORE_C16 (a[m], vs[m] + qv);
         }
         for (; q < q1; q++) {
           for (int m = 0; m < CSEP_G; m++) {
-            float a = 0.0f;
+            csum_t a = v0[m];
 
             for (int t = 0; t < CSEP_ROWS; t++)
-              a += vw[m][t] * convert_float (STORED (CSAMPLES (base + rows[t])[q]));
+              a = CSEP_MAC1 (vw[m][t], CSEP_LOAD1 (CSAMPLES (base + rows[t])[q]), a);
             vs[m][q] = a;
           }
         }
@@ -154,16 +301,17 @@ convolve_csep (int row0, __global const uchar * src, int src_offset, int src_pit
 
           for (int m = 0; m < CSEP_G; m++)
             for (int c = 0; c < CHANNELS; c++) {
-              float a = 0.0f;
+              csum_t a = 0;
 
               if (BORDER == BORDER_CONSTANT) {
-                a = 0.0f;
+                a = 0;
               } else if (xm >= lo && xm < hi) {
                 a = vs[m][(xm - x0) * CHANNELS + c];
               } else {
+                a = v0[m];
                 for (int t = 0; t < CSEP_ROWS; t++)
-                  a += vw[m][t] * convert_float (STORED (CSAMPLES (src + rows[t] + xm *
-                              PIX_BYTES)[c]));
+                  a = CSEP_MAC1 (vw[m][t], CSEP_LOAD1 (CSAMPLES (src + rows[t] + xm *
+                              PIX_BYTES)[c]), a);
               }
               vs[m][i * CHANNELS + c] = a;
             }
@@ -172,48 +320,69 @@ convolve_csep (int row0, __global const uchar * src, int src_offset, int src_pit
       /* horizontal sums of each row of the group, added to the other pairs' (four 16-sample
        * chains) */
       for (int m = 0; m < ng; m++) {
-        const float *vm = vs[m];
-        float *hm = hs[m];
+        const csum_t *vm = vs[m];
+        csum_t *hm = hs[m];
         int q = 0;
 
         for (; q + 64 <= nh; q += 64) {
-          float16 a0 = (float16) (0.0f), a1 = a0, a2 = a0, a3 = a0;
+          csum16_t a0 = (csum16_t) (CSEP_H0), a1 = a0, a2 = a0, a3 = a0;
 
           if (p > 0) {
-            a0 = LOAD_F16 (hm + q);
-            a1 = LOAD_F16 (hm + q + 16);
-            a2 = LOAD_F16 (hm + q + 32);
-            a3 = LOAD_F16 (hm + q + 48);
+            a0 = LOAD_C16 (hm + q);
+            a1 = LOAD_C16 (hm + q + 16);
+            a2 = LOAD_C16 (hm + q + 32);
+            a3 = LOAD_C16 (hm + q + 48);
           }
-          for (int t = 0; t < KSIZE; t++) {
-            float16 c = (float16) (h[t]);
-            const float *wp = vm + q + t * CHANNELS;
+#ifdef CSEP_FX
+          /* symmetric taps: the average of the two samples times twice the coefficient */
+          if (hsym) {
+            a0 = a1 = a2 = a3 = (csum16_t) (h0s);
+            for (int t = 0; t < RADIUS; t++) {
+              csum_t c = hq2[t];
+              const csum_t *wp = vm + q + t * CHANNELS, *wr = vm + q + (KSIZE - 1 - t) * CHANNELS;
 
-            a0 = fma (c, LOAD_F16 (wp), a0);
-            a1 = fma (c, LOAD_F16 (wp + 16), a1);
-            a2 = fma (c, LOAD_F16 (wp + 32), a2);
-            a3 = fma (c, LOAD_F16 (wp + 48), a3);
+              a0 = CSEP_MAC16 (c, CSEP_AVG16 (LOAD_C16 (wp), LOAD_C16 (wr)), a0);
+              a1 = CSEP_MAC16 (c, CSEP_AVG16 (LOAD_C16 (wp + 16), LOAD_C16 (wr + 16)), a1);
+              a2 = CSEP_MAC16 (c, CSEP_AVG16 (LOAD_C16 (wp + 32), LOAD_C16 (wr + 32)), a2);
+              a3 = CSEP_MAC16 (c, CSEP_AVG16 (LOAD_C16 (wp + 48), LOAD_C16 (wr + 48)), a3);
+            }
+            const csum_t *wp = vm + q + RADIUS * CHANNELS;
+
+            a0 = CSEP_MAC16 (hq[RADIUS], LOAD_C16 (wp), a0);
+            a1 = CSEP_MAC16 (hq[RADIUS], LOAD_C16 (wp + 16), a1);
+            a2 = CSEP_MAC16 (hq[RADIUS], LOAD_C16 (wp + 32), a2);
+            a3 = CSEP_MAC16 (hq[RADIUS], LOAD_C16 (wp + 48), a3);
+          } else
+#endif
+          for (int t = 0; t < KSIZE; t++) {
+            csum_t c = CSEP_H (t);
+            const csum_t *wp = vm + q + t * CHANNELS;
+
+            a0 = CSEP_MAC16 (c, LOAD_C16 (wp), a0);
+            a1 = CSEP_MAC16 (c, LOAD_C16 (wp + 16), a1);
+            a2 = CSEP_MAC16 (c, LOAD_C16 (wp + 32), a2);
+            a3 = CSEP_MAC16 (c, LOAD_C16 (wp + 48), a3);
           }
-          STORE_F16 (a0, hm + q);
-          STORE_F16 (a1, hm + q + 16);
-          STORE_F16 (a2, hm + q + 32);
-          STORE_F16 (a3, hm + q + 48);
+          STORE_C16 (a0, hm + q);
+          STORE_C16 (a1, hm + q + 16);
+          STORE_C16 (a2, hm + q + 32);
+          STORE_C16 (a3, hm + q + 48);
         }
         /* the first pair's last vector may end at nh, overlapping the one before (its sums
          * stored again unchanged); the other pairs add to what is stored, so not theirs */
         for (; q < nh && (q + 16 <= nh || (p == 0 && nh >= 16)); q += 16) {
           int qv = min (q, nh - 16);
-          float16 a0 = p > 0 ? LOAD_F16 (hm + qv) : (float16) (0.0f);
+          csum16_t a0 = p > 0 ? LOAD_C16 (hm + qv) : (csum16_t) (CSEP_H0);
 
           for (int t = 0; t < KSIZE; t++)
-            a0 = fma ((float16) (h[t]), LOAD_F16 (vm + qv + t * CHANNELS), a0);
-          STORE_F16 (a0, hm + qv);
+            a0 = CSEP_MAC16 (CSEP_H (t), LOAD_C16 (vm + qv + t * CHANNELS), a0);
+          STORE_C16 (a0, hm + qv);
         }
         for (; q < nh; q++) {
-          float a = p > 0 ? hm[q] : 0.0f;
+          csum_t a = p > 0 ? hm[q] : CSEP_H0;
 
           for (int t = 0; t < KSIZE; t++)
-            a += h[t] * vm[q + t * CHANNELS];
+            a = CSEP_MAC1 (CSEP_H (t), vm[q + t * CHANNELS], a);
           hm[q] = a;
         }
       }
@@ -221,13 +390,29 @@ convolve_csep (int row0, __global const uchar * src, int src_offset, int src_pit
     for (int m = 0; m < ng; m++) {
       __global const samp_t *in = CSAMPLES (src + (y + m) * src_pitch + xb * PIX_BYTES);
       __global samp_t *out = SAMPLES (dst + (y + m) * dst_pitch + xb * PIX_BYTES);
-      const float *hm = hs[m];
+      const csum_t *hm = hs[m];
 
       for (int k = 0, v = 0; v < n16; v++, k = k == 2 ? 0 : k + 1) {
-        float16 acc = LOAD_F16 (hm + 16 * v);
+#ifdef CSEP_FX
+        /* sums that are the samples times 256 already: rounded and stored as integers */
+        if (fx_direct) {
+          uchar16 res = convert_uchar16 (add_sat (LOAD_C16 (hm + 16 * v), (ushort16) (128)) >>
+              (ushort16) (8));
+
+          res = select (res, vload16 (v, in), PASS16 (CHANNELS != 3 || k == 0 ? pass0 :
+                  k == 1 ? pass1 : pass2));
+#ifdef PACKED_IO
+          ((__global vec16_io *) out)[v].v = res;
+#else
+          vstore16 (res, v, out);
+#endif
+          continue;
+        }
+#endif
+        float16 acc = CSEP_F (LOAD_C16 (hm + 16 * v), 16);
 
         if (w != 0.0f)
-          acc = fma ((float16) (w), CSEP_LOAD16 (in + 16 * v), acc);
+          acc = fma ((float16) (w), convert_float16 (STORED16 (vload16 (v, in))), acc);
         put16 (acc, bias, CHANNELS != 3 || k == 0 ? pass0 : k == 1 ? pass1 : pass2, in, out,
             v);
       }
@@ -238,15 +423,15 @@ convolve_csep (int row0, __global const uchar * src, int src_offset, int src_pit
 
         if (j < nw) {
 #if defined (ONLY) && CHANNELS > 1
-          float sum = hm[j * CHANNELS + ONLY];
+          float sum = CSEP_F (hm[j * CHANNELS + ONLY], );
 #elif CHANNELS == 1
-          float sum = hm[j];
+          float sum = CSEP_F (hm[j], );
 #elif CHANNELS == 2
-          float2 sum = vload2 (j, hm);
+          float2 sum = CSEP_F (vload2 (j, hm), 2);
 #elif CHANNELS == 3
-          float3 sum = vload3 (j, hm);
+          float3 sum = CSEP_F (vload3 (j, hm), 3);
 #else
-          float4 sum = vload4 (j, hm);
+          float4 sum = CSEP_F (vload4 (j, hm), 4);
 #endif
           store (o, sum + w * SUM_OF (centre), bias, centre, passmask);
         } else {

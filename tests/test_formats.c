@@ -716,7 +716,7 @@ caps_string (const gchar * format, gint w, gint h)
       test_interlace ? test_interlace : "");
 }
 
-/* The least 8-bit sample random_frame draws (test_box_saturated raises it) */
+/* The least 8-bit sample random_frame draws (test_saturated raises it) */
 static gint random_floor;
 
 /* Random content: 8-bit samples uniform (from random_floor); 2-byte ones a mix of the whole range and values
@@ -1968,6 +1968,7 @@ static gdouble rank2_31[31 * 31], rank2_39[39 * 39];
 static const Filter f_rank2_31 = { NULL, 31, 0.0, 0.0, rank2_31 };
 static const Filter f_rank2_39 = { NULL, 39, 0.0, 0.0, rank2_39 };
 static const Filter f_unsharp15 = { "unsharp", 15, 0.0, 0.0 };
+static const Filter f_gauss15_bias = { "gaussian", 15, 0.0, 30.0 };
 
 /* k (n x n) = a gaussian's outer product plus a tent row times a ramp column: rank 2, and no
  * centre term splits it further */
@@ -2037,6 +2038,14 @@ static const BlurCase blur_cases[] = {
       LOCAL_RAN " mx=2 ty=4"},
   {{"GRAY16_BE", 29, 31, "y", &f_unsharp15, "clamp", "separable", INPUT_DEFAULT}, COLUMNS_RAN,
       LOCAL_RAN},
+  /* 8-bit samples and one pair of a blur: csep's fixed point on a CPU, its output straight
+   * from the sums (3-sample pixels), or through floats (a bias; a negative pair and a centre) */
+  {{"RGB", 263, 17, "auto", &f_gauss31, "wrap", "separable", INPUT_DEFAULT}, COLUMNS_RAN,
+      LOCAL_RAN},
+  {{"BGRx", 100, 30, "auto", &f_gauss15_bias, "constant", "separable", INPUT_DEFAULT},
+      COLUMNS_RAN, LOCAL_RAN},
+  {{"RGBA", 150, 40, "auto", &f_unsharp15, "mirror", "separable", INPUT_POOL}, COLUMNS_RAN,
+      LOCAL_RAN},
 };
 
 GST_START_TEST (test_blurs)
@@ -2056,7 +2065,7 @@ GST_END_TEST;
 
 /* Bright frames (samples 250 to 255) through the box's running sums: window sums near their
  * bound, 15 x 15 x 255 = 57,375, where the CPU kernel keeps 16-bit sums, and past it at 17,
- * where it must not. */
+ * where it must not; and through csep's 16-bit fixed point (sums near 255 x 256). */
 static const Filter f_box17 = { "box", 17, 0.0, 0.0 };
 
 static const BlurCase saturated_cases[] = {
@@ -2065,9 +2074,15 @@ static const BlurCase saturated_cases[] = {
       BOX_RAN},
   {{"GRAY8", 45, 33, "y", &f_box15, "wrap", "separable", INPUT_DEFAULT}, BOX_RAN, BOX_RAN},
   {{"NV12", 66, 38, "y+u+v", &f_box15, "clamp", "separable", INPUT_POOL}, BOX_RAN, BOX_RAN},
+  {{"RGBA", 300, 40, "auto", &f_gauss15, "clamp", "separable", INPUT_DEFAULT}, COLUMNS_RAN,
+      LOCAL_RAN},
+  {{"GRAY8", 130, 70, "y", &f_gauss63, "mirror", "separable", INPUT_DEFAULT}, COLUMNS_RAN,
+      LOCAL_RAN},
+  {{"RGBA", 90, 20, "r+g+b+a", &f_unsharp15, "wrap", "separable", INPUT_DEFAULT}, COLUMNS_RAN,
+      LOCAL_RAN},
 };
 
-GST_START_TEST (test_box_saturated)
+GST_START_TEST (test_saturated)
 {
   const BlurCase *b = &saturated_cases[__i__];
   DeviceFacts d;
@@ -2760,7 +2775,7 @@ formats_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_checked_fixture (tc, reset_split_env, stop_leftover_pipelines);
   tcase_add_loop_test (tc, test_blurs, 0, 2 * G_N_ELEMENTS (blur_cases));
-  tcase_add_loop_test (tc, test_box_saturated, 0, G_N_ELEMENTS (saturated_cases));
+  tcase_add_loop_test (tc, test_saturated, 0, G_N_ELEMENTS (saturated_cases));
 
   tc = tcase_create ("regions");
   suite_add_tcase (s, tc);

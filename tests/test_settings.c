@@ -181,6 +181,7 @@ test_box_coefficients (void)
     cl_settings_coefficients (s, 0, c);
     g_assert_cmpint (c->n, ==, n);
     g_assert_true (c->box);
+    g_assert_true (c->unit);
     g_assert_cmpint (c->rank, ==, 1);
     g_assert_cmpint (c->ntaps, ==, n * n <= CL_MAX_TAPS ? n * n : 0);
     for (gint j = 0; j < n; j++)
@@ -216,6 +217,8 @@ test_centre_coefficients (void)
       cl_settings_coefficients (s, 0, c);
       g_assert_cmpint (c->rank, ==, 1);
       g_assert_cmpfloat_with_epsilon (c->centre, 1.0 + amounts[a], 1e-6);
+      /* the pair is - amount times a gaussian: its sums' product is |amount| */
+      g_assert_true (c->unit == (fabs (amounts[a]) <= 1.0));
       /* stored after the pair, where the kernels read it */
       g_assert_cmpfloat (c->sep[2 * n], ==, c->centre);
       for (gint j = 0; j < n; j++)
@@ -227,12 +230,33 @@ test_centre_coefficients (void)
   cl_settings_coefficients (s, 0, c);
   g_assert_cmpint (c->rank, ==, 1);
   g_assert_cmpfloat (c->centre, ==, 0.0f);
+  g_assert_true (c->unit);
   /* two outer products: (1 2 1)(1 0 -1) + (0 1 0)(1 1 1) */
   g_assert_true (cl_settings_set_matrix (s, "1 0 -1; 3 1 -1; 1 0 -1", &text, err, ERR_LEN));
   g_free (text);
   cl_settings_coefficients (s, 0, c);
   g_assert_cmpint (c->rank, ==, 2);
   g_assert_cmpfloat (c->centre, ==, 0.0f);
+  g_assert_false (c->unit);
+  /* one pair of one sign each: a blur's where its coefficients sum to at most 1 */
+  g_assert_true (cl_settings_set_matrix (s, "1 2 1; 2 4 2; 1 2 1", &text, err, ERR_LEN));
+  g_free (text);
+  cl_settings_coefficients (s, 0, c);
+  g_assert_true (c->unit);
+  g_assert_true (cl_settings_set_double (s, &s->divisor, 8.0, err, ERR_LEN));
+  cl_settings_coefficients (s, 0, c);
+  g_assert_cmpint (c->rank, ==, 1);
+  g_assert_false (c->unit);
+  g_assert_true (cl_settings_set_double (s, &s->divisor, -16.0, err, ERR_LEN));
+  cl_settings_coefficients (s, 0, c);
+  g_assert_true (c->unit);
+  /* one sign per vector: (1 -2 1)(1 2 1) / 16 is not a blur's */
+  g_assert_true (cl_settings_set_double (s, &s->divisor, 16.0, err, ERR_LEN));
+  g_assert_true (cl_settings_set_matrix (s, "1 2 1; -2 -4 -2; 1 2 1", &text, err, ERR_LEN));
+  g_free (text);
+  cl_settings_coefficients (s, 0, c);
+  g_assert_cmpint (c->rank, ==, 1);
+  g_assert_false (c->unit);
   g_free (c);
   g_free (s);
 }

@@ -238,6 +238,29 @@ test_avx512 (void)
   g_assert_cmpint (l.py, ==, 8);
   assert_candidates (&avx512, &sep, "float4 block=8, vector nv=3 my=2, vector nv=4 my=3, "
       "separable columns w=256 my=8, separable, separable nv=4 strip=64");
+  /* a blur's one pair on 8-bit samples: sums in 16-bit fixed point; not on 16-bit samples */
+  sep.unit = TRUE;
+  assert_options (&avx512, &sep, "-DKSIZE=7 -DCHANNELS=4 -DDEPTH=8 -DSKIPMASK=0 "
+      "-DCSEP_W=256 -DCSEP_MY=8 -DCSEP_G=4 -DCSEP_FX -DPACKED_IO");
+  /* ... up to size 31 */
+  sep.method = SEPARABLE;
+  sep.size = 33;
+  assert_options (&avx512, &sep, "-DKSIZE=33 -DCHANNELS=4 -DDEPTH=8 -DSKIPMASK=0 "
+      "-DCSEP_W=256 -DCSEP_MY=8 -DCSEP_G=4 -DPACKED_IO");
+  sep.size = 7;
+  sep.method = AUTO;
+  /* ... up to size 31 */
+  sep.method = SEPARABLE;
+  sep.size = 33;
+  assert_options (&avx512, &sep, "-DKSIZE=33 -DCHANNELS=4 -DDEPTH=8 -DSKIPMASK=0 "
+      "-DCSEP_W=256 -DCSEP_MY=8 -DCSEP_G=4 -DPACKED_IO");
+  sep.size = 7;
+  sep.method = AUTO;
+  sep.depth = 16;
+  assert_options (&avx512, &sep, "-DKSIZE=7 -DCHANNELS=4 -DDEPTH=16 -DSKIPMASK=0 "
+      "-DCSEP_W=256 -DCSEP_MY=8 -DCSEP_G=4 -DPACKED_IO");
+  sep.depth = 8;
+  sep.unit = FALSE;
   /* the one-pass kernel's strips are too tall for bands; csep's 8 rows are not */
   sep.discrete = TRUE;
   assert_fixed (&avx512, &sep, "separable columns w=256 my=8");
