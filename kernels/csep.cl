@@ -251,11 +251,13 @@ convolve_csep (int row0, __global const uchar * src, int src_offset, int src_pit
 #pragma unroll
             for (int c = 0; c < CSEP_NCH; c++)
               x[c] = CSEP_LOAD16 (r + 16 * c);
+            /* only the rows of the group whose window holds input row t */
 #pragma unroll
             for (int m = 0; m < CSEP_G; m++)
+              if (t >= m && t < m + KSIZE)
 #pragma unroll
-              for (int c = 0; c < CSEP_NCH; c++)
-                a[m][c] = CSEP_MAC16 (vw[m][t], x[c], a[m][c]);
+                for (int c = 0; c < CSEP_NCH; c++)
+                  a[m][c] = CSEP_MAC16 (vw[m][t], x[c], a[m][c]);
           }
 #pragma unroll
           for (int m = 0; m < CSEP_G; m++)
@@ -278,7 +280,8 @@ convolve_csep (int row0, __global const uchar * src, int src_offset, int src_pit
 
 #pragma unroll
             for (int m = 0; m < CSEP_G; m++)
-              a[m] = CSEP_MAC16 (vw[m][t], x, a[m]);
+              if (t >= m && t < m + KSIZE)
+                a[m] = CSEP_MAC16 (vw[m][t], x, a[m]);
           }
 #pragma unroll
           for (int m = 0; m < CSEP_G; m++)
