@@ -32,6 +32,11 @@ typedef struct
   gsize batch_in_bytes, batch_out_bytes, batch_table_bytes;
   gint *table;
   gsize table_ints;
+  /* the blocks of windows launched together (plan_blocks): their table here and on the device */
+  cl_mem block_table;
+  gsize block_table_bytes;
+  gint *blocks;
+  gsize blocks_ints;
 } ClRegionBufs;
 
 /* A frame queued on the device: its frames (mapped), what was queued for it and what is left to
@@ -637,6 +642,9 @@ struct _ClRegionGroup
    * the rows and widest rows (bytes) of each copy */
   gint n_batched, gather_base, scatter_base;
   gint gather_rows, gather_bytes, scatter_rows, scatter_bytes;
+  /* per view, the blocks of its windows launched together: their first in the blocks' table
+   * (in entries) and how many (0: none) */
+  gint block_base[CL_MAX_VIEWS], n_blocks[CL_MAX_VIEWS];
 };
 
 /* kernels/regions.cl's copy, made at the first frame that batches (once per process and
@@ -803,6 +811,118 @@ plan_batches (ClFrames * fs, ClRegionBufs * rb, gint n_groups, const ClPlane * p
   return at;
 }
 
+/* Whether part p's windows may go with others' in a launch of blocks: in place in device
+ * memory (planes) and every view of it on a kernel that has the entry (csep on a CPU; not the
+ * generic kernel while csep builds) */
+static gboolean
+part_blocks (const ClRegionGroup * gr, const ClRegionPart * p, const ClPlane * planes)
+{
+  if (p->batch != -1 || !planes[p->plane].mem)
+    return FALSE;
+  for (gint j = 0; j < p->n_launches; j++)
+    if (!gr->run.built[gr->L.views[p->launch[j].view].shape].table)
+      return FALSE;
+  return TRUE;
+}
+
+/* On a device that shares the host's memory, the windows of each group that can (part_blocks,
+ * two or more in the group) as blocks of one launch per view (every launch wakes a CPU
+ * device's threads): their table (10 ints a block, as convolve_csep_table reads them) into
+ * rb->blocks, the groups' bases and counts, and the parts marked CL_PART_BLOCKS. Nothing where
+ * that would not save two launches or more (the table's upload is one more command). Returns
+ * the table's ints (0: none). */
+static gsize
+plan_blocks (ClFrames * fs, ClRegionBufs * rb, gint n_groups, const ClPlane * planes)
+{
+  gsize nt = 0, need = 0;
+  gint saved = 0;
+
+  for (gint g = 0; g < n_groups; g++) {
+    ClRegionGroup *gr = &fs->groups[g];
+    gint parts = 0, launches = 0;
+    gboolean view_used[CL_MAX_VIEWS] = { FALSE };
+
+    memset (gr->n_blocks, 0, sizeof (gr->n_blocks));
+    for (gint k = gr->first; k < gr->first + gr->n; k++) {
+      const ClRegionPart *p = &fs->parts[k];
+
+      if (!part_blocks (gr, p, planes))
+        continue;
+      parts++;
+      for (gint j = 0; j < p->n_launches; j++) {
+        launches++;
+        view_used[p->launch[j].view] = TRUE;
+      }
+    }
+    if (parts < 2)
+      continue;
+    for (gint i = 0; i < gr->L.n_views; i++)
+      launches -= view_used[i];
+    saved += launches;
+    for (gint k = gr->first; k < gr->first + gr->n; k++) {
+      const ClRegionPart *p = &fs->parts[k];
+
+      for (gint j = 0; j < p->n_launches && part_blocks (gr, p, planes); j++) {
+        const ClBuilt *b = &gr->run.built[gr->L.views[p->launch[j].view].shape];
+
+        need += 10 * ((p->launch[j].span + b->px - 1) / b->px) * ((p->rows + b->py - 1) / b->py);
+      }
+    }
+    gr->n_blocks[0] = -1;       /* (marks the group for the pass below) */
+  }
+  if (saved < 2) {
+    for (gint g = 0; g < n_groups; g++)
+      memset (fs->groups[g].n_blocks, 0, sizeof (fs->groups[g].n_blocks));
+    return 0;
+  }
+  if (need > rb->blocks_ints) {
+    rb->blocks = g_renew (gint, rb->blocks, need);
+    rb->blocks_ints = need;
+  }
+  for (gint g = 0; g < n_groups; g++) {
+    ClRegionGroup *gr = &fs->groups[g];
+
+    if (gr->n_blocks[0] != -1)
+      continue;
+    for (gint i = 0; i < gr->L.n_views; i++) {
+      gr->block_base[i] = nt / 10;
+      for (gint k = gr->first; k < gr->first + gr->n; k++) {
+        ClRegionPart *p = &fs->parts[k];
+        const ClPlane f = gst_cl_run_part_plane (&planes[p->plane], p);
+
+        if (!part_blocks (gr, p, planes) && p->batch != CL_PART_BLOCKS)
+          continue;
+        for (gint j = 0; j < p->n_launches; j++) {
+          const ClRegionLaunch *l = &p->launch[j];
+          const ClBuilt *b = &gr->run.built[gr->L.views[l->view].shape];
+
+          if (l->view != i)
+            continue;
+          for (gint y0 = 0; y0 < p->rows; y0 += b->py)
+            for (gint xb = 0; xb < l->span; xb += b->px) {
+              gint *t = rb->blocks + nt;
+
+              t[0] = xb;
+              t[1] = y0;
+              t[2] = f.offset + p->y * f.pitch + p->x;
+              t[3] = f.pitch;
+              t[4] = p->offset;
+              t[5] = p->bytes;
+              t[6] = l->width;
+              t[7] = p->rows;
+              t[8] = l->span;
+              t[9] = 0;
+              nt += 10;
+            }
+        }
+        p->batch = CL_PART_BLOCKS;
+      }
+      gr->n_blocks[i] = nt / 10 - gr->block_base[i];
+    }
+  }
+  return nt;
+}
+
 /* The distinct sizes of rects into sizes, the element's (0) first, then the smaller first
  * (the copies go in that order: where regions overlap, the larger kernel's pixels stay).
  * Returns how many. */
@@ -851,7 +971,7 @@ regions_submit (ClFrames * fs, ClFrameSlot * slot, const GstVideoInfo * info, Gs
   gint w = GST_VIDEO_INFO_WIDTH (info), h = GST_VIDEO_INFO_HEIGHT (info), n = 0, bands;
   gint sizes[CL_MAX_REGION_SIZES], n_groups;
   ClPlane planes[CL_MAX_PLANES], host[CL_MAX_PLANES];
-  gsize extent[CL_MAX_PLANES], batch_bytes;
+  gsize extent[CL_MAX_PLANES], batch_bytes, blocks_ints;
   ClEvents *events;
   FrameMem mem;
   ClMemPath path;
@@ -988,8 +1108,16 @@ regions_submit (ClFrames * fs, ClFrameSlot * slot, const GstVideoInfo * info, Gs
     ret = GST_FLOW_ERROR;
     goto out;
   }
-  GST_LOG_OBJECT (fs->owner, "regions: %d parts in %d groups, %d batches", n, n_groups,
-      batch_bytes ? fs->n_batches : 0);
+  /* on a device sharing the host's memory, windows as blocks of one launch a group and view */
+  blocks_ints = err == CL_SUCCESS && in_place && !fs->discrete ?
+      plan_blocks (fs, rb, n_groups, planes) : 0;
+  if (blocks_ints && !ensure_buffer (fs, &rb->block_table, &rb->block_table_bytes,
+          blocks_ints * sizeof (gint), CL_MEM_READ_ONLY)) {
+    ret = GST_FLOW_ERROR;
+    goto out;
+  }
+  GST_LOG_OBJECT (fs->owner, "regions: %d parts in %d groups, %d batches, %" G_GSIZE_FORMAT
+      " blocks", n, n_groups, batch_bytes ? fs->n_batches : 0, blocks_ints / 10);
   /* (every buffer made before anything is queued: a failure leaves nothing reading the frame) */
   if (whole) {
     ClFrameRun up = slot->f;
@@ -1008,6 +1136,11 @@ regions_submit (ClFrames * fs, ClFrameSlot * slot, const GstVideoInfo * info, Gs
     err = clEnqueueWriteBuffer (slot->f.queue, rb->batch_table, CL_FALSE, 0,
         rb->table_ints * sizeof (gint), rb->table, 0, NULL, NULL);
   }
+  if (blocks_ints && err == CL_SUCCESS) {
+    what = "block table upload";
+    err = clEnqueueWriteBuffer (slot->f.queue, rb->block_table, CL_FALSE, 0,
+        blocks_ints * sizeof (gint), rb->blocks, 0, NULL, NULL);
+  }
   for (gint g = 0; g < n_groups && err == CL_SUCCESS; g++) {
     const ClRegionGroup *gr = &fs->groups[g];
 
@@ -1024,6 +1157,11 @@ regions_submit (ClFrames * fs, ClFrameSlot * slot, const GstVideoInfo * info, Gs
         err = gst_cl_run_region_batch (&gr->run, &gr->L, ba->view, &in, &out, ba->width,
             ba->rows, events, &what);
     }
+    for (gint i = 0; i < gr->L.n_views && blocks_ints && err == CL_SUCCESS; i++)
+      if (gr->n_blocks[i])
+        err = gst_cl_run_region_blocks (&gr->run, &gr->L, i, planes[gr->L.views[i].plane].mem,
+            rb->region_out, rb->block_table, gr->block_base[i] * 10, gr->n_blocks[i], events,
+            &what);
     if (gr->n && err == CL_SUCCESS)
       err = gst_cl_run_region_windows (&gr->run, &gr->L, fs->parts + gr->first, gr->n, planes,
           rb->region_in, rb->region_out, events, &what);
@@ -1269,7 +1407,9 @@ cl_frames_free (ClFrames * fs)
     g_clear_pointer (&slot->rb.batch_in, clReleaseMemObject);
     g_clear_pointer (&slot->rb.batch_out, clReleaseMemObject);
     g_clear_pointer (&slot->rb.batch_table, clReleaseMemObject);
+    g_clear_pointer (&slot->rb.block_table, clReleaseMemObject);
     g_free (slot->rb.table);
+    g_free (slot->rb.blocks);
     g_free (slot->e);
   }
   if (fs->spent)

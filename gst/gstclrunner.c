@@ -20,6 +20,7 @@ gst_cl_built_clear (GstClContext * ctx, ClBuilt * b, gboolean discard)
 {
   g_clear_pointer (&b->kernel, clReleaseKernel);
   g_clear_pointer (&b->rows, clReleaseKernel);
+  g_clear_pointer (&b->table, clReleaseKernel);
   if (b->program)
     gst_cl_context_unuse_program (ctx, b->program, discard);
   b->program = NULL;
@@ -53,6 +54,9 @@ gst_cl_built_make (GstClContext * ctx, const ClDeviceFacts * facts,
   b->kernel = clCreateKernel (prog, cl_kernel_source_entry (src), &err);
   if (b->kernel && src == CL_SOURCE_SEPARABLE)
     b->rows = clCreateKernel (prog, "convolve_rows", &err);
+  /* csep's entry for many views' blocks in one launch (an overriding source may lack it) */
+  if (b->kernel && src == CL_SOURCE_CSEP && !v->generic)
+    b->table = clCreateKernel (prog, "convolve_csep_table", NULL);
   if (err == CL_SUCCESS)
     err = clGetKernelWorkGroupInfo (b->kernel, ctx->device, CL_KERNEL_WORK_GROUP_SIZE,
         sizeof (wg), &wg, NULL);
@@ -217,6 +221,33 @@ gst_cl_built_enqueue_rows (cl_command_queue queue, const ClBuilt * b, const ClVi
 }
 
 /* Each work-item covers b->px pixels and b->py rows. */
+cl_int
+gst_cl_built_enqueue_blocks (cl_command_queue queue, const ClBuilt * b, const ClView * v,
+    const ClCoefArgs * c, cl_mem src, cl_mem dst, cl_mem table, gint base, gint n,
+    cl_event * ev, const gchar ** what)
+{
+  const KernelArg args[] = {
+    KARG ("table", table, table), KARG ("table", base, base), KARG ("table", src, src),
+    KARG ("table", dst, dst), KARG ("table", coef, c->sep), KARG ("table", rank, c->rank),
+    KARG ("table", bias, c->bias), KARG ("table", passmask, v->passmask),
+    KARG ("table", border, c->border)
+  };
+  /* one block a work-item, as convolve_csep's launches (PoCL compiles per work-group size) */
+  const size_t global[1] = { (size_t) n }, local[1] = { 1 };
+
+  /* its arguments from the first (no row0 before them) */
+  for (guint i = 0; i < G_N_ELEMENTS (args); i++) {
+    cl_int err = clSetKernelArg (b->table, i, args[i].size, args[i].value);
+
+    if (err != CL_SUCCESS) {
+      *what = args[i].what;
+      return err;
+    }
+  }
+  *what = "kernel launch (convolve_csep_table)";
+  return clEnqueueNDRangeKernel (queue, b->table, 1, NULL, global, local, 0, NULL, ev);
+}
+
 cl_int
 gst_cl_built_enqueue (cl_command_queue queue, const ClBuilt * b, const ClView * v, gint y0,
     gint rows, cl_uint n_wait, const cl_event * wait, cl_event * ev)
@@ -676,8 +707,8 @@ room_event (ClEvents * e, gint stage)
 }
 
 /* The rows of a part's plane or field: its first row at y, its pitch between them. */
-static ClPlane
-part_plane (const ClPlane * plane, const ClRegionPart * part)
+ClPlane
+gst_cl_run_part_plane (const ClPlane * plane, const ClRegionPart * part)
 {
   ClPlane q = *plane;
 
@@ -719,6 +750,16 @@ region_launch (const ClFrameRun * f, const ClBuilt * b, const ClView * v, const 
 }
 
 cl_int
+gst_cl_run_region_blocks (const ClFrameRun * f, const ClLayout * L, gint view, cl_mem src,
+    cl_mem out, cl_mem table, gint base, gint n, ClEvents * e, const gchar ** what)
+{
+  const ClView *v = &L->views[view];
+
+  return gst_cl_built_enqueue_blocks (f->queue, &f->built[v->shape], v, &f->coefs[v->matrix],
+      src, out, table, base, n, region_event (e, GST_CL_STAGE_KERNEL), what);
+}
+
+cl_int
 gst_cl_run_region_planes (const ClFrameRun * f, const ClPlane * host, const ClPlane * dev,
     const gsize * extent, gint n_planes, gboolean up, ClEvents * e, cl_event * done,
     const gchar ** what)
@@ -749,10 +790,11 @@ gst_cl_run_region_windows (const ClFrameRun * f, const ClLayout * L,
 
   for (gint i = 0; i < n; i++) {
     const ClRegionPart *p = &parts[i];
-    ClPlane rows = part_plane (&frame[p->plane], p);
+    ClPlane rows = gst_cl_run_part_plane (&frame[p->plane], p);
     ClPlane src = { rows.mem, rows.offset + p->y * rows.pitch + p->x, rows.pitch, NULL };
 
-    if (p->batch >= 0)
+    /* batched, or launched with others (CL_PART_BLOCKS) */
+    if (p->batch != -1)
       continue;
     const ClPlane dst = { out, p->offset, p->bytes, NULL };
 
@@ -799,7 +841,7 @@ gst_cl_run_region_copies (const ClFrameRun * f, const ClRegionPart * parts, gint
 
     if (p->batch >= 0)
       continue;
-    ClPlane rows = part_plane (&frame[p->plane], p);
+    ClPlane rows = gst_cl_run_part_plane (&frame[p->plane], p);
     const size_t from[3] = { p->offset + p->rx, p->ry, 0 };
     const size_t region[3] = { p->rbytes, p->rrows, 1 };
     gsize at = (gsize) (p->y + p->ry) * rows.pitch + p->x + p->rx;

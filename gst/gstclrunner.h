@@ -39,6 +39,7 @@ typedef struct
   ClVariant variant;
   cl_kernel kernel;             /* dense, or the column pass of method=separable */
   cl_kernel rows;               /* the row pass of method=separable, else NULL */
+  cl_kernel table;              /* csep's blocks of many views (convolve_csep_table), else NULL */
   cl_program program;           /* one use of the context's program they come from */
   gchar *options;               /* its build options (what identifies its program) */
   gsize local[2];
@@ -69,6 +70,12 @@ typedef struct
 cl_int gst_cl_built_make (GstClContext * ctx, const ClDeviceFacts * facts,
     const gchar * const *source, const ClKernelRequest * r, const ClVariant * v,
     gboolean may_build, ClBuilt * b, gchar ** log, const gchar ** what);
+
+/* b's convolve_csep_table (b->table) over n blocks of views, each 10 ints of table from base
+ * (kernels/csep.cl), between src and dst with v's passmask and c's coefficients. */
+cl_int gst_cl_built_enqueue_blocks (cl_command_queue queue, const ClBuilt * b, const ClView * v,
+    const ClCoefArgs * c, cl_mem src, cl_mem dst, cl_mem table, gint base, gint n,
+    cl_event * ev, const gchar ** what);
 
 /* Releases b's kernels and gives its program back to ctx (discard: at once, unless another
  * element uses it); b is then empty. */
@@ -151,11 +158,17 @@ cl_int gst_cl_run_discrete (const ClFrameRun * f, const ClLayout * L, const ClPl
  * by the device) or its host address (mem NULL: the windows go up into win first and the
  * regions come down). The copies return once all is queued, with *done (release it; NULL:
  * none) completing when the frame is written; on a failure *what names the step. */
+/* The plane of part's rows: the plane itself, or one field of it (every other row). */
+ClPlane gst_cl_run_part_plane (const ClPlane * plane, const ClRegionPart * part);
 cl_int gst_cl_run_region_windows (const ClFrameRun * f, const ClLayout * L,
     const ClRegionPart * parts, gint n, const ClPlane * frame, cl_mem win, cl_mem out,
     ClEvents * e, const gchar ** what);
 cl_int gst_cl_run_region_copies (const ClFrameRun * f, const ClRegionPart * parts, gint n,
     const ClPlane * frame, cl_mem out, ClEvents * e, cl_event * done, const gchar ** what);
+/* Windows of L's view as n blocks of one launch (convolve_csep_table), the blocks 10 ints each
+ * in table from base: from src (the frame's memory) into out. */
+cl_int gst_cl_run_region_blocks (const ClFrameRun * f, const ClLayout * L, gint view, cl_mem src,
+    cl_mem out, cl_mem table, gint base, gint n, ClEvents * e, const gchar ** what);
 /* *done (release it): an event that completes when everything queued on f's kernel queue so
  * far has. */
 cl_int gst_cl_run_done (const ClFrameRun * f, cl_event * done, const gchar ** what);

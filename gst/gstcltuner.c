@@ -250,6 +250,21 @@ gst_cl_tuner_warm (const ClTuner * t, const ClKernelRequest * r, const ClBuilt *
     *what = "warm-up run";
     err = tune_run (t, b, &s.v, s.radius, s.rows, NULL);
   }
+  /* csep's entry for regions too (compiled at its first launch, here rather than at the
+   * first regions frame): one block of the scratch view */
+  if (err == CL_SUCCESS && b->table) {
+    const gint block[10] = { 0, 0, 0, s.ps.pitch, 0, s.pd.pitch, s.v.width, s.rows, s.v.span };
+    cl_mem table = clCreateBuffer (t->ctx->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+        sizeof (block), (gpointer) block, &err);
+
+    *what = "warm-up run (convolve_csep_table)";
+    if (err == CL_SUCCESS)
+      err = gst_cl_built_enqueue_blocks (t->queue, b, &s.v, &t->coefs, s.in, s.out, table, 0,
+          1, NULL, what);
+    if (err == CL_SUCCESS)
+      err = clFinish (t->queue);
+    g_clear_pointer (&table, clReleaseMemObject);
+  }
   scratch_free (&s);
   return err;
 }

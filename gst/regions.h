@@ -50,6 +50,8 @@ typedef struct
  * field's rows): its rows and its bytes of each row, where in them the region lies (rows and
  * bytes from the window's first), and its place in the region buffers, rows of `bytes` bytes
  * one after the other. The views of the plane (two for packed 4:2:2) each launch over it. */
+#define CL_PART_BLOCKS (-2)
+
 typedef struct
 {
   gint plane, field;
@@ -61,7 +63,8 @@ typedef struct
   gint n_launches;
   ClRegionLaunch launch[2];
   /* set by the frames side: the batch whose one launch runs the window (-1: a launch of its
-   * own) and the window's first row in that batch's image */
+   * own; CL_PART_BLOCKS: its blocks in a launch of many windows' blocks, in place) and the
+   * window's first row in that batch's image */
   gint batch, batch_row;
 } ClRegionPart;
 

@@ -139,12 +139,12 @@ csep_quantise (__constant float *c, float s, ushort * q)
 }
 #endif
 
-__kernel void
-convolve_csep (int row0, __global const uchar * src, int src_offset, int src_pitch,
+/* The block of CSEP_W pixels from xb on CSEP_MY rows from y0 of a view */
+inline void
+csep_block (int xb, int y0, __global const uchar * src, int src_offset, int src_pitch,
     __global uchar * dst, int dst_offset, int dst_pitch, int width, int height, int span,
     __constant float *coef, int rank, float bias, uint passmask SHAPE_PARAMS)
 {
-  int xb = get_global_id (0) * CSEP_W, y0 = row0 + (int) get_global_id (1) * CSEP_MY;
   csum_t vs[CSEP_G][CSEP_COLS];
   csum_t hs[CSEP_G][CSEP_W * CHANNELS + 16];
   int rows[CSEP_ROWS];
@@ -443,5 +443,30 @@ convolve_csep (int row0, __global const uchar * src, int src_offset, int src_pit
       }
     }
   }
+}
+
+__kernel void
+convolve_csep (int row0, __global const uchar * src, int src_offset, int src_pitch,
+    __global uchar * dst, int dst_offset, int dst_pitch, int width, int height, int span,
+    __constant float *coef, int rank, float bias, uint passmask SHAPE_PARAMS)
+{
+  csep_block (get_global_id (0) * CSEP_W, row0 + (int) get_global_id (1) * CSEP_MY, src,
+      src_offset, src_pitch, dst, dst_offset, dst_pitch, width, height, span, coef, rank, bias,
+      passmask SHAPE_ARGS);
+}
+
+/* Blocks of many views in one launch (a CPU's regions: each window's launch would wake the
+ * device's threads for a little work), a block a work-item: entry i of table from base, 10
+ * ints: xb, y0, src_offset, src_pitch, dst_offset, dst_pitch, width, height, span of its
+ * view, and a spare */
+__kernel void
+convolve_csep_table (__global const int *table, int base, __global const uchar * src,
+    __global uchar * dst, __constant float *coef, int rank, float bias,
+    uint passmask SHAPE_PARAMS)
+{
+  __global const int *t = table + base + 10 * (int) get_global_id (0);
+
+  csep_block (t[0], t[1], src, t[2], t[3], dst, t[4], t[5], t[6], t[7], t[8], coef, rank, bias,
+      passmask SHAPE_ARGS);
 }
 #endif

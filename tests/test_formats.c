@@ -2498,16 +2498,18 @@ static const Case batched_cases[] = {
   {"RGB", 91, 69, "auto", &f_gauss3, "mirror", "auto", INPUT_POOL},
 };
 
-/* Many regions inside the frame, several of one size, on the discrete path (the frame moved
- * whole): the windows of a size and view gathered into one image that one launch convolves
- * and the regions scattered back (the host-unified path runs a launch each, as
- * test_regions_scaled checks), against the reference: regions
- * of one size (size), then of their own sides (roi-scale) with margins, overlapping ones, and
- * some at the frame's edges (which run one by one). Formats, borders and presets by turns. */
+/* Many regions inside the frame, several of one size: on the discrete path (the frame moved
+ * whole) the windows of a size and view gathered into one image that one launch convolves
+ * and the regions scattered back; on the host-unified path (builds on the streaming thread,
+ * so that csep runs from the first frame on a CPU) the windows of a size and view as the
+ * blocks of one launch of convolve_csep_table; against the reference: regions of one size
+ * (size), then of their own sides (roi-scale) with margins, overlapping ones, and some at the
+ * frame's edges (which run one by one on the discrete path). Formats, borders and presets by
+ * turns. Loop index: case * 2 + unified. */
 GST_START_TEST (test_regions_batched)
 {
-  const Case *c = &batched_cases[__i__];
-  gboolean discrete = TRUE;
+  const Case *c = &batched_cases[__i__ >> 1];
+  gboolean discrete = !(__i__ & 1);
   gint w = c->width, h = c->height;
   const TestRoi many[] = {
     {10, 10, 12, 12, "face"}, {30, 12, 14, 10, "face"}, {52, 30, 16, 16, "face"},
@@ -2521,8 +2523,10 @@ GST_START_TEST (test_regions_batched)
   guint32 seed = 1900 + 10 * __i__;
   Geom g;
 
-  /* builds off the streaming thread (the sides' first frames run the generic kernel) */
-  g_unsetenv (SYNC_ENV);
+  /* discrete: builds off the streaming thread (the sides' first frames run the generic
+   * kernel) */
+  if (discrete)
+    g_unsetenv (SYNC_ENV);
   g_setenv (REGION_WHOLE_ENV, "1", TRUE);
   hr = start_harness (c, discrete);
   geom_init (&g, c->format, w, h);
@@ -2783,7 +2787,7 @@ formats_suite (void)
   tcase_add_loop_test (tc, test_regions, 0, 2 * G_N_ELEMENTS (region_cases));
   tcase_add_loop_test (tc, test_regions_copy, 0, 4);
   tcase_add_loop_test (tc, test_regions_scaled, 0, 2 * G_N_ELEMENTS (scaled_cases));
-  tcase_add_loop_test (tc, test_regions_batched, 0, G_N_ELEMENTS (batched_cases));
+  tcase_add_loop_test (tc, test_regions_batched, 0, 2 * G_N_ELEMENTS (batched_cases));
   tcase_add_loop_test (tc, test_regions_inflight, 0, 3);
   tcase_add_loop_test (tc, test_plane_matrices, 0, 2 * G_N_ELEMENTS (plane_cases));
   return s;
