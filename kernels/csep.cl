@@ -1,5 +1,6 @@
-/* clconvolve, method=separable on CPUs, vertical pass first: convolve_csep. A program is
- * common.cl and this file.
+/* clconvolve, method=separable on CPUs, vertical pass first: convolve_csep, and
+ * convolve_csep_table for the blocks of many views at once. A program is common.cl and this
+ * file.
  * Copyright (C) 2026 clconvolve developers
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
