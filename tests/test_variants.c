@@ -249,13 +249,6 @@ test_avx512 (void)
       "-DCSEP_W=256 -DCSEP_MY=8 -DCSEP_G=4 -DPACKED_IO");
   sep.size = 7;
   sep.method = AUTO;
-  /* ... up to size 31 */
-  sep.method = SEPARABLE;
-  sep.size = 33;
-  assert_options (&avx512, &sep, "-DKSIZE=33 -DCHANNELS=4 -DDEPTH=8 -DSKIPMASK=0 "
-      "-DCSEP_W=256 -DCSEP_MY=8 -DCSEP_G=4 -DPACKED_IO");
-  sep.size = 7;
-  sep.method = AUTO;
   sep.depth = 16;
   assert_options (&avx512, &sep, "-DKSIZE=7 -DCHANNELS=4 -DDEPTH=16 -DSKIPMASK=0 "
       "-DCSEP_W=256 -DCSEP_MY=8 -DCSEP_G=4 -DPACKED_IO");
