@@ -295,8 +295,9 @@ def blurs_section(recs):
     if gpu:
         lines.append('GPU peers (tests/bench/gpu_peers.py): device time a call over a frame on '
                      'the device, no transfers; *x copy* against the same process\'s copy of a '
-                     'frame; *ours / peer* = the peer\'s time / our kernel alone (above, same '
-                     'run): above 1 we are faster.\n')
+                     'frame; *ours / peer* = the peer\'s time / our kernel alone (the blurs '
+                     'table above: another run-bench call where the commands list the parts '
+                     'apart): above 1 we are faster.\n')
         lines.append('| kernel | size | frame | peer | peer us | x copy | ours us | ours / peer |')
         lines.append('|---|---|---|---|---|---|---|---|')
         for r in sorted(gpu, key=lambda r: (r['width'], r['kernel'], r['size'], r['peer'])):
