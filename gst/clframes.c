@@ -827,13 +827,14 @@ part_blocks (const ClRegionGroup * gr, const ClRegionPart * p, const ClPlane * p
 
 /* On a device that shares the host's memory, the windows of each group that can (part_blocks,
  * two or more in the group) as blocks of one launch per view (every launch wakes a CPU
- * device's threads): their table (10 ints a block, as convolve_csep_table reads them) into
+ * device's threads): their table (CL_BLOCK_INTS a block) into
  * rb->blocks, the groups' bases and counts, and the parts marked CL_PART_BLOCKS. Nothing where
  * that would not save two launches or more (the table's upload is one more command). Returns
  * the table's ints (0: none). */
 static gsize
 plan_blocks (ClFrames * fs, ClRegionBufs * rb, gint n_groups, const ClPlane * planes)
 {
+  gboolean grouped[CL_MAX_REGION_SIZES] = { FALSE };
   gsize nt = 0, need = 0;
   gint saved = 0;
 
@@ -841,6 +842,7 @@ plan_blocks (ClFrames * fs, ClRegionBufs * rb, gint n_groups, const ClPlane * pl
     ClRegionGroup *gr = &fs->groups[g];
     gint parts = 0, launches = 0;
     gboolean view_used[CL_MAX_VIEWS] = { FALSE };
+    gsize ints = 0;
 
     memset (gr->n_blocks, 0, sizeof (gr->n_blocks));
     for (gint k = gr->first; k < gr->first + gr->n; k++) {
@@ -850,8 +852,12 @@ plan_blocks (ClFrames * fs, ClRegionBufs * rb, gint n_groups, const ClPlane * pl
         continue;
       parts++;
       for (gint j = 0; j < p->n_launches; j++) {
+        const ClBuilt *b = &gr->run.built[gr->L.views[p->launch[j].view].shape];
+
         launches++;
         view_used[p->launch[j].view] = TRUE;
+        ints += CL_BLOCK_INTS * ((p->launch[j].span + b->px - 1) / b->px) *
+            ((p->rows + b->py - 1) / b->py);
       }
     }
     if (parts < 2)
@@ -859,22 +865,11 @@ plan_blocks (ClFrames * fs, ClRegionBufs * rb, gint n_groups, const ClPlane * pl
     for (gint i = 0; i < gr->L.n_views; i++)
       launches -= view_used[i];
     saved += launches;
-    for (gint k = gr->first; k < gr->first + gr->n; k++) {
-      const ClRegionPart *p = &fs->parts[k];
-
-      for (gint j = 0; j < p->n_launches && part_blocks (gr, p, planes); j++) {
-        const ClBuilt *b = &gr->run.built[gr->L.views[p->launch[j].view].shape];
-
-        need += 10 * ((p->launch[j].span + b->px - 1) / b->px) * ((p->rows + b->py - 1) / b->py);
-      }
-    }
-    gr->n_blocks[0] = -1;       /* (marks the group for the pass below) */
+    need += ints;
+    grouped[g] = TRUE;
   }
-  if (saved < 2) {
-    for (gint g = 0; g < n_groups; g++)
-      memset (fs->groups[g].n_blocks, 0, sizeof (fs->groups[g].n_blocks));
+  if (saved < 2)
     return 0;
-  }
   if (need > rb->blocks_ints) {
     rb->blocks = g_renew (gint, rb->blocks, need);
     rb->blocks_ints = need;
@@ -882,17 +877,18 @@ plan_blocks (ClFrames * fs, ClRegionBufs * rb, gint n_groups, const ClPlane * pl
   for (gint g = 0; g < n_groups; g++) {
     ClRegionGroup *gr = &fs->groups[g];
 
-    if (gr->n_blocks[0] != -1)
+    if (!grouped[g])
       continue;
+    for (gint k = gr->first; k < gr->first + gr->n; k++)
+      if (part_blocks (gr, &fs->parts[k], planes))
+        fs->parts[k].batch = CL_PART_BLOCKS;
     for (gint i = 0; i < gr->L.n_views; i++) {
-      gr->block_base[i] = nt / 10;
+      gr->block_base[i] = nt / CL_BLOCK_INTS;
       for (gint k = gr->first; k < gr->first + gr->n; k++) {
-        ClRegionPart *p = &fs->parts[k];
+        const ClRegionPart *p = &fs->parts[k];
         const ClPlane f = gst_cl_run_part_plane (&planes[p->plane], p);
 
-        if (!part_blocks (gr, p, planes) && p->batch != CL_PART_BLOCKS)
-          continue;
-        for (gint j = 0; j < p->n_launches; j++) {
+        for (gint j = 0; j < p->n_launches && p->batch == CL_PART_BLOCKS; j++) {
           const ClRegionLaunch *l = &p->launch[j];
           const ClBuilt *b = &gr->run.built[gr->L.views[l->view].shape];
 
@@ -911,13 +907,11 @@ plan_blocks (ClFrames * fs, ClRegionBufs * rb, gint n_groups, const ClPlane * pl
               t[6] = l->width;
               t[7] = p->rows;
               t[8] = l->span;
-              t[9] = 0;
-              nt += 10;
+              nt += CL_BLOCK_INTS;
             }
         }
-        p->batch = CL_PART_BLOCKS;
       }
-      gr->n_blocks[i] = nt / 10 - gr->block_base[i];
+      gr->n_blocks[i] = nt / CL_BLOCK_INTS - gr->block_base[i];
     }
   }
   return nt;
@@ -1117,7 +1111,7 @@ regions_submit (ClFrames * fs, ClFrameSlot * slot, const GstVideoInfo * info, Gs
     goto out;
   }
   GST_LOG_OBJECT (fs->owner, "regions: %d parts in %d groups, %d batches, %" G_GSIZE_FORMAT
-      " blocks", n, n_groups, batch_bytes ? fs->n_batches : 0, blocks_ints / 10);
+      " blocks", n, n_groups, batch_bytes ? fs->n_batches : 0, blocks_ints / CL_BLOCK_INTS);
   /* (every buffer made before anything is queued: a failure leaves nothing reading the frame) */
   if (whole) {
     ClFrameRun up = slot->f;
@@ -1160,8 +1154,8 @@ regions_submit (ClFrames * fs, ClFrameSlot * slot, const GstVideoInfo * info, Gs
     for (gint i = 0; i < gr->L.n_views && blocks_ints && err == CL_SUCCESS; i++)
       if (gr->n_blocks[i])
         err = gst_cl_run_region_blocks (&gr->run, &gr->L, i, planes[gr->L.views[i].plane].mem,
-            rb->region_out, rb->block_table, gr->block_base[i] * 10, gr->n_blocks[i], events,
-            &what);
+            rb->region_out, rb->block_table, gr->block_base[i] * CL_BLOCK_INTS,
+            gr->n_blocks[i], events, &what);
     if (gr->n && err == CL_SUCCESS)
       err = gst_cl_run_region_windows (&gr->run, &gr->L, fs->parts + gr->first, gr->n, planes,
           rb->region_in, rb->region_out, events, &what);

@@ -90,14 +90,13 @@ typedef struct
  * first row, or 0); the tables below set the arguments after it. */
 #define ARG_ROW0 0
 
-/* Sets args[i] as argument ARG_ROW0 + 1 + first + i of k; on a failure *what names the
- * argument. */
+/* Sets args[i] as argument index + i of k; on a failure *what names the argument. */
 static cl_int
-set_kernel_args_from (cl_kernel k, guint first, const KernelArg * args, guint n,
+set_kernel_args_at (cl_kernel k, guint index, const KernelArg * args, guint n,
     const gchar ** what)
 {
   for (guint i = 0; i < n; i++) {
-    cl_int err = clSetKernelArg (k, ARG_ROW0 + 1 + first + i, args[i].size, args[i].value);
+    cl_int err = clSetKernelArg (k, index + i, args[i].size, args[i].value);
 
     if (err != CL_SUCCESS) {
       *what = args[i].what;
@@ -107,7 +106,7 @@ set_kernel_args_from (cl_kernel k, guint first, const KernelArg * args, guint n,
   return CL_SUCCESS;
 }
 
-#define set_kernel_args(k, args, n, what) set_kernel_args_from (k, 0, args, n, what)
+#define set_kernel_args(k, args, n, what) set_kernel_args_at (k, ARG_ROW0 + 1, args, n, what)
 
 /* The plane as view v sees it: a field's rows are every other row of the plane, from the
  * first (top) or the second (bottom) */
@@ -191,7 +190,7 @@ gst_cl_built_set_args (const ClBuilt * b, const ClView * v, const ClPlane * src_
 
     if (err != CL_SUCCESS || b->variant.method != GST_CL_CONVOLVE_METHOD_SPARSE)
       return err;
-    return set_kernel_args_from (b->kernel, G_N_ELEMENTS (dense) - shape, sparse,
+    return set_kernel_args_at (b->kernel, ARG_ROW0 + 1 + G_N_ELEMENTS (dense) - shape, sparse,
         G_N_ELEMENTS (sparse), what);
   }
 }
@@ -234,16 +233,11 @@ gst_cl_built_enqueue_blocks (cl_command_queue queue, const ClBuilt * b, const Cl
   };
   /* one block a work-item, as convolve_csep's launches (PoCL compiles per work-group size) */
   const size_t global[1] = { (size_t) n }, local[1] = { 1 };
-
   /* its arguments from the first (no row0 before them) */
-  for (guint i = 0; i < G_N_ELEMENTS (args); i++) {
-    cl_int err = clSetKernelArg (b->table, i, args[i].size, args[i].value);
+  cl_int err = set_kernel_args_at (b->table, 0, args, G_N_ELEMENTS (args), what);
 
-    if (err != CL_SUCCESS) {
-      *what = args[i].what;
-      return err;
-    }
-  }
+  if (err != CL_SUCCESS)
+    return err;
   *what = "kernel launch (convolve_csep_table)";
   return clEnqueueNDRangeKernel (queue, b->table, 1, NULL, global, local, 0, NULL, ev);
 }

@@ -71,7 +71,11 @@ cl_int gst_cl_built_make (GstClContext * ctx, const ClDeviceFacts * facts,
     const gchar * const *source, const ClKernelRequest * r, const ClVariant * v,
     gboolean may_build, ClBuilt * b, gchar ** log, const gchar ** what);
 
-/* b's convolve_csep_table (b->table) over n blocks of views, each 10 ints of table from base
+/* The ints of a block in convolve_csep_table's table: x, first row, src offset and pitch, dst
+ * offset and pitch, width, height and span of its view (kernels/csep.cl) */
+#define CL_BLOCK_INTS 9
+
+/* b's convolve_csep_table (b->table) over n blocks of views, each CL_BLOCK_INTS of table from base
  * (kernels/csep.cl), between src and dst with v's passmask and c's coefficients. */
 cl_int gst_cl_built_enqueue_blocks (cl_command_queue queue, const ClBuilt * b, const ClView * v,
     const ClCoefArgs * c, cl_mem src, cl_mem dst, cl_mem table, gint base, gint n,
@@ -165,8 +169,8 @@ cl_int gst_cl_run_region_windows (const ClFrameRun * f, const ClLayout * L,
     ClEvents * e, const gchar ** what);
 cl_int gst_cl_run_region_copies (const ClFrameRun * f, const ClRegionPart * parts, gint n,
     const ClPlane * frame, cl_mem out, ClEvents * e, cl_event * done, const gchar ** what);
-/* Windows of L's view as n blocks of one launch (convolve_csep_table), the blocks 10 ints each
- * in table from base: from src (the frame's memory) into out. */
+/* Windows of L's view as n blocks of one launch (convolve_csep_table), the blocks CL_BLOCK_INTS
+ * ints each in table from base: from src (the frame's memory) into out. */
 cl_int gst_cl_run_region_blocks (const ClFrameRun * f, const ClLayout * L, gint view, cl_mem src,
     cl_mem out, cl_mem table, gint base, gint n, ClEvents * e, const gchar ** what);
 /* *done (release it): an event that completes when everything queued on f's kernel queue so

@@ -253,7 +253,9 @@ gst_cl_tuner_warm (const ClTuner * t, const ClKernelRequest * r, const ClBuilt *
   /* csep's entry for regions too (compiled at its first launch, here rather than at the
    * first regions frame): one block of the scratch view */
   if (err == CL_SUCCESS && b->table) {
-    const gint block[10] = { 0, 0, 0, s.ps.pitch, 0, s.pd.pitch, s.v.width, s.rows, s.v.span };
+    const gint block[CL_BLOCK_INTS] = { 0, 0, 0, s.ps.pitch, 0, s.pd.pitch, s.v.width, s.rows,
+      s.v.span
+    };
     cl_mem table = clCreateBuffer (t->ctx->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
         sizeof (block), (gpointer) block, &err);
 

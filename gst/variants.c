@@ -287,7 +287,7 @@ csep_group (const ClDeviceFacts * d)
 static gboolean
 csep_fixed (const ClKernelRequest * r)
 {
-  return r->depth == 8 && r->unit && r->rank == 1 && r->size <= 31 && !r->combine && !r->swap;
+  return r->depth == 8 && r->unit && r->size <= 31 && !r->combine && !r->swap;
 }
 
 /* The separable variant where the matrix splits: running sums for a box on a CPU, one pass

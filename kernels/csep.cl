@@ -457,15 +457,15 @@ convolve_csep (int row0, __global const uchar * src, int src_offset, int src_pit
 }
 
 /* Blocks of many views in one launch (a CPU's regions: each window's launch would wake the
- * device's threads for a little work), a block a work-item: entry i of table from base, 10
- * ints: xb, y0, src_offset, src_pitch, dst_offset, dst_pitch, width, height, span of its
- * view, and a spare */
+ * device's threads for a little work), a block a work-item: entry i of table from base, 9
+ * ints (CL_BLOCK_INTS): xb, y0, src_offset, src_pitch, dst_offset, dst_pitch, width, height,
+ * span of its view */
 __kernel void
 convolve_csep_table (__global const int *table, int base, __global const uchar * src,
     __global uchar * dst, __constant float *coef, int rank, float bias,
     uint passmask SHAPE_PARAMS)
 {
-  __global const int *t = table + base + 10 * (int) get_global_id (0);
+  __global const int *t = table + base + 9 * (int) get_global_id (0);
 
   csep_block (t[0], t[1], src, t[2], t[3], dst, t[4], t[5], t[6], t[7], t[8], coef, rank, bias,
       passmask SHAPE_ARGS);
