@@ -217,21 +217,56 @@ static const ClVariant gpu_box_sums = { GST_CL_CONVOLVE_METHOD_SEPARABLE, 2, 16,
 };
 
 /* One kernel through local memory (convolve_lsep) where on-chip local memory holds a tile's
- * vertical sums: per pair LSEP_TY rows of the LSEP_TX + KSIZE - 1 columns of a tile and its
- * halo (a spare slot after every LSEP_MX), in work-groups of LSEP_TX x 2 work-items. */
+ * vertical sums: per pair LSEP_TY rows of the tile's columns and its halo (a spare slot after
+ * every LSEP_MX), in work-groups of LSEP_NT work-items. Tiles are LSEP_TX (128) pixels wide in
+ * work-groups of 128 x 2, or from size 15 as wide as the work-group's columns allow in
+ * multiples of 32 (LSEP_WIDE_LX x 8), so that every work-item takes a column in the vertical
+ * pass; those take 4 outputs a work-item in the horizontal pass from size 31 (docs/kernels.md). */
 #define LSEP_TX 128
 #define LSEP_NT 256
 #define LSEP_MX 2
+#define LSEP_WIDE_LX 32
+#define LSEP_WIDE_FROM 15
+#define LSEP_MX4_FROM 31
+/* vertical sums of this many rows at a time */
+#define LSEP_VY 4
 
 static gboolean
-lsep_fits (const ClDeviceFacts * d, const ClKernelRequest * r, gint ty)
+lsep_fits_tile (const ClDeviceFacts * d, const ClKernelRequest * r, gint tx, gint mx, gint ty)
 {
-  gint cols = LSEP_TX + r->size - 1, row = cols - 1 + (cols - 1) / LSEP_MX + 1;
+  gint cols = tx + r->size - 1, row = cols - 1 + (cols - 1) / mx + 1;
   gsize bytes = (gsize) MAX (r->rank, 1) * ty * row * sizeof (gfloat) *
       cl_variant_sum_values (r->channels, r->only);
 
   return d->local_mem_dedicated && r->rank >= 1 && !r->combine &&
       d->max_work_group_size >= LSEP_NT && bytes + 256 <= d->local_mem_size;
+}
+
+/* The wide tile's width: the work-group's columns less the halo, in multiples of 32 */
+static gint
+lsep_wide_tx (const ClKernelRequest * r)
+{
+  return (LSEP_NT - (r->size - 1)) / LSEP_WIDE_LX * LSEP_WIDE_LX;
+}
+
+/* Whether an lsep tile of ty rows and mx outputs a work-item is the wide one */
+static gboolean
+lsep_wide (const ClDeviceFacts * d, const ClKernelRequest * r, gint mx, gint ty)
+{
+  return r->size >= LSEP_WIDE_FROM && ty == LSEP_NT / LSEP_WIDE_LX &&
+      lsep_fits_tile (d, r, lsep_wide_tx (r), mx, ty);
+}
+
+static gint
+lsep_tx (const ClDeviceFacts * d, const ClKernelRequest * r, gint mx, gint ty)
+{
+  return lsep_wide (d, r, mx, ty) ? lsep_wide_tx (r) : LSEP_TX;
+}
+
+static gboolean
+lsep_fits (const ClDeviceFacts * d, const ClKernelRequest * r, gint ty)
+{
+  return lsep_fits_tile (d, r, LSEP_TX, LSEP_MX, ty);
 }
 
 /* Whether lsep leaves out the sums of a 4-sample pixel's fourth sample: it is copied */
@@ -249,10 +284,12 @@ static const gint lsep_ty[] = { 8, 4, 2 };
 static gboolean
 lsep_default (const ClDeviceFacts * d, const ClKernelRequest * r, ClVariant * v)
 {
+  gint mx = r->size >= LSEP_MX4_FROM ? 4 : LSEP_MX;
+
   for (guint i = 0; i < G_N_ELEMENTS (lsep_ty); i++)
-    if (lsep_fits (d, r, lsep_ty[i])) {
-      *v = (ClVariant) { GST_CL_CONVOLVE_METHOD_SEPARABLE, LSEP_MX, lsep_ty[i],
-        CL_SEPARABLE_LOCAL
+    if (lsep_wide (d, r, mx, lsep_ty[i]) || lsep_fits (d, r, lsep_ty[i])) {
+      *v = (ClVariant) { GST_CL_CONVOLVE_METHOD_SEPARABLE,
+        lsep_wide (d, r, mx, lsep_ty[i]) ? mx : LSEP_MX, lsep_ty[i], CL_SEPARABLE_LOCAL
       };
       return TRUE;
     }
@@ -575,8 +612,10 @@ cl_variant_options (const ClDeviceFacts * d, const ClKernelRequest * r, const Cl
       g_strdup_printf (" -DNV=%d -DMY=%d", v->bx, v->by) :
       v->method == GST_CL_CONVOLVE_METHOD_FLOAT4 ?
       g_strdup_printf (" -DBLOCK=%d", v->bx) : v->split == CL_SEPARABLE_LOCAL ?
-      g_strdup_printf (" -DLSEP_TX=%d -DLSEP_NT=%d -DLSEP_TY=%d -DLSEP_MX=%d -DLSEP_RANK=%d%s",
-      LSEP_TX, LSEP_NT, v->by, v->bx, MAX (r->rank, 1), lsep_rgb (r) ? " -DLSEP_RGB" : "") :
+      g_strdup_printf (" -DLSEP_TX=%d -DLSEP_LX=%d -DLSEP_NT=%d -DLSEP_TY=%d -DLSEP_VY=%d "
+      "-DLSEP_MX=%d -DLSEP_RANK=%d%s", lsep_tx (d, r, v->bx, v->by),
+      lsep_wide (d, r, v->bx, v->by) ? LSEP_WIDE_LX : LSEP_TX, LSEP_NT, v->by,
+      MIN (LSEP_VY, v->by), v->bx, MAX (r->rank, 1), lsep_rgb (r) ? " -DLSEP_RGB" : "") :
       v->split == CL_SEPARABLE_COLUMNS ?
       g_strdup_printf (" -DCSEP_W=%d -DCSEP_MY=%d -DCSEP_G=%d%s", v->bx, v->by,
       csep_group (d), csep_fixed (r) ? " -DCSEP_FX" : "") :
@@ -636,10 +675,12 @@ cl_variant_launch (const ClDeviceFacts * d, const ClKernelRequest * r, const ClV
     /* a work-group a tile: its rows of work-items cover the tile's by rows */
     if (wg < LSEP_NT)
       return FALSE;
-    out->local[0] = LSEP_TX;
-    out->local[1] = LSEP_NT / LSEP_TX;
-    out->px = 1;
-    out->py = v->by / (LSEP_NT / LSEP_TX);
+    gint lx = lsep_wide (d, r, v->bx, v->by) ? LSEP_WIDE_LX : LSEP_TX;
+
+    out->local[0] = lx;
+    out->local[1] = LSEP_NT / lx;
+    out->px = lsep_tx (d, r, v->bx, v->by) / lx;
+    out->py = v->by / (LSEP_NT / lx);
     out->one_pass = TRUE;
     return TRUE;
   }

@@ -4,8 +4,10 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * Build options (besides the common ones):
- *   -DLSEP_TX=x -DLSEP_NT=n  work-groups of n work-items (x by n / x) over tiles x pixels wide
+ *   -DLSEP_TX=x -DLSEP_NT=n  work-groups of n work-items (l by n / l) over tiles x pixels wide
+ *   -DLSEP_LX=l
  *   -DLSEP_TY=y              and y rows high (the band heights are multiples of y)
+ *   -DLSEP_VY=v              vertical sums of v rows at a time (y a multiple of v)
  *   -DLSEP_MX=m              outputs per work-item in the horizontal pass
  *   -DLSEP_RANK=r            vector pairs of the matrix (1 to CL_MAX_RANK)
  *   -DLSEP_RGB               4-sample pixels whose fourth sample is copied (passmask bit 3):
@@ -16,10 +18,10 @@
 /* A work-group filters a tile of LSEP_TX x LSEP_TY output pixels, the vertical pass first.
  * Each work-item takes a column of the tile or of its halo (LSEP_TX + KSIZE - 1 columns:
  * neighbouring work-items read neighbouring pixels) and the vertical sums of all LSEP_TY rows
- * there, one per pair, from global memory: each sample read and converted once serves up to
- * LSEP_TY sums. They go to local memory; after a barrier each work-item takes the horizontal
- * sums of LSEP_MX adjacent outputs of a row out of it (each value read once serves up to
- * LSEP_MX outputs). Nothing but the input and the output goes through global memory (the
+ * there, one per pair, from global memory, LSEP_VY rows at a time: each sample read and
+ * converted once serves up to LSEP_VY sums. They go to local memory; after a barrier each
+ * work-item takes the horizontal sums of LSEP_MX adjacent outputs of a row out of it (each
+ * value read once serves up to LSEP_MX outputs). Nothing but the input and the output goes through global memory (the
  * two-pass kernels write and read back a float plane).
  * Rows and columns outside the plane map through the border rule (zeros for constant); pixels
  * from width to span are copied. coef: [pair][vertical KSIZE, horizontal KSIZE], as the other
@@ -59,25 +61,18 @@ typedef sum_t lsum_t;
  * windows of neighbouring work-items, LSEP_MX + 1 slots apart, fall in different banks */
 #define LSEP_SLOT(c) ((c) + (c) / LSEP_MX)
 #define LSEP_ROW (LSEP_SLOT (LSEP_COLS - 1) + 1)
-/* The vertical pass's loop over its KSIZE + LSEP_TY - 1 rows: unrolled whole for small
- * matrices; from 15 on by 2 only, where the whole loop holds so many loads in registers that
- * fewer work-groups fit on a compute unit (docs/kernels.md) */
-#define LSEP_DO_PRAGMA(x) _Pragma (#x)
-#define LSEP_UNROLL_BY(n) LSEP_DO_PRAGMA (unroll n)
-#if KSIZE >= 15
-#define LSEP_UNROLL 2
-#else
-#define LSEP_UNROLL KSIZE + LSEP_TY - 1
-#endif
+/* The vertical pass's KSIZE + LSEP_VY - 1 rows of a step are unrolled whole, so that the
+ * coefficients are constants and the loads go out together; LSEP_VY bounds the registers they
+ * hold (all LSEP_TY rows at once took so many that fewer work-groups fit a compute unit) */
 
-__kernel __attribute__ ((reqd_work_group_size (LSEP_TX, LSEP_NT / LSEP_TX, 1)))
+__kernel __attribute__ ((reqd_work_group_size (LSEP_LX, LSEP_NT / LSEP_LX, 1)))
 void
 convolve_lsep (int row0, __global const uchar * src, int src_offset, int src_pitch,
     __global uchar * dst, int dst_offset, int dst_pitch, int width, int height, int span,
     __constant float *coef, int rank, float bias, uint passmask SHAPE_PARAMS)
 {
   __local lsum_t vs[LSEP_RANK][LSEP_TY][LSEP_ROW];
-  int lid = get_local_id (1) * LSEP_TX + get_local_id (0);
+  int lid = get_local_id (1) * LSEP_LX + get_local_id (0);
   int xs = get_group_id (0) * LSEP_TX, ys = row0 + (int) get_group_id (1) * LSEP_TY;
   int ye = min (ys + LSEP_TY, height);
   /* the tile's rows and their halo inside the plane: no row to map */
@@ -88,42 +83,46 @@ convolve_lsep (int row0, __global const uchar * src, int src_offset, int src_pit
   /* the vertical sums of column c */
   for (int c = lid; c < LSEP_COLS; c += LSEP_NT) {
     int x = xs - RADIUS + c;
-    lsum_t acc[LSEP_RANK][LSEP_TY];
+    __global const uchar *col = src + (BORDER == BORDER_CONSTANT ? x :
+        border_coord (x, width SHAPE_ARGS)) * PIX_BYTES;
+    int outside = BORDER == BORDER_CONSTANT && (x < 0 || x >= width);
+
+#pragma unroll 1
+    for (int q = 0; q < LSEP_TY; q += LSEP_VY) {
+      lsum_t acc[LSEP_RANK][LSEP_VY];
 
 #pragma unroll
-    for (int p = 0; p < LSEP_RANK; p++)
+      for (int p = 0; p < LSEP_RANK; p++)
 #pragma unroll
-      for (int m = 0; m < LSEP_TY; m++)
-        acc[p][m] = (lsum_t) (0.0f);
-    if (!(BORDER == BORDER_CONSTANT && (x < 0 || x >= width))) {
-      __global const uchar *col = src + (BORDER == BORDER_CONSTANT ? x :
-          border_coord (x, width SHAPE_ARGS)) * PIX_BYTES;
+        for (int m = 0; m < LSEP_VY; m++)
+          acc[p][m] = (lsum_t) (0.0f);
+      if (!outside) {
+#pragma unroll
+        for (int t = 0; t < KSIZE + LSEP_VY - 1; t++) {
+          int yy = ys - RADIUS + q + t;
+          lsum_t s;
 
-      LSEP_UNROLL_BY (LSEP_UNROLL)
-      for (int t = 0; t < KSIZE + LSEP_TY - 1; t++) {
-        int yy = ys - RADIUS + t;
-        lsum_t s;
-
-        if (direct)
-          s = LSEP_SUM (LSEP_LOAD (col + yy * src_pitch));
-        else if (BORDER == BORDER_CONSTANT && (yy < 0 || yy >= height))
-          s = (lsum_t) (0.0f);
-        else
-          s = LSEP_SUM (LSEP_LOAD (col + (BORDER == BORDER_CONSTANT ? yy :
-                      border_coord (yy, height SHAPE_ARGS)) * src_pitch));
+          if (direct)
+            s = LSEP_SUM (LSEP_LOAD (col + yy * src_pitch));
+          else if (BORDER == BORDER_CONSTANT && (yy < 0 || yy >= height))
+            s = (lsum_t) (0.0f);
+          else
+            s = LSEP_SUM (LSEP_LOAD (col + (BORDER == BORDER_CONSTANT ? yy :
+                        border_coord (yy, height SHAPE_ARGS)) * src_pitch));
 #pragma unroll
-        for (int p = 0; p < LSEP_RANK; p++)
+          for (int p = 0; p < LSEP_RANK; p++)
 #pragma unroll
-          for (int m = 0; m < LSEP_TY; m++)
-            if (t - m >= 0 && t - m < KSIZE)
-              acc[p][m] += coef[2 * p * KSIZE + t - m] * s;
+            for (int m = 0; m < LSEP_VY; m++)
+              if (t - m >= 0 && t - m < KSIZE)
+                acc[p][m] += coef[2 * p * KSIZE + t - m] * s;
+        }
       }
+#pragma unroll
+      for (int p = 0; p < LSEP_RANK; p++)
+#pragma unroll
+        for (int m = 0; m < LSEP_VY; m++)
+          vs[p][q + m][LSEP_SLOT (c)] = acc[p][m];
     }
-#pragma unroll
-    for (int p = 0; p < LSEP_RANK; p++)
-#pragma unroll
-      for (int m = 0; m < LSEP_TY; m++)
-        vs[p][m][LSEP_SLOT (c)] = acc[p][m];
   }
   barrier (CLK_LOCAL_MEM_FENCE);
   /* the horizontal sums: LSEP_MX adjacent outputs of row r from column c0 */

@@ -163,17 +163,42 @@ test_gpu (void)
   /* compiled for more work-items than the device allows in a group: it cannot run */
   g_assert_false (cl_variant_launch (&gpu, &g9, &v, 128, &l));
   assert_options (&gpu, &g9, "-DKSIZE=9 -DCHANNELS=4 -DDEPTH=8 -DSKIPMASK=0 -DBORDER=0 "
-      "-DLSEP_TX=128 -DLSEP_NT=256 -DLSEP_TY=8 -DLSEP_MX=2 -DLSEP_RANK=1");
+      "-DLSEP_TX=128 -DLSEP_LX=128 -DLSEP_NT=256 -DLSEP_TY=8 -DLSEP_VY=4 -DLSEP_MX=2 "
+      "-DLSEP_RANK=1");
   /* the fourth sample copied (RGBA's alpha, as channels=auto does): its sums left out */
   g9.passmask = 8;
   assert_options (&gpu, &g9, "-DKSIZE=9 -DCHANNELS=4 -DDEPTH=8 -DSKIPMASK=0 -DBORDER=0 "
-      "-DLSEP_TX=128 -DLSEP_NT=256 -DLSEP_TY=8 -DLSEP_MX=2 -DLSEP_RANK=1 -DLSEP_RGB");
+      "-DLSEP_TX=128 -DLSEP_LX=128 -DLSEP_NT=256 -DLSEP_TY=8 -DLSEP_VY=4 -DLSEP_MX=2 "
+      "-DLSEP_RANK=1 -DLSEP_RGB");
   g9.passmask = 0;
+  /* from 15 the wide tile: its 224 + 14 columns fill the 256 work-items (32 x 8), 7 pixels
+   * of the launch's x a work-item; from 31 4 outputs a work-item (224 + 30 columns; at 63 192
+   * + 62) */
+  g9.size = 15;
+  assert_fixed (&gpu, &g9, "separable local mx=2 ty=8");
+  v = cl_variant_fixed (&gpu, &g9, NULL);
+  assert_options (&gpu, &g9, "-DKSIZE=15 -DCHANNELS=4 -DDEPTH=8 -DSKIPMASK=0 -DBORDER=0 "
+      "-DLSEP_TX=224 -DLSEP_LX=32 -DLSEP_NT=256 -DLSEP_TY=8 -DLSEP_VY=4 -DLSEP_MX=2 "
+      "-DLSEP_RANK=1");
+  g_assert_true (cl_variant_launch (&gpu, &g9, &v, 1024, &l));
+  g_assert_cmpuint (l.local[0], ==, 32);
+  g_assert_cmpuint (l.local[1], ==, 8);
+  g_assert_cmpint (l.px, ==, 7);
+  g_assert_cmpint (l.py, ==, 1);
+  g9.size = 31;
+  assert_fixed (&gpu, &g9, "separable local mx=4 ty=8");
+  assert_options (&gpu, &g9, "-DKSIZE=31 -DCHANNELS=4 -DDEPTH=8 -DSKIPMASK=0 -DBORDER=0 "
+      "-DLSEP_TX=224 -DLSEP_LX=32 -DLSEP_NT=256 -DLSEP_TY=8 -DLSEP_VY=4 -DLSEP_MX=4 "
+      "-DLSEP_RANK=1");
   /* its tile per pair: ty rows of the 127 + size columns of float4 and a spare slot after
    * every 2; at 63 that fits in 48 KiB for 8 rows (36,352 bytes), with two pairs for 4, with
    * three for 2 (27,264); on a device of 128 work-items not at all: two passes there */
   g9.size = 63;
-  assert_fixed (&gpu, &g9, "separable local mx=2 ty=8");
+  assert_fixed (&gpu, &g9, "separable local mx=4 ty=8");
+  assert_options (&gpu, &g9, "-DKSIZE=63 -DCHANNELS=4 -DDEPTH=8 -DSKIPMASK=0 -DBORDER=0 "
+      "-DLSEP_TX=192 -DLSEP_LX=32 -DLSEP_NT=256 -DLSEP_TY=8 -DLSEP_VY=4 -DLSEP_MX=4 "
+      "-DLSEP_RANK=1");
+  /* two pairs: the wide tile does not fit, the narrow one with 4 rows does */
   g9.rank = 2;
   assert_fixed (&gpu, &g9, "separable local mx=2 ty=4");
   g9.rank = 3;
@@ -666,7 +691,7 @@ test_box (void)
       "vector nv=1 my=1, vector nv=3 my=2, separable box w=2 strip=16, separable");
   r.size = 63;
   r.box = FALSE;
-  assert_fixed (&gpu, &r, "separable local mx=2 ty=8");
+  assert_fixed (&gpu, &r, "separable local mx=4 ty=8");
   assert_fixed (&avx512, &r, "separable columns w=256 my=8");
   r.box = TRUE;
   r.combine = GST_CL_CONVOLVE_COMBINE_MAGNITUDE;

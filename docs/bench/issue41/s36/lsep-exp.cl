@@ -1,0 +1,223 @@
+/* clconvolve, method=separable on GPUs, one kernel: convolve_lsep. A program is common.cl and
+ * this file.
+ * Copyright (C) 2026 clconvolve developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Build options (besides the common ones):
+ *   -DLSEP_TX=x -DLSEP_NT=n  work-groups of n work-items (x by n / x) over tiles x pixels wide
+ *   -DLSEP_TY=y              and y rows high (the band heights are multiples of y)
+ *   -DLSEP_MX=m              outputs per work-item in the horizontal pass
+ *   -DLSEP_RANK=r            vector pairs of the matrix (1 to CL_MAX_RANK)
+ *   -DLSEP_RGB               4-sample pixels whose fourth sample is copied (passmask bit 3):
+ *                            its sums are not taken
+ */
+
+#ifdef LSEP_TX
+/* A work-group filters a tile of LSEP_TX x LSEP_TY output pixels, the vertical pass first.
+ * Each work-item takes a column of the tile or of its halo (LSEP_TX + KSIZE - 1 columns:
+ * neighbouring work-items read neighbouring pixels) and the vertical sums of all LSEP_TY rows
+ * there, one per pair, from global memory: each sample read and converted once serves up to
+ * LSEP_TY sums. They go to local memory; after a barrier each work-item takes the horizontal
+ * sums of LSEP_MX adjacent outputs of a row out of it (each value read once serves up to
+ * LSEP_MX outputs). Nothing but the input and the output goes through global memory (the
+ * two-pass kernels write and read back a float plane).
+ * Rows and columns outside the plane map through the border rule (zeros for constant); pixels
+ * from width to span are copied. coef: [pair][vertical KSIZE, horizontal KSIZE], as the other
+ * separable kernels; rank gives only RANK_CENTRE (the pairs are LSEP_RANK). A launch covers
+ * whole tiles, rows from row0. */
+
+/* A stored sample as a float, exactly: its bits under the exponent of 2^23, less 2^23 (integer
+ * and float additions, where a conversion instruction runs at a quarter of their rate on
+ * GPUs); samples are below 2^16. */
+#define MAGIC 0x4B000000u
+#define MAGIC_F 8388608.0f
+#if defined (ONLY)
+#define LSEP_LOAD(p) (as_float (MAGIC | (uint) STORED (CSAMPLES (p)[ONLY])) - MAGIC_F)
+#elif CHANNELS == 1
+#define LSEP_LOAD(p) (as_float (MAGIC | (uint) READ (p)) - MAGIC_F)
+#elif CHANNELS == 2
+#define LSEP_LOAD(p) (as_float2 ((uint2) (MAGIC) | convert_uint2 (READ (p))) - MAGIC_F)
+#elif CHANNELS == 3
+#define LSEP_LOAD(p) (as_float3 ((uint3) (MAGIC) | convert_uint3 (READ (p))) - MAGIC_F)
+#else
+#define LSEP_LOAD(p) (as_float4 ((uint4) (MAGIC) | convert_uint4 (READ (p))) - MAGIC_F)
+#endif
+
+/* what the sums are taken over: the pixel, or its first three samples (LSEP_RGB) */
+#if defined (LSEP_RGB) && CHANNELS == 4 && !defined (ONLY)
+typedef float3 lsum_t;
+#define LSEP_SUM(v) ((v).xyz)
+#define LSEP_OUT(a) ((float4) ((a), 0.0f))
+#else
+typedef sum_t lsum_t;
+#define LSEP_SUM(v) (v)
+#define LSEP_OUT(a) (a)
+#endif
+
+#define LSEP_COLS (LSEP_TX + KSIZE - 1)
+/* column c's slot in a row of local memory: a spare one after every LSEP_MX, so that the
+ * windows of neighbouring work-items, LSEP_MX + 1 slots apart, fall in different banks */
+#define LSEP_SLOT(c) ((c) + (c) / LSEP_MX)
+#define LSEP_ROW (LSEP_SLOT (LSEP_COLS - 1) + 1)
+/* The vertical pass's loop over its KSIZE + LSEP_TY - 1 rows: unrolled whole for small
+ * matrices; from 15 on by 2 only, where the whole loop holds so many loads in registers that
+ * fewer work-groups fit on a compute unit (docs/kernels.md) */
+#define LSEP_DO_PRAGMA(x) _Pragma (#x)
+#define LSEP_UNROLL_BY(n) LSEP_DO_PRAGMA (unroll n)
+#if KSIZE >= 15
+#define LSEP_UNROLL 2
+#else
+#define LSEP_UNROLL KSIZE + LSEP_TY - 1
+#endif
+
+#ifdef LSEP_FLAT
+__kernel __attribute__ ((reqd_work_group_size (LSEP_NT, 1, 1)))
+#else
+__kernel __attribute__ ((reqd_work_group_size (LSEP_TX, LSEP_NT / LSEP_TX, 1)))
+#endif
+void
+convolve_lsep (int row0, __global const uchar * src, int src_offset, int src_pitch,
+    __global uchar * dst, int dst_offset, int dst_pitch, int width, int height, int span,
+    __constant float *coef, int rank, float bias, uint passmask SHAPE_PARAMS)
+{
+  __local lsum_t vs[LSEP_RANK][LSEP_TY][LSEP_ROW];
+#ifdef LSEP_FLAT
+  int lid = get_local_id (0);
+#else
+  int lid = get_local_id (1) * LSEP_TX + get_local_id (0);
+#endif
+  int xs = get_group_id (0) * LSEP_TX, ys = row0 + (int) get_group_id (1) * LSEP_TY;
+  int ye = min (ys + LSEP_TY, height);
+  /* the tile's rows and their halo inside the plane: no row to map */
+  int direct = ys - RADIUS >= 0 && ys + LSEP_TY - 1 + RADIUS < height;
+
+  src += src_offset;
+  dst += dst_offset;
+  /* the vertical sums of column c */
+  for (int c = lid; c < LSEP_COLS; c += LSEP_NT) {
+    int x = xs - RADIUS + c;
+#ifdef LSEP_VY
+    __global const uchar *col = src + (BORDER == BORDER_CONSTANT ? x :
+        border_coord (x, width SHAPE_ARGS)) * PIX_BYTES;
+    int outside = BORDER == BORDER_CONSTANT && (x < 0 || x >= width);
+
+#pragma unroll 1
+    for (int q = 0; q < LSEP_TY; q += LSEP_VY) {
+      lsum_t acc[LSEP_RANK][LSEP_VY];
+
+#pragma unroll
+      for (int p = 0; p < LSEP_RANK; p++)
+#pragma unroll
+        for (int m = 0; m < LSEP_VY; m++)
+          acc[p][m] = (lsum_t) (0.0f);
+      if (!outside) {
+#pragma unroll
+        for (int t = 0; t < KSIZE + LSEP_VY - 1; t++) {
+          int yy = ys - RADIUS + q + t;
+          lsum_t s;
+
+          if (direct)
+            s = LSEP_SUM (LSEP_LOAD (col + yy * src_pitch));
+          else if (BORDER == BORDER_CONSTANT && (yy < 0 || yy >= height))
+            s = (lsum_t) (0.0f);
+          else
+            s = LSEP_SUM (LSEP_LOAD (col + (BORDER == BORDER_CONSTANT ? yy :
+                        border_coord (yy, height SHAPE_ARGS)) * src_pitch));
+#pragma unroll
+          for (int p = 0; p < LSEP_RANK; p++)
+#pragma unroll
+            for (int m = 0; m < LSEP_VY; m++)
+              if (t - m >= 0 && t - m < KSIZE)
+                acc[p][m] += coef[2 * p * KSIZE + t - m] * s;
+        }
+      }
+#pragma unroll
+      for (int p = 0; p < LSEP_RANK; p++)
+#pragma unroll
+        for (int m = 0; m < LSEP_VY; m++)
+          vs[p][q + m][LSEP_SLOT (c)] = acc[p][m];
+    }
+#else
+    lsum_t acc[LSEP_RANK][LSEP_TY];
+
+#pragma unroll
+    for (int p = 0; p < LSEP_RANK; p++)
+#pragma unroll
+      for (int m = 0; m < LSEP_TY; m++)
+        acc[p][m] = (lsum_t) (0.0f);
+    if (!(BORDER == BORDER_CONSTANT && (x < 0 || x >= width))) {
+      __global const uchar *col = src + (BORDER == BORDER_CONSTANT ? x :
+          border_coord (x, width SHAPE_ARGS)) * PIX_BYTES;
+
+      LSEP_UNROLL_BY (LSEP_UNROLL)
+      for (int t = 0; t < KSIZE + LSEP_TY - 1; t++) {
+        int yy = ys - RADIUS + t;
+        lsum_t s;
+
+        if (direct)
+          s = LSEP_SUM (LSEP_LOAD (col + yy * src_pitch));
+        else if (BORDER == BORDER_CONSTANT && (yy < 0 || yy >= height))
+          s = (lsum_t) (0.0f);
+        else
+          s = LSEP_SUM (LSEP_LOAD (col + (BORDER == BORDER_CONSTANT ? yy :
+                      border_coord (yy, height SHAPE_ARGS)) * src_pitch));
+#pragma unroll
+        for (int p = 0; p < LSEP_RANK; p++)
+#pragma unroll
+          for (int m = 0; m < LSEP_TY; m++)
+            if (t - m >= 0 && t - m < KSIZE)
+              acc[p][m] += coef[2 * p * KSIZE + t - m] * s;
+      }
+    }
+#pragma unroll
+    for (int p = 0; p < LSEP_RANK; p++)
+#pragma unroll
+      for (int m = 0; m < LSEP_TY; m++)
+        vs[p][m][LSEP_SLOT (c)] = acc[p][m];
+#endif
+  }
+  barrier (CLK_LOCAL_MEM_FENCE);
+  /* the horizontal sums: LSEP_MX adjacent outputs of row r from column c0 */
+  for (int task = lid; task < LSEP_TX / LSEP_MX * LSEP_TY; task += LSEP_NT) {
+    int c0 = task % (LSEP_TX / LSEP_MX) * LSEP_MX, r = task / (LSEP_TX / LSEP_MX), y = ys + r;
+    __global const uchar *in = src + y * src_pitch;
+    __global uchar *out = dst + y * dst_pitch;
+    float cw = CENTRE_W (coef, rank, LSEP_RANK);
+    lsum_t acc[LSEP_MX];
+
+    if (y >= ye)
+      continue;
+#pragma unroll
+    for (int m = 0; m < LSEP_MX; m++)
+      acc[m] = (lsum_t) (0.0f);
+#pragma unroll
+    for (int p = 0; p < LSEP_RANK; p++) {
+      __constant float *h = coef + (2 * p + 1) * KSIZE;
+
+#pragma unroll
+      for (int t = 0; t < KSIZE + LSEP_MX - 1; t++) {
+        lsum_t s = vs[p][r][LSEP_SLOT (c0 + t)];
+
+#pragma unroll
+        for (int m = 0; m < LSEP_MX; m++)
+          if (t - m >= 0 && t - m < KSIZE)
+            acc[m] += h[t - m] * s;
+      }
+    }
+#pragma unroll
+    for (int m = 0; m < LSEP_MX; m++) {
+      int x = xs + c0 + m;
+
+      if (x < span) {
+        pix_t centre = READ (in + x * PIX_BYTES);
+
+        if (x < width)
+          store (out + x * PIX_BYTES, LSEP_OUT (acc[m] + cw * LSEP_SUM (SUM_OF (centre))),
+              bias, centre, passmask);
+        else
+          write_pix (centre, out + x * PIX_BYTES);
+      }
+    }
+  }
+}
+#endif
