@@ -1,0 +1,450 @@
+/* clconvolve, method=separable for a matrix whose coefficients are all equal (box, or a custom
+ * matrix of equal values): convolve_box, running sums. A program is common.cl and this file.
+ * Copyright (C) 2026 clconvolve developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Build options (besides the common ones):
+ *   -DBOX_W=w -DSTRIP=s   blocks of w pixels down strips of s rows per work-item (CPUs)
+ *   -DGBOX_TW=t -DGBOX_MX=m -DSTRIP=s   work-groups of t work-items, m pixels each, down
+ *                         strips of s rows (GPUs)
+ */
+
+#if defined (BOX_W) || defined (GBOX_TW)
+/* Both kernels keep, for each column of a block and the halo either side, the sum of the
+ * KSIZE input rows around the output row (a column sum); going down one row adds the row
+ * entering the window to each column sum and takes away the row leaving it. An output pixel is
+ * the sum of KSIZE adjacent column sums. A few integer additions per sample whatever the size,
+ * and the sums are exact: at most 63 x 63 samples of 16 bits fit in 32 bits (and unsigned
+ * wrap-around keeps differences exact). The coefficient (they are all equal) is applied to the
+ * integer sum once.
+ * Columns outside the plane map through the border rule (zeros for constant), rows too; pixels
+ * from width to span are copied. coef as for the other separable kernels ([pair][vertical
+ * KSIZE, horizontal KSIZE], one pair: every coefficient is coef[0] * coef[KSIZE]); rank is not
+ * read. */
+
+#if CHANNELS == 1
+typedef uint ipix_t;
+#define TO_IPIX(v) ((uint) (v))
+#define LOAD_IPIX(i, p) (p)[i]
+#define IPIX_FLOAT(a) convert_float (a)
+#elif CHANNELS == 2
+typedef uint2 ipix_t;
+#define TO_IPIX(v) convert_uint2 (v)
+#define LOAD_IPIX(i, p) vload2 (i, p)
+#define IPIX_FLOAT(a) convert_float2 (a)
+#elif CHANNELS == 3
+typedef uint3 ipix_t;
+#define TO_IPIX(v) convert_uint3 (v)
+#define LOAD_IPIX(i, p) vload3 (i, p)
+#define IPIX_FLOAT(a) convert_float3 (a)
+#else
+typedef uint4 ipix_t;
+#define TO_IPIX(v) convert_uint4 (v)
+#define LOAD_IPIX(i, p) vload4 (i, p)
+#define IPIX_FLOAT(a) convert_float4 (a)
+#endif
+
+/* what store () takes: the sample ONLY alone, else the whole pixel */
+#if defined (ONLY) && CHANNELS > 1
+#define BOX_SUM(a) convert_float (PICK (a))
+#else
+#define BOX_SUM(a) IPIX_FLOAT (a)
+#endif
+
+/* Row y mapped inside the plane by the border, or -1 where it reads zeros (constant). */
+inline int
+box_row (int y, int height SHAPE_PARAMS)
+{
+  if (BORDER == BORDER_CONSTANT)
+    return y < 0 || y >= height ? -1 : y;
+  return border_coord (y, height SHAPE_ARGS);
+}
+#endif
+
+#ifdef BOX_W
+/* convolve_box on CPUs: a work-item a block of BOX_W pixels down a strip of STRIP rows; an
+ * output pixel is the difference of two prefix sums of the column sums along the row. Needs the
+ * rows of the whole strip readable (no bands). Column and prefix sums are kept per sample
+ * (CHANNELS interleaved) and go 16 samples at a time; outputs are written 16 samples at a time
+ * (put16, common.cl), the row's last pixels one at a time. */
+
+/* column sums a work-item keeps: its block and the halo either side, in samples */
+#define BOX_COLS ((BOX_W + KSIZE - 1) * CHANNELS)
+
+/* -DBOX_SUM16 (8-bit samples and KSIZE at most 15: every window's sum is below 2^16): column
+ * and prefix sums as 16-bit integers, exact modulo 2^16 as their differences are; vectors of
+ * 16 samples are then half as wide. */
+#ifdef BOX_SUM16
+typedef ushort bsum_t;
+typedef ushort2 bsum2_t;
+typedef ushort4 bsum4_t;
+typedef ushort8 bsum8_t;
+typedef ushort16 bsum16_t;
+#define CONVERT_BSUM16 convert_ushort16
+#else
+typedef uint bsum_t;
+typedef uint2 bsum2_t;
+typedef uint4 bsum4_t;
+typedef uint8 bsum8_t;
+typedef uint16 bsum16_t;
+#define CONVERT_BSUM16 convert_uint16
+#endif
+#ifdef PACKED_IO
+typedef struct __attribute__ ((packed))
+{
+  bsum16_t v;
+} priv_b16;
+#define LOAD_B16(p) (((const priv_b16 *) (p))->v)
+#define STORE_B16(x, p) (((priv_b16 *) (p))->v = (x))
+#else
+#define LOAD_B16(p) vload16 (0, p)
+#define STORE_B16(x, p) vstore16 (x, 0, p)
+#endif
+/* the window sum of output pixel j: ps[j + KSIZE] - ps[j] (in pixels), taken in the sums' type */
+#if defined (BOX_SUM16) && CHANNELS == 1
+#define PS_DIFF(j) ((uint) (ushort) (ps[(j) + KSIZE] - ps[j]))
+#else
+#define PS_DIFF(j) TO_IPIX (LOAD_IPIX ((j) + KSIZE, ps) - LOAD_IPIX (j, ps))
+#endif
+
+/* Input rows yin and yout (mapped inside the plane, -1: none) added to and taken away from the
+ * column sums of the nc pixels from x0 (= xb - RADIUS): a row entering the window and one
+ * leaving it. The columns inside the plane 16 samples at a time, those of the halo outside it
+ * (at most RADIUS either side) one by one from the column they map to. */
+inline void
+box_slide (bsum_t * cs, __global const uchar * src, int pitch, int yin, int yout, int x0, int nc,
+    int width SHAPE_PARAMS)
+{
+  __global const samp_t *a = CSAMPLES (src + max (yin, 0) * pitch + x0 * PIX_BYTES);
+  __global const samp_t *b = CSAMPLES (src + max (yout, 0) * pitch + x0 * PIX_BYTES);
+  int lo = max (x0, 0), hi = min (x0 + nc, width);
+  int q = (lo - x0) * CHANNELS, q1 = (hi - x0) * CHANNELS;
+
+  if (yin < 0 && yout < 0)
+    return;
+  if (yin >= 0 && yout >= 0) {
+    for (; q + 16 <= q1; q += 16)
+      STORE_B16 (LOAD_B16 (cs + q) + CONVERT_BSUM16 (STORED16 (vload16 (0, a + q))) -
+          CONVERT_BSUM16 (STORED16 (vload16 (0, b + q))), cs + q);
+    for (; q < q1; q++)
+      cs[q] += (uint) STORED (a[q]) - (uint) STORED (b[q]);
+  } else {
+    bsum_t sign = yin >= 0 ? (bsum_t) 1 : (bsum_t) -1;
+    __global const samp_t *r = yin >= 0 ? a : b;
+
+    for (; q + 16 <= q1; q += 16)
+      STORE_B16 (LOAD_B16 (cs + q) + sign * CONVERT_BSUM16 (STORED16 (vload16 (0, r + q))),
+          cs + q);
+    for (; q < q1; q++)
+      cs[q] += sign * (uint) STORED (r[q]);
+  }
+  if (BORDER == BORDER_CONSTANT)
+    return;
+  /* the columns left of lo, then those from hi on */
+  int l = lo - x0, rr = max (hi, lo) - x0;
+
+  for (int k = 0; k < nc - (rr - l); k++) {
+    int i = k < l ? k : rr + k - l, x = border_coord (x0 + i, width SHAPE_ARGS);
+
+    for (int c = 0; c < CHANNELS; c++) {
+      int o = (x - x0) * CHANNELS + c;
+
+      cs[i * CHANNELS + c] += (yin >= 0 ? (uint) STORED (a[o]) : 0u) -
+          (yout >= 0 ? (uint) STORED (b[o]) : 0u);
+    }
+  }
+}
+
+/* 16 samples shifted up by m lanes, zeros shifted in: the steps of an in-register prefix sum */
+#define UP1(x) ((bsum16_t) ((bsum_t) 0, (x).s0123, (x).s456789ab, (x).scde))
+#define UP2(x) ((bsum16_t) ((bsum2_t) (0), (x).s0123, (x).s456789ab, (x).scd))
+#define UP4(x) ((bsum16_t) ((bsum4_t) (0), (x).s0123, (x).s456789ab))
+#define UP8(x) ((bsum16_t) ((bsum8_t) (0), (x).s01234567))
+
+/* ps[C + q] = the sum of cs[q'] over q' <= q of the same channel (ps[0 .. C) are zeros): the
+ * prefix sums of a row's column sums along it, 16 samples at a time where the pixel divides
+ * 16 */
+inline void
+box_prefix (const bsum_t * cs, bsum_t * ps, int nc)
+{
+  int ns = nc * CHANNELS, q = 0;
+
+#if CHANNELS != 3
+  bsum16_t carry = (bsum16_t) (0);
+
+  for (; q + 16 <= ns; q += 16) {
+    bsum16_t x = LOAD_B16 (cs + q);
+
+#if CHANNELS == 1
+    x += UP1 (x);
+#endif
+#if CHANNELS <= 2
+    x += UP2 (x);
+#endif
+    x += UP4 (x);
+    x += UP8 (x) + carry;
+    STORE_B16 (x, ps + CHANNELS + q);
+    /* the last pixel's sums, in every pixel of the next 16 samples */
+#if CHANNELS == 1
+    carry = (bsum16_t) (x.sf);
+#elif CHANNELS == 2
+    carry = (bsum16_t) (x.sef, x.sef, x.sef, x.sef, x.sef, x.sef, x.sef, x.sef);
+#else
+    carry = (bsum16_t) (x.scdef, x.scdef, x.scdef, x.scdef);
+#endif
+  }
+#endif
+  for (; q < ns; q++)
+    ps[CHANNELS + q] = ps[q] + cs[q];
+}
+
+__kernel void
+convolve_box (int row0, __global const uchar * src, int src_offset, int src_pitch,
+    __global uchar * dst, int dst_offset, int dst_pitch, int width, int height, int span,
+    __constant float *coef, int rank, float bias, uint passmask SHAPE_PARAMS)
+{
+  int xb = get_global_id (0) * BOX_W, ys = row0 + (int) get_global_id (1) * STRIP;
+  bsum_t cs[BOX_COLS];
+  /* the prefix sums of a row's column sums, after a pixel of zeros */
+  bsum_t ps[BOX_COLS + CHANNELS];
+  float w = coef[0] * coef[KSIZE];
+
+  if (xb >= span || ys >= height)
+    return;
+  src += src_offset;
+  dst += dst_offset;
+
+  int n = min (BOX_W, span - xb), ye = min (ys + STRIP, height);
+  /* the real pixels of the block (the others, from width to span, are copied) */
+  int nw = clamp (width - xb, 0, n), nc = nw + KSIZE - 1, x0 = xb - RADIUS;
+  /* samples written 16 at a time (whole vectors of real pixels; SKIPMASK: none) */
+  int n16 = SKIPMASK ? 0 : nw * CHANNELS / 16;
+  int16 pass0 = lane_pass16 (passmask, 0), pass1 = lane_pass16 (passmask, 1),
+      pass2 = lane_pass16 (passmask, 2);
+
+  for (int q = 0; q < nc * CHANNELS; q++)
+    cs[q] = 0;
+  for (int c = 0; c < CHANNELS; c++)
+    ps[c] = 0;
+  for (int t = -RADIUS; t <= RADIUS; t++)
+    box_slide (cs, src, src_pitch, box_row (ys + t, height SHAPE_ARGS), -1, x0, nc,
+        width SHAPE_ARGS);
+  for (int y = ys; y < ye; y++) {
+    __global const samp_t *in = CSAMPLES (src + y * src_pitch + xb * PIX_BYTES);
+    __global samp_t *out = SAMPLES (dst + y * dst_pitch + xb * PIX_BYTES);
+
+    {
+      /* the row entering the next row's window, asked into the cache a row ahead */
+      int yp = box_row (y + RADIUS + 1, height SHAPE_ARGS);
+
+      if (yp >= 0 && y + 1 < ye) {
+        __global const uchar *p = src + yp * src_pitch + max (x0, 0) * PIX_BYTES;
+        int nb = (min (x0 + nc, width) - max (x0, 0)) * PIX_BYTES;
+
+        for (int o = 0; o < nb; o += 64)
+          __builtin_prefetch (p + o);
+      }
+    }
+    if (y > ys) {
+      int yin = box_row (y + RADIUS, height SHAPE_ARGS);
+      int yout = box_row (y - RADIUS - 1, height SHAPE_ARGS);
+
+      if (yin != yout)
+        box_slide (cs, src, src_pitch, yin, yout, x0, nc, width SHAPE_ARGS);
+    }
+    /* output pixel j sums column sums j .. j + KSIZE - 1: ps[j + KSIZE] - ps[j] (in pixels) */
+    box_prefix (cs, ps, nc);
+    for (int v = 0, k = 0; v < n16; v++, k = k == 2 ? 0 : k + 1) {
+      bsum16_t sum = LOAD_B16 (ps + 16 * v + KSIZE * CHANNELS) - LOAD_B16 (ps + 16 * v);
+      float16 acc = convert_float16 (sum) * w;
+      put16 (acc, bias, CHANNELS != 3 || k == 0 ? pass0 : k == 1 ? pass1 : pass2, in, out, v);
+    }
+    /* the pixels left one at a time, those from width to span copied */
+    for (int j = n16 * 16 / CHANNELS; j < n; j++) {
+      pix_t centre = READ ((__global const uchar *) in + j * PIX_BYTES);
+      __global uchar *o = (__global uchar *) out + j * PIX_BYTES;
+
+      if (j < nw) {
+        ipix_t sum = PS_DIFF (j);
+
+        store (o, BOX_SUM (sum) * w, bias, centre, passmask);
+      } else {
+        write_pix (centre, o);
+      }
+    }
+  }
+}
+#endif
+
+#ifdef GBOX_TW
+/* convolve_box on GPUs: a work-group of GBOX_TW work-items filters a strip of STRIP rows of
+ * GBOX_TX pixels (a tile). Per output row each work-item moves the column sums of its GBOX_NC
+ * columns of the tile and its halo (columns lx, lx + GBOX_TW, ...: neighbouring work-items read
+ * neighbouring pixels) down a row, in registers, by the pixels it loaded while the row before
+ * was summed up; they go to local memory, and each work-item
+ * then slides a window of KSIZE column sums over its GBOX_MX adjacent output pixels (after the
+ * first, two local reads an output). Band heights are multiples of STRIP. */
+#define GBOX_TX (GBOX_TW * GBOX_MX)
+#define GBOX_COLS (GBOX_TX + KSIZE - 1)
+#define GBOX_NC ((GBOX_COLS + GBOX_TW - 1) / GBOX_TW)
+/* column sum c's slot: one spare after every GBOX_MX, so that the work-items' windows, GBOX_MX
+ * + 1 slots apart, fall in different banks */
+#define GBOX_SLOT(c) ((c) + (c) / GBOX_MX)
+/* with GBOX_RB: GBOX_RB rows of column sums at a time, GBOX_HX outputs a horizontal task */
+#define GBOX_HSLOT(c) ((c) + (c) / GBOX_HX)
+
+/* The pixels of input rows yin and yout (-1: zeros) at the columns xm (-1: zeros) */
+inline void
+gbox_load (ipix_t * pin, ipix_t * pout, __global const uchar * src, int pitch, const int *xm,
+    int yin, int yout)
+{
+  __global const uchar *a = src + max (yin, 0) * pitch, *b = src + max (yout, 0) * pitch;
+
+#pragma unroll
+  for (int j = 0; j < GBOX_NC; j++) {
+    pin[j] = yin >= 0 && xm[j] >= 0 ? TO_IPIX (READ (a + xm[j])) : (ipix_t) (0);
+    pout[j] = yout >= 0 && xm[j] >= 0 ? TO_IPIX (READ (b + xm[j])) : (ipix_t) (0);
+  }
+}
+
+__kernel __attribute__ ((reqd_work_group_size (GBOX_TW, 1, 1)))
+void
+convolve_box (int row0, __global const uchar * src, int src_offset, int src_pitch,
+    __global uchar * dst, int dst_offset, int dst_pitch, int width, int height, int span,
+    __constant float *coef, int rank, float bias, uint passmask SHAPE_PARAMS)
+{
+#ifdef GBOX_RB
+  __local ipix_t cs[GBOX_RB][GBOX_HSLOT (GBOX_COLS) + 1];
+#else
+  __local ipix_t cs[GBOX_SLOT (GBOX_COLS) + 1];
+#endif
+  int lx = get_local_id (0), xs = get_group_id (0) * GBOX_TX;
+  int ys = row0 + (int) get_group_id (1) * STRIP, ye = min (ys + STRIP, height);
+  float w = coef[0] * coef[KSIZE];
+  ipix_t v[GBOX_NC];
+  int xm[GBOX_NC];              /* column j's byte offset in a row, -1: zeros or none */
+
+  /* (a whole work-group past the plane: before any barrier) */
+  if (ys >= height)
+    return;
+  src += src_offset;
+  dst += dst_offset;
+#pragma unroll
+  for (int j = 0; j < GBOX_NC; j++) {
+    int c = lx + GBOX_TW * j, x = xs - RADIUS + c;
+
+    if (c >= GBOX_COLS || (BORDER == BORDER_CONSTANT && (x < 0 || x >= width)))
+      xm[j] = -1;
+    else
+      xm[j] = (BORDER == BORDER_CONSTANT ? x : border_coord (x, width SHAPE_ARGS)) * PIX_BYTES;
+    v[j] = (ipix_t) (0);
+  }
+  /* the first window's rows but its last: ys - RADIUS .. ys + RADIUS - 1 */
+#pragma unroll 4
+  for (int t = 0; t < KSIZE - 1; t++) {
+    int yin = box_row (ys - RADIUS + t, height SHAPE_ARGS);
+
+    if (yin >= 0) {
+      __global const uchar *a = src + yin * src_pitch;
+
+#pragma unroll
+      for (int j = 0; j < GBOX_NC; j++)
+        if (xm[j] >= 0)
+          v[j] += TO_IPIX (READ (a + xm[j]));
+    }
+  }
+  /* the rows entering and leaving the window of the next output row, loaded a row ahead so
+   * that their loads wait while the row before is summed up */
+  ipix_t pin[GBOX_NC], pout[GBOX_NC];
+
+  gbox_load (pin, pout, src, src_pitch, xm, box_row (ys + RADIUS, height SHAPE_ARGS), -1);
+#ifdef GBOX_RB
+  for (int y = ys; y < ye; y += GBOX_RB) {
+#pragma unroll
+    for (int b = 0; b < GBOX_RB; b++) {
+      if (y + b < ye) {
+#pragma unroll
+        for (int j = 0; j < GBOX_NC; j++)
+          v[j] += pin[j] - pout[j];
+        if (y + b + 1 < ye)
+          gbox_load (pin, pout, src, src_pitch, xm, box_row (y + b + 1 + RADIUS, height
+                  SHAPE_ARGS), box_row (y + b - RADIUS, height SHAPE_ARGS));
+#pragma unroll
+        for (int j = 0; j < GBOX_NC; j++)
+          if (lx + GBOX_TW * j < GBOX_COLS)
+            cs[b][GBOX_HSLOT (lx + GBOX_TW * j)] = v[j];
+      }
+    }
+    barrier (CLK_LOCAL_MEM_FENCE);
+    for (int task = lx; task < GBOX_RB * (GBOX_TX / GBOX_HX); task += GBOX_TW) {
+      int b = task / (GBOX_TX / GBOX_HX), c0 = task % (GBOX_TX / GBOX_HX) * GBOX_HX;
+      int x0 = xs + c0, yy = y + b;
+      __global const uchar *in = src + yy * src_pitch;
+      __global uchar *out = dst + yy * dst_pitch;
+      ipix_t s = (ipix_t) (0);
+
+      if (yy >= ye)
+        continue;
+#pragma unroll
+      for (int i = 0; i < KSIZE; i++)
+        s += cs[b][GBOX_HSLOT (c0 + i)];
+#pragma unroll
+      for (int m = 0; m < GBOX_HX; m++) {
+        int x = x0 + m;
+
+        if (x < span) {
+          pix_t centre = READ (in + x * PIX_BYTES);
+
+          if (x < width)
+            store (out + x * PIX_BYTES, BOX_SUM (s) * w, bias, centre, passmask);
+          else
+            write_pix (centre, out + x * PIX_BYTES);
+        }
+        if (m + 1 < GBOX_HX)
+          s += cs[b][GBOX_HSLOT (c0 + m + KSIZE)] - cs[b][GBOX_HSLOT (c0 + m)];
+      }
+    }
+    barrier (CLK_LOCAL_MEM_FENCE);
+  }
+#else
+  for (int y = ys; y < ye; y++) {
+#pragma unroll
+    for (int j = 0; j < GBOX_NC; j++)
+      v[j] += pin[j] - pout[j];
+    if (y + 1 < ye)
+      gbox_load (pin, pout, src, src_pitch, xm, box_row (y + 1 + RADIUS, height SHAPE_ARGS),
+          box_row (y - RADIUS, height SHAPE_ARGS));
+#pragma unroll
+    for (int j = 0; j < GBOX_NC; j++)
+      if (lx + GBOX_TW * j < GBOX_COLS)
+        cs[GBOX_SLOT (lx + GBOX_TW * j)] = v[j];
+    barrier (CLK_LOCAL_MEM_FENCE);
+    {
+      int c0 = lx * GBOX_MX, x0 = xs + c0;
+      __global const uchar *in = src + y * src_pitch;
+      __global uchar *out = dst + y * dst_pitch;
+      ipix_t s = (ipix_t) (0);
+
+      for (int i = 0; i < KSIZE; i++)
+        s += cs[GBOX_SLOT (c0 + i)];
+#pragma unroll
+      for (int m = 0; m < GBOX_MX; m++) {
+        int x = x0 + m;
+
+        if (x < span) {
+          pix_t centre = READ (in + x * PIX_BYTES);
+
+          if (x < width)
+            store (out + x * PIX_BYTES, BOX_SUM (s) * w, bias, centre, passmask);
+          else
+            write_pix (centre, out + x * PIX_BYTES);
+        }
+        if (m + 1 < GBOX_MX)
+          s += cs[GBOX_SLOT (c0 + m + KSIZE)] - cs[GBOX_SLOT (c0 + m)];
+      }
+    }
+    barrier (CLK_LOCAL_MEM_FENCE);
+  }
+#endif
+}
+#endif
