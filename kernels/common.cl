@@ -326,7 +326,7 @@ store (__global uchar * p, sum_t sum, float bias, pix_t centre, uint passmask)
 #endif
 }
 
-/* The per-pixel path: direct.cl's, and vector.cl's and vsplit.cl's blocks at a border. */
+/* The per-pixel path (direct.cl). */
 
 /* One output pixel of convolve_direct, with the border arithmetic where its window needs it. */
 inline void
@@ -363,20 +363,6 @@ direct_pixel (__global const uchar * src, int src_pitch, __global uchar * drow, 
       }
   }
   store (out, COMBINED (sum, sum2), bias, READ (src + y * src_pitch + x * PIX_BYTES), passmask);
-}
-
-/* The per-pixel path of a work-item's block of n pixels from x on each of rows rows from y (the
- * blocks of the vector kernels that touch a border or end the row): within the plane's height
- * and span. */
-inline void
-block_by_pixel (__global const uchar * src, int src_pitch, __global uchar * dst, int dst_pitch,
-    int x, int y, int n, int rows, int width, int height, int span, __constant float *coef,
-    float bias, uint passmask SHAPE_PARAMS)
-{
-  for (int m = 0; m < rows && y + m < height; m++)
-    for (int b = 0; b < n && x + b < span; b++)
-      direct_pixel (src, src_pitch, dst + (y + m) * dst_pitch, x + b, y + m, width, height,
-          coef, bias, passmask SHAPE_ARGS);
 }
 
 /* The float8 windows of vector.cl and vsep.cl. */

@@ -9,12 +9,137 @@
  */
 
 
+/* A pixel's sums out of an array of samples: pixel k's CHANNELS lanes */
+#if CHANNELS == 1
+#define VEC_ACC_AT(a, k) ((a)[k])
+#elif CHANNELS == 2
+#define VEC_ACC_AT(a, k) vload2 (k, a)
+#elif CHANNELS == 3
+#define VEC_ACC_AT(a, k) vload3 (k, a)
+#else
+#define VEC_ACC_AT(a, k) vload4 (k, a)
+#endif
+
+/* One input row's samples from pixel xs on (VEC_SEG float8), where the block's window crosses
+ * the plane's edge: each pixel mapped through the border rule (zeros for constant). */
+inline void
+vector_gather (float8 * seg, __global const uchar * src, int pitch, int xs, int yy, int width,
+    int height SHAPE_PARAMS)
+{
+  float w[VEC_SEG * 8];
+  int ym = BORDER == BORDER_CONSTANT ? (yy < 0 || yy >= height ? -1 : yy) :
+      border_coord (yy, height SHAPE_ARGS);
+
+  for (int k = 0; k < VEC_SEG * 8; k++) {
+    int xx = xs + k / CHANNELS, xm = BORDER == BORDER_CONSTANT ?
+        (xx < 0 || xx >= width ? -1 : xx) : border_coord (xx, width SHAPE_ARGS);
+
+    w[k] = ym < 0 || xm < 0 ? 0.0f :
+        convert_float (STORED (CSAMPLES (src + ym * pitch + xm * PIX_BYTES)[k % CHANNELS]));
+  }
+  for (int s = 0; s < VEC_SEG; s++)
+    seg[s] = vload8 (s, w);
+}
+
+/* The outputs of a block's pixels from x on row y that end the row: those up to span, the ones
+ * from width on copied */
+inline void
+vector_store_pixels (const float8 * acc, __global const uchar * src, int src_pitch,
+    __global uchar * dst, int dst_pitch, int x, int y, int width, int span, float bias,
+    uint passmask)
+{
+  float l[VEC_SAMPLES];
+
+  for (int v = 0; v < NV; v++)
+    vstore8 (acc[v], v, l);
+  for (int k = 0; k < VEC_PIXELS && x + k < span; k++) {
+    __global uchar *o = dst + y * dst_pitch + (x + k) * PIX_BYTES;
+    pix_t centre = READ (src + y * src_pitch + (x + k) * PIX_BYTES);
+    acc_t a = VEC_ACC_AT (l, k);
+
+    if (x + k >= width)
+      write_pix (centre, o);
+    else
+#ifdef ONLY
+      store (o, PICK (a), bias, centre, passmask);
+#else
+      store (o, a, bias, centre, passmask);
+#endif
+  }
+}
+
 /* method=vector: each work-item computes VEC_PIXELS adjacent pixels (NV float8 vectors of
  * samples, every channel at once) on each of MY adjacent rows. Each input row the block needs
  * is loaded and converted to float once and feeds every output row it reaches; the KSIZE
  * horizontal taps are shifted windows of it (a channel's neighbour is CHANNELS lanes away), so
  * the inner loop is one multiply-add per tap and vector: SIMD-friendly code for CPU compilers
- * (PoCL). Blocks touching a border take the per-pixel path. Needs SKIPMASK 0. */
+ * (PoCL). Blocks whose window crosses the plane's edge map their rows' pixels one by one
+ * through the border (vector_gather) and store the pixels that end the row one by one; the
+ * sums are the same vectors. Needs SKIPMASK 0. */
+/* A work-item's block: inside (its window within the plane, all its pixels and rows real: a
+ * constant where called) loads its rows as they are, else maps them through the border and
+ * stores what lies in the plane */
+__attribute__ ((always_inline)) inline void
+vector_block (__global const uchar * src, int src_pitch, __global uchar * dst, int dst_pitch,
+    int xb, int y, int width, int height, int span, __constant float *coef, float bias,
+    uint passmask, int inside SHAPE_PARAMS)
+{
+  float8 acc[MY][NV];
+
+#pragma unroll
+  for (int m = 0; m < MY; m++)
+#pragma unroll
+    for (int v = 0; v < NV; v++)
+      acc[m][v] = (float8) (0.0f);
+#pragma unroll
+  for (int r = 0; r < KSIZE + MY - 1; r++) {
+    float8 seg[VEC_SEG];
+
+    if (inside) {
+      __global const uchar *row = src + (y - RADIUS + r) * src_pitch +
+          (xb - RADIUS) * PIX_BYTES;
+
+#pragma unroll
+      for (int s = 0; s < VEC_SEG; s++)
+        seg[s] = convert_float8 (STORED8 (vload8 (s, CSAMPLES (row))));
+    } else {
+      vector_gather (seg, src, src_pitch, xb - RADIUS, y - RADIUS + r, width, height
+          SHAPE_ARGS);
+    }
+#pragma unroll
+    for (int m = 0; m < MY; m++) {
+      int j = r - m;            /* the coefficient row input row r meets for output row m */
+
+      if (j < 0 || j >= KSIZE)
+        continue;
+#pragma unroll
+      for (int i = 0; i < KSIZE; i++) {
+        float8 c = (float8) (coef[j * KSIZE + i]);
+
+#pragma unroll
+        for (int v = 0; v < NV; v++)
+          acc[m][v] = fma (c, window8 (seg, i * CHANNELS + 8 * v), acc[m][v]);
+      }
+    }
+  }
+#pragma unroll
+  for (int m = 0; m < MY; m++) {
+    __global const samp_t *centre = CSAMPLES (src + (y + m) * src_pitch + xb * PIX_BYTES);
+    __global samp_t *out = SAMPLES (dst + (y + m) * dst_pitch + xb * PIX_BYTES);
+
+    if (!inside && y + m >= height)
+      break;
+    if (inside || xb + VEC_PIXELS <= width) {
+#pragma unroll
+      for (int v = 0; v < NV; v++)
+        put8 (acc[m][v], bias, passmask, centre, out, v);
+    } else {
+      vector_store_pixels (acc[m], src, src_pitch, dst, dst_pitch, xb, y + m, width, span,
+          bias, passmask);
+    }
+  }
+}
+
 __kernel void
 convolve_vector (int row0, __global const uchar * src, int src_offset, int src_pitch,
     __global uchar * dst, int dst_offset, int dst_pitch, int width, int height, int span,
@@ -29,49 +154,10 @@ convolve_vector (int row0, __global const uchar * src, int src_offset, int src_p
   dst += dst_offset;
   /* inside the plane, reads included (VEC_READ may pass the last needed pixel) */
   if (xb >= RADIUS && y >= RADIUS && xb - RADIUS + VEC_READ <= width &&
-      y + MY - 1 + RADIUS < height) {
-    __global const uchar *row = src + (y - RADIUS) * src_pitch + (xb - RADIUS) * PIX_BYTES;
-    float8 acc[MY][NV];
-
-#pragma unroll
-    for (int m = 0; m < MY; m++)
-#pragma unroll
-      for (int v = 0; v < NV; v++)
-        acc[m][v] = (float8) (0.0f);
-#pragma unroll
-    for (int r = 0; r < KSIZE + MY - 1; r++, row += src_pitch) {
-      float8 seg[VEC_SEG];
-
-#pragma unroll
-      for (int s = 0; s < VEC_SEG; s++)
-        seg[s] = convert_float8 (STORED8 (vload8 (s, CSAMPLES (row))));
-#pragma unroll
-      for (int m = 0; m < MY; m++) {
-        int j = r - m;          /* the coefficient row input row r meets for output row m */
-
-        if (j < 0 || j >= KSIZE)
-          continue;
-#pragma unroll
-        for (int i = 0; i < KSIZE; i++) {
-          float8 c = (float8) (coef[j * KSIZE + i]);
-
-#pragma unroll
-          for (int v = 0; v < NV; v++)
-            acc[m][v] = fma (c, window8 (seg, i * CHANNELS + 8 * v), acc[m][v]);
-        }
-      }
-    }
-#pragma unroll
-    for (int m = 0; m < MY; m++) {
-      __global const samp_t *centre = CSAMPLES (src + (y + m) * src_pitch + xb * PIX_BYTES);
-      __global samp_t *out = SAMPLES (dst + (y + m) * dst_pitch + xb * PIX_BYTES);
-
-#pragma unroll
-      for (int v = 0; v < NV; v++)
-        put8 (acc[m][v], bias, passmask, centre, out, v);
-    }
-    return;
-  }
-  block_by_pixel (src, src_pitch, dst, dst_pitch, xb, y, VEC_PIXELS, MY, width, height, span,
-      coef, bias, passmask SHAPE_ARGS);
+      y + MY - 1 + RADIUS < height)
+    vector_block (src, src_pitch, dst, dst_pitch, xb, y, width, height, span, coef, bias,
+        passmask, 1 SHAPE_ARGS);
+  else
+    vector_block (src, src_pitch, dst, dst_pitch, xb, y, width, height, span, coef, bias,
+        passmask, 0 SHAPE_ARGS);
 }
