@@ -1,14 +1,16 @@
 #!/bin/bash
-# s36 device run 2: the lsep change's build on the H200: formats cases blurs, regions, yuv, deep
-# and the clconvolve suite, in parallel (120 s each); logs under $OUT
+# s36 device runs 2 and 6: a build's formats cases and the clconvolve suite on the H200, in
+# parallel (150 s each); logs under $OUT. usage: suites.sh BUILD CASES
+#   run 2: suites.sh new "blurs regions yuv deep"  (lsep's wide tiles, f5568c6)
+#   run 6: suites.sh new2 "vector rgb blurs"       (vector/vsplit edge blocks, c0ce04a)
 D=$PWD/devbench/s36
 mkdir -p build/gst build/tools
-cp $D/new/libgstclconvolve.so build/gst/; cp $D/new/clconvolve-warmup build/tools/
+cp $D/$1/libgstclconvolve.so build/gst/; cp $D/$1/clconvolve-warmup build/tools/
 export GST_PLUGIN_PATH=$PWD/build/gst GST_PLUGIN_PATH_1_0=$PWD/build/gst
 export GST_CLCONVOLVE_HELPER=$PWD/build/tools/clconvolve-warmup
 nvidia-smi -L > $OUT/gpu.txt 2>&1
 cd /tmp; export CK_FORK=no GST_CLCONVOLVE_SYNC_BUILDS=1 GST_CLCONVOLVE_CACHE_DIR= GST_CLCONVOLVE_TUNE_DIR= GST_CLCONVOLVE_IDLE_PROGRAMS=1024
-for c in blurs regions yuv deep; do
+for c in $2; do
   (GST_REGISTRY=/tmp/reg-$c.bin CK_RUN_CASE=$c timeout 150 $D/test_formats > $OUT/t-formats-$c.log 2>&1; echo "rc=$?" >> $OUT/t-formats-$c.log) &
 done
 (GST_REGISTRY=/tmp/reg-c.bin timeout 150 $D/test_clconvolve > $OUT/t-clconvolve.log 2>&1; echo "rc=$?" >> $OUT/t-clconvolve.log) &
