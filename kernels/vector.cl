@@ -30,12 +30,13 @@ vector_gather (float8 * seg, __global const uchar * src, int pitch, int xs, int 
   int ym = BORDER == BORDER_CONSTANT ? (yy < 0 || yy >= height ? -1 : yy) :
       border_coord (yy, height SHAPE_ARGS);
 
-  for (int k = 0; k < VEC_SEG * 8; k++) {
+  for (int k = 0; k < VEC_SEG * 8; k += CHANNELS) {
     int xx = xs + k / CHANNELS, xm = BORDER == BORDER_CONSTANT ?
         (xx < 0 || xx >= width ? -1 : xx) : border_coord (xx, width SHAPE_ARGS);
+    __global const samp_t *q = CSAMPLES (src + max (ym, 0) * pitch + max (xm, 0) * PIX_BYTES);
 
-    w[k] = ym < 0 || xm < 0 ? 0.0f :
-        convert_float (STORED (CSAMPLES (src + ym * pitch + xm * PIX_BYTES)[k % CHANNELS]));
+    for (int c = 0; c < CHANNELS && k + c < VEC_SEG * 8; c++)
+      w[k + c] = ym < 0 || xm < 0 ? 0.0f : convert_float (STORED (q[c]));
   }
   for (int s = 0; s < VEC_SEG; s++)
     seg[s] = vload8 (s, w);
