@@ -20,13 +20,12 @@
 #define VEC_ACC_AT(a, k) vload4 (k, a)
 #endif
 
-/* One input row's samples from pixel xs on (VEC_SEG float8), where the block's window crosses
- * the plane's edge: each pixel mapped through the border rule (zeros for constant). */
+/* One input row's samples from pixel xs on (VEC_SEG * 8 of them), where the block's window
+ * crosses the plane's edge: each pixel mapped through the border rule (zeros for constant). */
 inline void
-vector_gather (float8 * seg, __global const uchar * src, int pitch, int xs, int yy, int width,
+vector_gather (float *w, __global const uchar * src, int pitch, int xs, int yy, int width,
     int height SHAPE_PARAMS)
 {
-  float w[VEC_SEG * 8];
   int ym = BORDER == BORDER_CONSTANT ? (yy < 0 || yy >= height ? -1 : yy) :
       border_coord (yy, height SHAPE_ARGS);
 
@@ -38,8 +37,6 @@ vector_gather (float8 * seg, __global const uchar * src, int pitch, int xs, int 
     for (int c = 0; c < CHANNELS && k + c < VEC_SEG * 8; c++)
       w[k + c] = ym < 0 || xm < 0 ? 0.0f : convert_float (STORED (q[c]));
   }
-  for (int s = 0; s < VEC_SEG; s++)
-    seg[s] = vload8 (s, w);
 }
 
 /* The outputs of a block's pixels from x on row y that end the row: those up to span, the ones
@@ -69,69 +66,43 @@ vector_store_pixels (const float8 * acc, __global const uchar * src, int src_pit
   }
 }
 
-/* method=vector: each work-item computes VEC_PIXELS adjacent pixels (NV float8 vectors of
- * samples, every channel at once) on each of MY adjacent rows. Each input row the block needs
- * is loaded and converted to float once and feeds every output row it reaches; the KSIZE
- * horizontal taps are shifted windows of it (a channel's neighbour is CHANNELS lanes away), so
- * the inner loop is one multiply-add per tap and vector: SIMD-friendly code for CPU compilers
- * (PoCL). Blocks whose window crosses the plane's edge map their rows' pixels one by one
- * through the border (vector_gather) and store the pixels that end the row one by one; the
- * sums are the same vectors. Needs SKIPMASK 0. */
-/* A work-item's block: inside (its window within the plane, all its pixels and rows real: a
- * constant where called) loads its rows as they are, else maps them through the border and
- * stores what lies in the plane */
-__attribute__ ((always_inline)) inline void
-vector_block (__global const uchar * src, int src_pitch, __global uchar * dst, int dst_pitch,
+/* A work-item's block whose window crosses the plane's edge: the same sums out of rows
+ * gathered through the border, in loops left rolled (a few blocks a row: the program keeps one
+ * unrolled body, the inside blocks'), and the pixels that end the row stored one by one */
+__attribute__ ((noinline)) void
+vector_edge (__global const uchar * src, int src_pitch, __global uchar * dst, int dst_pitch,
     int xb, int y, int width, int height, int span, __constant float *coef, float bias,
-    uint passmask, int inside SHAPE_PARAMS)
+    uint passmask SHAPE_PARAMS)
 {
   float8 acc[MY][NV];
+  float w[VEC_SEG * 8];
 
-#pragma unroll
   for (int m = 0; m < MY; m++)
-#pragma unroll
     for (int v = 0; v < NV; v++)
       acc[m][v] = (float8) (0.0f);
-#pragma unroll
+#pragma unroll 1
   for (int r = 0; r < KSIZE + MY - 1; r++) {
-    float8 seg[VEC_SEG];
-
-    if (inside) {
-      __global const uchar *row = src + (y - RADIUS + r) * src_pitch +
-          (xb - RADIUS) * PIX_BYTES;
-
-#pragma unroll
-      for (int s = 0; s < VEC_SEG; s++)
-        seg[s] = convert_float8 (STORED8 (vload8 (s, CSAMPLES (row))));
-    } else {
-      vector_gather (seg, src, src_pitch, xb - RADIUS, y - RADIUS + r, width, height
-          SHAPE_ARGS);
-    }
-#pragma unroll
+    vector_gather (w, src, src_pitch, xb - RADIUS, y - RADIUS + r, width, height SHAPE_ARGS);
+#pragma unroll 1
     for (int m = 0; m < MY; m++) {
-      int j = r - m;            /* the coefficient row input row r meets for output row m */
+      int j = r - m;
 
       if (j < 0 || j >= KSIZE)
         continue;
-#pragma unroll
+#pragma unroll 1
       for (int i = 0; i < KSIZE; i++) {
         float8 c = (float8) (coef[j * KSIZE + i]);
 
-#pragma unroll
         for (int v = 0; v < NV; v++)
-          acc[m][v] = fma (c, window8 (seg, i * CHANNELS + 8 * v), acc[m][v]);
+          acc[m][v] = fma (c, vload8 (0, w + i * CHANNELS + 8 * v), acc[m][v]);
       }
     }
   }
-#pragma unroll
-  for (int m = 0; m < MY; m++) {
-    __global const samp_t *centre = CSAMPLES (src + (y + m) * src_pitch + xb * PIX_BYTES);
-    __global samp_t *out = SAMPLES (dst + (y + m) * dst_pitch + xb * PIX_BYTES);
+  for (int m = 0; m < MY && y + m < height; m++) {
+    if (xb + VEC_PIXELS <= width) {
+      __global const samp_t *centre = CSAMPLES (src + (y + m) * src_pitch + xb * PIX_BYTES);
+      __global samp_t *out = SAMPLES (dst + (y + m) * dst_pitch + xb * PIX_BYTES);
 
-    if (!inside && y + m >= height)
-      break;
-    if (inside || xb + VEC_PIXELS <= width) {
-#pragma unroll
       for (int v = 0; v < NV; v++)
         put8 (acc[m][v], bias, passmask, centre, out, v);
     } else {
@@ -141,6 +112,12 @@ vector_block (__global const uchar * src, int src_pitch, __global uchar * dst, i
   }
 }
 
+/* method=vector: each work-item computes VEC_PIXELS adjacent pixels (NV float8 vectors of
+ * samples, every channel at once) on each of MY adjacent rows. Each input row the block needs
+ * is loaded and converted to float once and feeds every output row it reaches; the KSIZE
+ * horizontal taps are shifted windows of it (a channel's neighbour is CHANNELS lanes away), so
+ * the inner loop is one multiply-add per tap and vector: SIMD-friendly code for CPU compilers
+ * (PoCL). Blocks whose window crosses the plane's edge run vector_edge. Needs SKIPMASK 0. */
 __kernel void
 convolve_vector (int row0, __global const uchar * src, int src_offset, int src_pitch,
     __global uchar * dst, int dst_offset, int dst_pitch, int width, int height, int span,
@@ -155,10 +132,49 @@ convolve_vector (int row0, __global const uchar * src, int src_offset, int src_p
   dst += dst_offset;
   /* inside the plane, reads included (VEC_READ may pass the last needed pixel) */
   if (xb >= RADIUS && y >= RADIUS && xb - RADIUS + VEC_READ <= width &&
-      y + MY - 1 + RADIUS < height)
-    vector_block (src, src_pitch, dst, dst_pitch, xb, y, width, height, span, coef, bias,
-        passmask, 1 SHAPE_ARGS);
-  else
-    vector_block (src, src_pitch, dst, dst_pitch, xb, y, width, height, span, coef, bias,
-        passmask, 0 SHAPE_ARGS);
+      y + MY - 1 + RADIUS < height) {
+    __global const uchar *row = src + (y - RADIUS) * src_pitch + (xb - RADIUS) * PIX_BYTES;
+    float8 acc[MY][NV];
+
+#pragma unroll
+    for (int m = 0; m < MY; m++)
+#pragma unroll
+      for (int v = 0; v < NV; v++)
+        acc[m][v] = (float8) (0.0f);
+#pragma unroll
+    for (int r = 0; r < KSIZE + MY - 1; r++, row += src_pitch) {
+      float8 seg[VEC_SEG];
+
+#pragma unroll
+      for (int s = 0; s < VEC_SEG; s++)
+        seg[s] = convert_float8 (STORED8 (vload8 (s, CSAMPLES (row))));
+#pragma unroll
+      for (int m = 0; m < MY; m++) {
+        int j = r - m;          /* the coefficient row input row r meets for output row m */
+
+        if (j < 0 || j >= KSIZE)
+          continue;
+#pragma unroll
+        for (int i = 0; i < KSIZE; i++) {
+          float8 c = (float8) (coef[j * KSIZE + i]);
+
+#pragma unroll
+          for (int v = 0; v < NV; v++)
+            acc[m][v] = fma (c, window8 (seg, i * CHANNELS + 8 * v), acc[m][v]);
+        }
+      }
+    }
+#pragma unroll
+    for (int m = 0; m < MY; m++) {
+      __global const samp_t *centre = CSAMPLES (src + (y + m) * src_pitch + xb * PIX_BYTES);
+      __global samp_t *out = SAMPLES (dst + (y + m) * dst_pitch + xb * PIX_BYTES);
+
+#pragma unroll
+      for (int v = 0; v < NV; v++)
+        put8 (acc[m][v], bias, passmask, centre, out, v);
+    }
+    return;
+  }
+  vector_edge (src, src_pitch, dst, dst_pitch, xb, y, width, height, span, coef, bias, passmask
+      SHAPE_ARGS);
 }

@@ -154,92 +154,58 @@ vsplit_store_lanes (const float16 * acc, __global const uchar * src, int src_pit
   }
 }
 
-/* A work-item's block: inside (its window within the plane, all its pixels and rows real: a
- * constant where called) loads its rows as they are, else maps them through the border and
- * stores what lies in the plane */
-__attribute__ ((always_inline)) inline void
-vsplit_block (__global const uchar * src, int src_pitch, __global uchar * dst, int dst_pitch,
-    int xb, int y, int width, int height, int span, __constant float *coef, float bias,
-    int inside SHAPE_PARAMS)
+/* A work-item's block whose window crosses the plane's edge: the same sums out of rows
+ * gathered through the border, in loops left rolled (a few blocks a row: the program keeps one
+ * unrolled body, the inside blocks'), and the pixels that end the row stored one by one */
+__attribute__ ((noinline)) void
+vsplit_edge (__global const uchar * src, int src_pitch, __global uchar * dst, int dst_pitch,
+    int xb, int y, int width, int height, int span, __constant float *coef, float bias
+    SHAPE_PARAMS)
 {
   float16 acc[MY][SPLIT_PLANES][NX];
+  float plane[SPLIT_READ];
 
-#pragma unroll
   for (int m = 0; m < MY; m++)
-#pragma unroll
     for (int c = 0; c < SPLIT_PLANES; c++)
-#pragma unroll
       for (int v = 0; v < NX; v++)
         acc[m][c][v] = (float16) (0.0f);
-#pragma unroll
+#pragma unroll 1
   for (int r = 0; r < KSIZE + MY - 1; r++) {
     uint16 word[SPLIT_SEG];
 
-    if (inside) {
-      __global const uchar *row = src + (y - RADIUS + r) * src_pitch + (xb - RADIUS) * 4;
-
-#pragma unroll
-      for (int s = 0; s < SPLIT_SEG; s++)
-        word[s] = ((__global const word16_io *) row)[s].v;
-    } else {
-      vsplit_gather (word, src, src_pitch, xb - RADIUS, y - RADIUS + r, width, height
-          SHAPE_ARGS);
-    }
-#pragma unroll
+    vsplit_gather (word, src, src_pitch, xb - RADIUS, y - RADIUS + r, width, height
+        SHAPE_ARGS);
+#pragma unroll 1
     for (int c = 0; c < SPLIT_PLANES; c++) {
       uint shift = 8 * SPLIT_SAMPLE (c);
-      float16 plane[SPLIT_SEG];
 
-#pragma unroll
       for (int s = 0; s < SPLIT_SEG; s++)
-        plane[s] = convert_float16 (as_int16 (word[s] >> shift & 0xffu));
-#pragma unroll
+        vstore16 (convert_float16 (as_int16 (word[s] >> shift & 0xffu)), s, plane);
+#pragma unroll 1
       for (int m = 0; m < MY; m++) {
-        int j = r - m;          /* the coefficient row input row r meets for output row m */
+        int j = r - m;
 
         if (j < 0 || j >= KSIZE)
           continue;
-#pragma unroll
+#pragma unroll 1
         for (int i = 0; i < KSIZE; i++) {
           float16 k = (float16) (coef[j * KSIZE + i]);
 
-#pragma unroll
           for (int v = 0; v < NX; v++)
-            acc[m][c][v] = fma (k, window16 (plane, i + 16 * v), acc[m][c][v]);
+            acc[m][c][v] = fma (k, vload16 (0, plane + i + 16 * v), acc[m][c][v]);
         }
       }
     }
   }
-  /* round half up as put8 does, and the copied bytes from the centre pixels */
-#pragma unroll
-  for (int m = 0; m < MY; m++) {
-    __global const word16_io *centre =
-        (__global const word16_io *) (src + (y + m) * src_pitch + xb * 4);
-    __global word16_io *out = (__global word16_io *) (dst + (y + m) * dst_pitch + xb * 4);
-
-    if (!inside && y + m >= height)
-      break;
-#pragma unroll
+  for (int m = 0; m < MY && y + m < height; m++)
     for (int v = 0; v < NX; v++) {
-      if (inside || xb + 16 * (v + 1) <= width) {
-        uint16 res = centre[v].v & SPLIT_KEEP;
+      float16 a[SPLIT_PLANES];
 
-#pragma unroll
-        for (int c = 0; c < SPLIT_PLANES; c++)
-          res |= convert_uint16 (clamp (acc[m][c][v] + (bias + 0.5f), 0.0f, 255.0f)) <<
-              (uint) (8 * SPLIT_SAMPLE (c));
-        out[v].v = res;
-      } else {
-        float16 a[SPLIT_PLANES];
-
-#pragma unroll
-        for (int c = 0; c < SPLIT_PLANES; c++)
-          a[c] = acc[m][c][v];
-        vsplit_store_lanes (a, src, src_pitch, dst, dst_pitch, xb + 16 * v, y + m, width,
-            span, bias);
-      }
+      for (int c = 0; c < SPLIT_PLANES; c++)
+        a[c] = acc[m][c][v];
+      vsplit_store_lanes (a, src, src_pitch, dst, dst_pitch, xb + 16 * v, y + m, width, span,
+          bias);
     }
-  }
 }
 
 __kernel void
@@ -254,13 +220,71 @@ convolve_vsplit (int row0, __global const uchar * src, int src_offset, int src_p
     return;
   src += src_offset;
   dst += dst_offset;
-  /* (the border rule maps rows from the whole view: a band's rows outside it are real) */
   if (xb >= RADIUS && y >= RADIUS && xb - RADIUS + SPLIT_READ <= width &&
-      y + MY - 1 + RADIUS < height)
-    vsplit_block (src, src_pitch, dst, dst_pitch, xb, y, width, height, span, coef, bias, 1
-        SHAPE_ARGS);
-  else
-    vsplit_block (src, src_pitch, dst, dst_pitch, xb, y, width, height, span, coef, bias, 0
-        SHAPE_ARGS);
+      y + MY - 1 + RADIUS < height) {
+    __global const uchar *row = src + (y - RADIUS) * src_pitch + (xb - RADIUS) * 4;
+    float16 acc[MY][SPLIT_PLANES][NX];
+
+#pragma unroll
+    for (int m = 0; m < MY; m++)
+#pragma unroll
+      for (int c = 0; c < SPLIT_PLANES; c++)
+#pragma unroll
+        for (int v = 0; v < NX; v++)
+          acc[m][c][v] = (float16) (0.0f);
+#pragma unroll
+    for (int r = 0; r < KSIZE + MY - 1; r++, row += src_pitch) {
+      uint16 word[SPLIT_SEG];
+
+#pragma unroll
+      for (int s = 0; s < SPLIT_SEG; s++)
+        word[s] = ((__global const word16_io *) row)[s].v;
+#pragma unroll
+      for (int c = 0; c < SPLIT_PLANES; c++) {
+        uint shift = 8 * SPLIT_SAMPLE (c);
+        float16 plane[SPLIT_SEG];
+
+#pragma unroll
+        for (int s = 0; s < SPLIT_SEG; s++)
+          plane[s] = convert_float16 (as_int16 (word[s] >> shift & 0xffu));
+#pragma unroll
+        for (int m = 0; m < MY; m++) {
+          int j = r - m;        /* the coefficient row input row r meets for output row m */
+
+          if (j < 0 || j >= KSIZE)
+            continue;
+#pragma unroll
+          for (int i = 0; i < KSIZE; i++) {
+            float16 k = (float16) (coef[j * KSIZE + i]);
+
+#pragma unroll
+            for (int v = 0; v < NX; v++)
+              acc[m][c][v] = fma (k, window16 (plane, i + 16 * v), acc[m][c][v]);
+          }
+        }
+      }
+    }
+    /* round half up as put8 does, and the copied bytes from the centre pixels */
+#pragma unroll
+    for (int m = 0; m < MY; m++) {
+      __global const word16_io *centre =
+          (__global const word16_io *) (src + (y + m) * src_pitch + xb * 4);
+      __global word16_io *out = (__global word16_io *) (dst + (y + m) * dst_pitch + xb * 4);
+
+#pragma unroll
+      for (int v = 0; v < NX; v++) {
+        uint16 res = centre[v].v & SPLIT_KEEP;
+
+#pragma unroll
+        for (int c = 0; c < SPLIT_PLANES; c++)
+          res |= convert_uint16 (clamp (acc[m][c][v] + (bias + 0.5f), 0.0f, 255.0f)) <<
+              (uint) (8 * SPLIT_SAMPLE (c));
+        out[v].v = res;
+      }
+    }
+    return;
+  }
+  vsplit_edge (src, src_pitch, dst, dst_pitch, xb, y, width, height, span, coef, bias
+      SHAPE_ARGS);
 }
 #endif
