@@ -3,6 +3,7 @@
 # parallel (150 s each); logs under $OUT. usage: suites.sh BUILD CASES
 #   run 2: suites.sh new "blurs regions yuv deep"  (lsep's wide tiles, f5568c6)
 #   run 6: suites.sh new2 "vector rgb blurs"       (vector/vsplit edge blocks, c0ce04a)
+#   run 7: suites.sh new3 "vector rgb"             (edge blocks in rolled loops, 5537564)
 D=$PWD/devbench/s36
 mkdir -p build/gst build/tools
 cp $D/$1/libgstclconvolve.so build/gst/; cp $D/$1/clconvolve-warmup build/tools/
