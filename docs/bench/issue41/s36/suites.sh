@@ -1,5 +1,5 @@
 #!/bin/bash
-# s36 device runs 2 and 6: a build's formats cases and the clconvolve suite on the H200, in
+# s36 device runs 2, 6 and 7: a build's formats cases and the clconvolve suite on the H200, in
 # parallel (150 s each); logs under $OUT. usage: suites.sh BUILD CASES
 #   run 2: suites.sh new "blurs regions yuv deep"  (lsep's wide tiles, f5568c6)
 #   run 6: suites.sh new2 "vector rgb blurs"       (vector/vsplit edge blocks, c0ce04a)
