@@ -90,6 +90,14 @@ typedef float16 csum16_t;
 #define CSEP_NCH (CSEP_G == 1 ? 4 : 8 / CSEP_G)
 #endif
 #define CSEP_ROWS (KSIZE + CSEP_G - 1)
+/* Symmetric vertical taps in fixed point: each output row multiplies the average of a pair of
+ * input rows once (as the horizontal sums do), the group's CSEP_ROWS vectors of 16 samples held
+ * in registers, which bounds the size */
+#if defined (CSEP_FX) && CSEP_G > 1 && CSEP_ROWS <= 24
+#define CSEP_VPAIR 1
+#else
+#define CSEP_VPAIR 0
+#endif
 /* horizontal tap t and what a horizontal sum starts at */
 #ifdef CSEP_FX
 #define CSEP_H(t) hq[t]
@@ -195,6 +203,16 @@ csep_block (int xb, int y0, __global const uchar * src, int src_offset, int src_
     h0s += hq2[t] != 0;
   }
   h0s /= 2;
+  /* the same for symmetric vertical taps, where the group's rows stay in registers */
+  ushort vq2[KSIZE / 2 + 1], v0s = vq[RADIUS] != 0;
+  bool vsym = CSEP_VPAIR;
+
+  for (int t = 0; t < RADIUS; t++) {
+    vsym &= coef[t] == coef[KSIZE - 1 - t];
+    vq2[t] = min (2 * (int) vq[t], 65535);
+    v0s += vq2[t] != 0;
+  }
+  v0s /= 2;
   float fx_out = sv * sh / 256.0f;
   /* a blur's: the sums are the output (the coefficients' product 1, no centre, no bias) */
   bool fx_direct = fabs (sv * sh - 1.0f) < 1e-5f && w == 0.0f && bias == 0.0f;
@@ -237,6 +255,29 @@ csep_block (int xb, int y0, __global const uchar * src, int src_offset, int src_
         int q0 = (lo - x0) * CHANNELS, q1 = (hi - x0) * CHANNELS, q = q0;
         __global const uchar *base = src + x0 * PIX_BYTES;
 
+#if CSEP_VPAIR
+        /* (a constant border's rows outside the plane are zeros by their coefficients, which
+         * a pair shares: those groups take the loop below) */
+        if (vsym && ng == CSEP_G && (BORDER != BORDER_CONSTANT || (y - RADIUS >= 0 &&
+                    y + CSEP_G - 1 + RADIUS < height)))
+          for (; q + 16 <= q1; q += 16) {
+            csum16_t x[CSEP_ROWS];
+
+#pragma unroll
+            for (int t = 0; t < CSEP_ROWS; t++)
+              x[t] = CSEP_LOAD16 (CSAMPLES (base + rows[t]) + q);
+#pragma unroll
+            for (int m = 0; m < CSEP_G; m++) {
+              csum16_t a = CSEP_MULHI16 (x[m + RADIUS], (csum16_t) (vq[RADIUS])) +
+                  (csum16_t) (v0s);
+
+#pragma unroll
+              for (int t = 0; t < RADIUS; t++)
+                a = CSEP_MAC16 (vq2[t], CSEP_AVG16 (x[m + t], x[m + KSIZE - 1 - t]), a);
+              STORE_C16 (a, vs[m] + q);
+            }
+          }
+#endif
         for (; q + 16 * CSEP_NCH <= q1; q += 16 * CSEP_NCH) {
           csum16_t a[CSEP_G][CSEP_NCH];
 
