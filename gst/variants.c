@@ -263,12 +263,6 @@ lsep_tx (const ClDeviceFacts * d, const ClKernelRequest * r, gint mx, gint ty)
   return lsep_wide (d, r, mx, ty) ? lsep_wide_tx (r) : LSEP_TX;
 }
 
-static gboolean
-lsep_fits (const ClDeviceFacts * d, const ClKernelRequest * r, gint ty)
-{
-  return lsep_fits_tile (d, r, LSEP_TX, LSEP_MX, ty);
-}
-
 /* Whether lsep leaves out the sums of a 4-sample pixel's fourth sample: it is copied */
 static gboolean
 lsep_rgb (const ClKernelRequest * r)
@@ -286,13 +280,16 @@ lsep_default (const ClDeviceFacts * d, const ClKernelRequest * r, ClVariant * v)
 {
   gint mx = r->size >= LSEP_MX4_FROM ? 4 : LSEP_MX;
 
-  for (guint i = 0; i < G_N_ELEMENTS (lsep_ty); i++)
-    if (lsep_wide (d, r, mx, lsep_ty[i]) || lsep_fits (d, r, lsep_ty[i])) {
-      *v = (ClVariant) { GST_CL_CONVOLVE_METHOD_SEPARABLE,
-        lsep_wide (d, r, mx, lsep_ty[i]) ? mx : LSEP_MX, lsep_ty[i], CL_SEPARABLE_LOCAL
+  for (guint i = 0; i < G_N_ELEMENTS (lsep_ty); i++) {
+    gboolean wide = lsep_wide (d, r, mx, lsep_ty[i]);
+
+    if (wide || lsep_fits_tile (d, r, LSEP_TX, LSEP_MX, lsep_ty[i])) {
+      *v = (ClVariant) { GST_CL_CONVOLVE_METHOD_SEPARABLE, wide ? mx : LSEP_MX, lsep_ty[i],
+        CL_SEPARABLE_LOCAL
       };
       return TRUE;
     }
+  }
   return FALSE;
 }
 

@@ -308,8 +308,8 @@ csep_block (int xb, int y0, __global const uchar * src, int src_offset, int src_
               STORE_C16 (a[m][c], vs[m] + q + 16 * c);
         }
         /* the rest 16 samples at a time, the last vector ending at q1 (overlapping the one
-         * before: its samples are summed again to the same values), then, in a span under 16
-         * samples, one by one */
+         * before: its samples are summed again, to the same values or, after the paired sums,
+         * within a unit of them), then, in a span under 16 samples, one by one */
         for (; q < q1 && q1 - q0 >= 16; q += 16) {
           int qv = min (q, q1 - 16);
           csum16_t a[CSEP_G];

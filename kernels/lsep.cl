@@ -4,9 +4,9 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * Build options (besides the common ones):
- *   -DLSEP_TX=x -DLSEP_NT=n  work-groups of n work-items (l by n / l) over tiles x pixels wide
- *   -DLSEP_LX=l
- *   -DLSEP_TY=y              and y rows high (the band heights are multiples of y)
+ *   -DLSEP_TX=x -DLSEP_TY=y  tiles x pixels wide and y rows high (the band heights are
+ *                            multiples of y)
+ *   -DLSEP_NT=n -DLSEP_LX=l  work-groups of n work-items, l by n / l
  *   -DLSEP_VY=v              vertical sums of v rows at a time (y a multiple of v)
  *   -DLSEP_MX=m              outputs per work-item in the horizontal pass
  *   -DLSEP_RANK=r            vector pairs of the matrix (1 to CL_MAX_RANK)
@@ -21,8 +21,8 @@
  * there, one per pair, from global memory, LSEP_VY rows at a time: each sample read and
  * converted once serves up to LSEP_VY sums. They go to local memory; after a barrier each
  * work-item takes the horizontal sums of LSEP_MX adjacent outputs of a row out of it (each
- * value read once serves up to LSEP_MX outputs). Nothing but the input and the output goes through global memory (the
- * two-pass kernels write and read back a float plane).
+ * value read once serves up to LSEP_MX outputs). Nothing but the input and the output goes
+ * through global memory (the two-pass kernels write and read back a float plane).
  * Rows and columns outside the plane map through the border rule (zeros for constant); pixels
  * from width to span are copied. coef: [pair][vertical KSIZE, horizontal KSIZE], as the other
  * separable kernels; rank gives only RANK_CENTRE (the pairs are LSEP_RANK). A launch covers
@@ -63,7 +63,7 @@ typedef sum_t lsum_t;
 #define LSEP_ROW (LSEP_SLOT (LSEP_COLS - 1) + 1)
 /* The vertical pass's KSIZE + LSEP_VY - 1 rows of a step are unrolled whole, so that the
  * coefficients are constants and the loads go out together; LSEP_VY bounds the registers they
- * hold (all LSEP_TY rows at once took so many that fewer work-groups fit a compute unit) */
+ * hold, so that enough work-groups fit a compute unit */
 
 __kernel __attribute__ ((reqd_work_group_size (LSEP_LX, LSEP_NT / LSEP_LX, 1)))
 void
