@@ -182,21 +182,55 @@ box_prefix (const bsum_t * cs, bsum_t * ps, int nc)
     x += UP2 (x);
 #endif
     x += UP4 (x);
-    x += UP8 (x) + carry;
-    STORE_B16 (x, ps + CHANNELS + q);
-    /* the last pixel's sums, in every pixel of the next 16 samples */
+    x += UP8 (x);
+    STORE_B16 (x + carry, ps + CHANNELS + q);
+    /* the sums of the 16 samples' last pixel, in every pixel of the carry: the carry's chain
+     * is one addition a step, the shuffles stay off it */
 #if CHANNELS == 1
-    carry = (bsum16_t) (x.sf);
+    carry += (bsum16_t) (x.sf);
 #elif CHANNELS == 2
-    carry = (bsum16_t) (x.sef, x.sef, x.sef, x.sef, x.sef, x.sef, x.sef, x.sef);
+    carry += (bsum16_t) (x.sef, x.sef, x.sef, x.sef, x.sef, x.sef, x.sef, x.sef);
 #else
-    carry = (bsum16_t) (x.scdef, x.scdef, x.scdef, x.scdef);
+    carry += (bsum16_t) (x.scdef, x.scdef, x.scdef, x.scdef);
 #endif
   }
 #endif
   for (; q < ns; q++)
     ps[CHANNELS + q] = ps[q] + cs[q];
 }
+
+/* -DBOX_SUM16 on 8-bit samples, where the output is round (S / d) for an integer d of at
+ * least KSIZE^2 (w = 1 / d and no bias: a box, or equal coefficients over such a divisor; the
+ * results then stay below 256): floor ((S + d / 2) * m / 2^(16 + k)) for every S below 2^16,
+ * with m below 2^16 (a division by a constant as a high product and a shift). Returns k + 1, or
+ * 0 where the sums go through floats. */
+#if defined (BOX_SUM16) && DEPTH == 8
+inline int
+box_divisor (float w, float bias, uint * mul, uint * round_half)
+{
+  float df = w > 0.0f ? rint (1.0f / w) : 0.0f;
+
+  if (bias != 0.0f || df < (float) (KSIZE * KSIZE) || df > 65535.0f ||
+      fabs (df * w - 1.0f) > 1e-6f)
+    return 0;
+
+  uint d = (uint) df;
+
+  if (255u * KSIZE * KSIZE + d / 2 > 65535u)
+    return 0;
+  for (int k = 15; k >= 0; k--) {
+    ulong p = 1ul << (16 + k), m = (p + d - 1) / d;
+
+    /* exact for every numerator below 2^16 */
+    if (m < 65536ul && m * d - p <= (1ul << k)) {
+      *mul = (uint) m;
+      *round_half = d / 2;
+      return k + 1;
+    }
+  }
+  return 0;
+}
+#endif
 
 __kernel void
 convolve_box (int row0, __global const uchar * src, int src_offset, int src_pitch,
@@ -221,6 +255,12 @@ convolve_box (int row0, __global const uchar * src, int src_offset, int src_pitc
   int n16 = SKIPMASK ? 0 : nw * CHANNELS / 16;
   int16 pass0 = lane_pass16 (passmask, 0), pass1 = lane_pass16 (passmask, 1),
       pass2 = lane_pass16 (passmask, 2);
+#if defined (BOX_SUM16) && DEPTH == 8
+  uint fx_mul = 0, fx_half = 0;
+  int fx_k = box_divisor (w, bias, &fx_mul, &fx_half);
+  ushort16 fx_m = (ushort16) ((ushort) fx_mul), fx_h = (ushort16) ((ushort) fx_half),
+      fx_s = (ushort16) ((ushort) max (fx_k - 1, 0));
+#endif
 
   for (int q = 0; q < nc * CHANNELS; q++)
     cs[q] = 0;
@@ -256,8 +296,15 @@ convolve_box (int row0, __global const uchar * src, int src_offset, int src_pitc
     box_prefix (cs, ps, nc);
     for (int v = 0, k = 0; v < n16; v++, k = k == 2 ? 0 : k + 1) {
       bsum16_t sum = LOAD_B16 (ps + 16 * v + KSIZE * CHANNELS) - LOAD_B16 (ps + 16 * v);
-      float16 acc = convert_float16 (sum) * w;
-      put16 (acc, bias, CHANNELS != 3 || k == 0 ? pass0 : k == 1 ? pass1 : pass2, in, out, v);
+      int16 pass = CHANNELS != 3 || k == 0 ? pass0 : k == 1 ? pass1 : pass2;
+
+#if defined (BOX_SUM16) && DEPTH == 8
+      if (fx_k) {
+        put16_bytes (convert_uchar16 (MULHI_U16 (sum + fx_h, fx_m) >> fx_s), pass, in, out, v);
+        continue;
+      }
+#endif
+      put16 (convert_float16 (sum) * w, bias, pass, in, out, v);
     }
     /* the pixels left one at a time, those from width to span copied */
     for (int j = n16 * 16 / CHANNELS; j < n; j++) {

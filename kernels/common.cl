@@ -485,6 +485,33 @@ put16 (float16 acc, float bias, int16 pass, __global const samp_t * centre,
 #endif
 }
 
+#if DEPTH == 8
+/* 16 samples already rounded to bytes, stored as put16 stores its sums */
+inline void
+put16_bytes (uchar16 res, int16 pass, __global const samp_t * centre, __global samp_t * out,
+    int v)
+{
+  res = select (res, vload16 (v, centre), PASS16 (pass));
+#ifdef PACKED_IO
+  ((__global vec16_io *) out)[v].v = res;
+#else
+  vstore16 (res, v, out);
+#endif
+}
+#endif
+
+/* 16-bit unsigned integers, 16 at a time (csep.cl and box.cl in fixed point): the high halves
+ * of the products (MULHI_U16) and (x + y + 1) / 2 (AVG_U16), as x86's instructions where the
+ * compiler has them (LLVM 15 turns mul_hi, and the same written out, into 32-bit multiplies) */
+#if defined (__AVX2__)
+typedef short v16hi_t __attribute__ ((vector_size (32)));
+#define MULHI_U16(x, c) as_ushort16 (__builtin_ia32_pmulhuw256 ((v16hi_t) (x), (v16hi_t) (c)))
+#define AVG_U16(x, y) as_ushort16 (__builtin_ia32_pavgw256 ((v16hi_t) (x), (v16hi_t) (y)))
+#else
+#define MULHI_U16(x, c) mul_hi (x, c)
+#define AVG_U16(x, y) rhadd (x, y)
+#endif
+
 /* NV: float8 vectors per row and work-item (vector.cl, vsep.cl, sparse.cl); MY: rows
  * (vector.cl, vsplit.cl) */
 #ifndef NV

@@ -37,20 +37,7 @@ typedef ushort csum_t;
 typedef ushort16 csum16_t;
 #define CSEP_LOAD16(p) (convert_ushort16 (vload16 (0, p)) << (ushort16) (8))
 #define CSEP_LOAD1(x) ((ushort) ((ushort) (x) << 8))
-/* the high halves of 16 products, and (x + y + 1) / 2 of 16 sums (no overflow): x86's
- * instructions where the compiler has them (LLVM 15 turns mul_hi, and the same written out,
- * into 32-bit multiplies) */
-#if defined (__AVX2__)
-typedef short csep_v16hi __attribute__ ((vector_size (32)));
-#define CSEP_MULHI16(x, c) as_ushort16 (__builtin_ia32_pmulhuw256 ((csep_v16hi) (x), \
-        (csep_v16hi) (c)))
-#define CSEP_AVG16(x, y) as_ushort16 (__builtin_ia32_pavgw256 ((csep_v16hi) (x), \
-        (csep_v16hi) (y)))
-#else
-#define CSEP_MULHI16(x, c) mul_hi (x, c)
-#define CSEP_AVG16(x, y) rhadd (x, y)
-#endif
-#define CSEP_MAC16(c, x, a) ((a) + CSEP_MULHI16 ((x), (csum16_t) (c)))
+#define CSEP_MAC16(c, x, a) ((a) + MULHI_U16 ((x), (csum16_t) (c)))
 #define CSEP_MAC1(c, x, a) ((csum_t) ((a) + mul_hi ((csum_t) (x), (csum_t) (c))))
 #ifdef PACKED_IO
 typedef struct __attribute__ ((packed))
@@ -268,12 +255,12 @@ csep_block (int xb, int y0, __global const uchar * src, int src_offset, int src_
               x[t] = CSEP_LOAD16 (CSAMPLES (base + rows[t]) + q);
 #pragma unroll
             for (int m = 0; m < CSEP_G; m++) {
-              csum16_t a = CSEP_MULHI16 (x[m + RADIUS], (csum16_t) (vq[RADIUS])) +
+              csum16_t a = MULHI_U16 (x[m + RADIUS], (csum16_t) (vq[RADIUS])) +
                   (csum16_t) (v0s);
 
 #pragma unroll
               for (int t = 0; t < RADIUS; t++)
-                a = CSEP_MAC16 (vq2[t], CSEP_AVG16 (x[m + t], x[m + KSIZE - 1 - t]), a);
+                a = CSEP_MAC16 (vq2[t], AVG_U16 (x[m + t], x[m + KSIZE - 1 - t]), a);
               STORE_C16 (a, vs[m] + q);
             }
           }
@@ -386,10 +373,10 @@ csep_block (int xb, int y0, __global const uchar * src, int src_offset, int src_
               csum_t c = hq2[t];
               const csum_t *wp = vm + q + t * CHANNELS, *wr = vm + q + (KSIZE - 1 - t) * CHANNELS;
 
-              a0 = CSEP_MAC16 (c, CSEP_AVG16 (LOAD_C16 (wp), LOAD_C16 (wr)), a0);
-              a1 = CSEP_MAC16 (c, CSEP_AVG16 (LOAD_C16 (wp + 16), LOAD_C16 (wr + 16)), a1);
-              a2 = CSEP_MAC16 (c, CSEP_AVG16 (LOAD_C16 (wp + 32), LOAD_C16 (wr + 32)), a2);
-              a3 = CSEP_MAC16 (c, CSEP_AVG16 (LOAD_C16 (wp + 48), LOAD_C16 (wr + 48)), a3);
+              a0 = CSEP_MAC16 (c, AVG_U16 (LOAD_C16 (wp), LOAD_C16 (wr)), a0);
+              a1 = CSEP_MAC16 (c, AVG_U16 (LOAD_C16 (wp + 16), LOAD_C16 (wr + 16)), a1);
+              a2 = CSEP_MAC16 (c, AVG_U16 (LOAD_C16 (wp + 32), LOAD_C16 (wr + 32)), a2);
+              a3 = CSEP_MAC16 (c, AVG_U16 (LOAD_C16 (wp + 48), LOAD_C16 (wr + 48)), a3);
             }
             const csum_t *wp = vm + q + RADIUS * CHANNELS;
 
@@ -444,13 +431,8 @@ csep_block (int xb, int y0, __global const uchar * src, int src_offset, int src_
           uchar16 res = convert_uchar16 (add_sat (LOAD_C16 (hm + 16 * v), (ushort16) (128)) >>
               (ushort16) (8));
 
-          res = select (res, vload16 (v, in), PASS16 (CHANNELS != 3 || k == 0 ? pass0 :
-                  k == 1 ? pass1 : pass2));
-#ifdef PACKED_IO
-          ((__global vec16_io *) out)[v].v = res;
-#else
-          vstore16 (res, v, out);
-#endif
+          put16_bytes (res, CHANNELS != 3 || k == 0 ? pass0 : k == 1 ? pass1 : pass2, in, out,
+              v);
           continue;
         }
 #endif

@@ -1948,6 +1948,14 @@ static const Filter f_box5_bias = { "box", 5, 0.0, -20.0 };
 static const Filter f_box31 = { "box", 31, 0.0, 0.0 };
 static const Filter f_box63 = { "box", 63, 0.0, 0.0 };
 static const Filter f_equal3 = { NULL, 3, 0.0, 10.0, equal3 };
+/* equal coefficients over a divisor of at least the matrix's area: on 8-bit samples up to
+ * size 15 the CPU's running sums divide by it in fixed point (box.cl, box_divisor); 26 is even,
+ * so that some windows' quotients end in exactly .5 */
+static const gdouble ones5[25] = {
+  1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1
+};
+static const Filter f_ones5_div26 = { NULL, 5, 26.0, 0.0, ones5 };
+static const Filter f_ones5_div1000 = { NULL, 5, 1000.0, 0.0, ones5 };
 static const Filter f_gauss3 = { "gaussian", 3, 0.0, 0.0 };
 static const Filter f_gauss15 = { "gaussian", 15, 0.0, 0.0 };
 static const Filter f_gauss31 = { "gaussian", 31, 0.0, 0.0 };
@@ -2018,6 +2026,10 @@ static const BlurCase blur_cases[] = {
   {{"RGBA", 290, 70, "auto", &f_box63, "constant", "separable", INPUT_POOL_PADDED}, BOX_RAN,
       BOX_RAN},
   {{"AYUV", 45, 23, "y+u+v", &f_equal3, "clamp", "separable", INPUT_DEFAULT}, BOX_RAN,
+      BOX_RAN},
+  {{"RGBA", 70, 33, "auto", &f_ones5_div26, "mirror", "separable", INPUT_DEFAULT}, BOX_RAN,
+      BOX_RAN},
+  {{"GRAY8", 33, 20, "y", &f_ones5_div1000, "constant", "separable", INPUT_DEFAULT}, BOX_RAN,
       BOX_RAN},
   {{"RGBA", 67, 45, "auto", &f_gauss3, "clamp", "separable", INPUT_DEFAULT}, COLUMNS_RAN,
       LOCAL_RAN},
