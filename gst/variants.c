@@ -306,12 +306,13 @@ static const ClVariant csep = { GST_CL_CONVOLVE_METHOD_SEPARABLE, 256, 8,
 };
 
 /* csep's output rows whose vertical sums are taken together (a divisor of its 8 rows): 4 where
- * the CPU has 32 wide vector registers (AVX-512: the 8 accumulators and the loaded samples fit),
- * else 1 (docs/kernels.md) */
+ * the CPU has 32 wide vector registers (AVX-512: the 8 accumulators and the loaded samples fit)
+ * or the sums are in fixed point (16 samples a 256-bit register, a pair of symmetric rows one
+ * product), else 1 (docs/kernels.md) */
 static gint
-csep_group (const ClDeviceFacts * d)
+csep_group (const ClDeviceFacts * d, gboolean fixed)
 {
-  return d->native_float_width >= 16 ? 4 : 1;
+  return d->native_float_width >= 16 || fixed ? 4 : 1;
 }
 
 /* 8-bit samples, a blur's one pair (ClKernelRequest.unit) and sizes up to 31: csep's sums in
@@ -615,7 +616,7 @@ cl_variant_options (const ClDeviceFacts * d, const ClKernelRequest * r, const Cl
       MIN (LSEP_VY, v->by), v->bx, MAX (r->rank, 1), lsep_rgb (r) ? " -DLSEP_RGB" : "") :
       v->split == CL_SEPARABLE_COLUMNS ?
       g_strdup_printf (" -DCSEP_W=%d -DCSEP_MY=%d -DCSEP_G=%d%s", v->bx, v->by,
-      csep_group (d), csep_fixed (r) ? " -DCSEP_FX" : "") :
+      csep_group (d, csep_fixed (r)), csep_fixed (r) ? " -DCSEP_FX" : "") :
       v->split == CL_SEPARABLE_BOX && d->local_mem_dedicated ?
       g_strdup_printf (" -DGBOX_TW=%d -DGBOX_MX=%d -DSTRIP=%d", GBOX_TW, v->bx, v->by) :
       v->split == CL_SEPARABLE_BOX ?

@@ -469,6 +469,11 @@ test_rgb24_swap (void)
   /* one output row at a time where the CPU has 16 vector registers (4 on AVX-512) */
   assert_options (&avx2, &rgb, "-DKSIZE=7 -DCHANNELS=3 -DDEPTH=8 -DSKIPMASK=0 "
       "-DCSEP_W=256 -DCSEP_MY=8 -DCSEP_G=1 -DPACKED_IO");
+  /* ... but 4 in fixed point (16 samples a register, symmetric rows paired) */
+  rgb.unit = TRUE;
+  assert_options (&avx2, &rgb, "-DKSIZE=7 -DCHANNELS=3 -DDEPTH=8 -DSKIPMASK=0 "
+      "-DCSEP_W=256 -DCSEP_MY=8 -DCSEP_G=4 -DCSEP_FX -DPACKED_IO");
+  rgb.unit = FALSE;
   be.rank = -1;
   assert_options (&avx2, &be, "-DKSIZE=7 -DCHANNELS=1 -DDEPTH=16 -DSKIPMASK=0 "
       "-DSWAP -DNV=3 -DMY=2 -DPACKED_IO");
