@@ -30,19 +30,25 @@
 
 /* A stored sample as a float, exactly: its bits under the exponent of 2^23, less 2^23 (integer
  * and float additions, where a conversion instruction runs at a quarter of their rate on
- * GPUs); samples are below 2^16. */
+ * GPUs); samples are below 2^16. Up to size 15, 4-sample pixels take the conversion
+ * instructions instead: there the sums leave them room, and the bit form costs more
+ * instructions than they do (docs/kernels.md, lsep). */
 #define MAGIC 0x4B000000u
 #define MAGIC_F 8388608.0f
+/* a whole pixel, in one load where the kernel's view is aligned to the pixel's size (al) */
+#define LSEP_READ(p) (al ? READ_AL (p) : READ (p))
 #if defined (ONLY)
 #define LSEP_LOAD(p) (as_float (MAGIC | (uint) STORED (CSAMPLES (p)[ONLY])) - MAGIC_F)
 #elif CHANNELS == 1
 #define LSEP_LOAD(p) (as_float (MAGIC | (uint) READ (p)) - MAGIC_F)
 #elif CHANNELS == 2
-#define LSEP_LOAD(p) (as_float2 ((uint2) (MAGIC) | convert_uint2 (READ (p))) - MAGIC_F)
+#define LSEP_LOAD(p) (as_float2 ((uint2) (MAGIC) | convert_uint2 (LSEP_READ (p))) - MAGIC_F)
 #elif CHANNELS == 3
 #define LSEP_LOAD(p) (as_float3 ((uint3) (MAGIC) | convert_uint3 (READ (p))) - MAGIC_F)
+#elif KSIZE <= 15
+#define LSEP_LOAD(p) convert_float4 (LSEP_READ (p))
 #else
-#define LSEP_LOAD(p) (as_float4 ((uint4) (MAGIC) | convert_uint4 (READ (p))) - MAGIC_F)
+#define LSEP_LOAD(p) (as_float4 ((uint4) (MAGIC) | convert_uint4 (LSEP_READ (p))) - MAGIC_F)
 #endif
 
 /* what the sums are taken over: the pixel, or its first three samples (LSEP_RGB) */
@@ -65,21 +71,13 @@ typedef sum_t lsum_t;
  * coefficients are constants and the loads go out together; LSEP_VY bounds the registers they
  * hold, so that enough work-groups fit a compute unit */
 
-__kernel __attribute__ ((reqd_work_group_size (LSEP_LX, LSEP_NT / LSEP_LX, 1)))
-void
-convolve_lsep (int row0, __global const uchar * src, int src_offset, int src_pitch,
-    __global uchar * dst, int dst_offset, int dst_pitch, int width, int height, int span,
-    __constant float *coef, int rank, float bias, uint passmask SHAPE_PARAMS)
+/* The vertical sums of the tile's columns into vs; al: whole pixels in one load (the caller
+ * passes a constant, so that each form is compiled without a test at every load) */
+inline void
+lsep_columns (__local lsum_t (*vs)[LSEP_TY][LSEP_ROW], int lid, int xs, int ys,
+    __global const uchar * src, int src_pitch, int width, int height, int direct,
+    __constant float *coef, const int al SHAPE_PARAMS)
 {
-  __local lsum_t vs[LSEP_RANK][LSEP_TY][LSEP_ROW];
-  int lid = get_local_id (1) * LSEP_LX + get_local_id (0);
-  int xs = get_group_id (0) * LSEP_TX, ys = row0 + (int) get_group_id (1) * LSEP_TY;
-  int ye = min (ys + LSEP_TY, height);
-  /* the tile's rows and their halo inside the plane: no row to map */
-  int direct = ys - RADIUS >= 0 && ys + LSEP_TY - 1 + RADIUS < height;
-
-  src += src_offset;
-  dst += dst_offset;
   /* the vertical sums of column c */
   for (int c = lid; c < LSEP_COLS; c += LSEP_NT) {
     int x = xs - RADIUS + c;
@@ -124,6 +122,27 @@ convolve_lsep (int row0, __global const uchar * src, int src_offset, int src_pit
           vs[p][q + m][LSEP_SLOT (c)] = acc[p][m];
     }
   }
+}
+
+__kernel __attribute__ ((reqd_work_group_size (LSEP_LX, LSEP_NT / LSEP_LX, 1)))
+void
+convolve_lsep (int row0, __global const uchar * src, int src_offset, int src_pitch,
+    __global uchar * dst, int dst_offset, int dst_pitch, int width, int height, int span,
+    __constant float *coef, int rank, float bias, uint passmask SHAPE_PARAMS)
+{
+  __local lsum_t vs[LSEP_RANK][LSEP_TY][LSEP_ROW];
+  int lid = get_local_id (1) * LSEP_LX + get_local_id (0);
+  int xs = get_group_id (0) * LSEP_TX, ys = row0 + (int) get_group_id (1) * LSEP_TY;
+  int ye = min (ys + LSEP_TY, height);
+  /* the tile's rows and their halo inside the plane: no row to map */
+  int direct = ys - RADIUS >= 0 && ys + LSEP_TY - 1 + RADIUS < height;
+
+  src += src_offset;
+  dst += dst_offset;
+  if (WHOLE_PIX_IO && ((src_offset | src_pitch) & (PIX_BYTES - 1)) == 0)
+    lsep_columns (vs, lid, xs, ys, src, src_pitch, width, height, direct, coef, 1 SHAPE_ARGS);
+  else
+    lsep_columns (vs, lid, xs, ys, src, src_pitch, width, height, direct, coef, 0 SHAPE_ARGS);
   barrier (CLK_LOCAL_MEM_FENCE);
   /* the horizontal sums: LSEP_MX adjacent outputs of row r from column c0 */
   for (int task = lid; task < LSEP_TX / LSEP_MX * LSEP_TY; task += LSEP_NT) {
