@@ -306,13 +306,13 @@ static const ClVariant csep = { GST_CL_CONVOLVE_METHOD_SEPARABLE, 256, 8,
 };
 
 /* csep's output rows whose vertical sums are taken together (a divisor of its 8 rows): 4 where
- * the CPU has 32 wide vector registers (AVX-512: the 8 accumulators and the loaded samples fit)
- * or the sums are in fixed point (16 samples a 256-bit register, a pair of symmetric rows one
- * product), else 1 (docs/kernels.md) */
+ * the CPU has 256-bit vectors or wider (each loaded row serves 4 output rows; on AVX2 the
+ * accumulators spill, and still gain from size 15 in floats and at every size in fixed
+ * point), else 1 (docs/kernels.md) */
 static gint
 csep_group (const ClDeviceFacts * d, gboolean fixed)
 {
-  return d->native_float_width >= 16 || fixed ? 4 : 1;
+  return d->native_float_width >= 8 || fixed ? 4 : 1;
 }
 
 /* 8-bit samples, a blur's one pair (ClKernelRequest.unit) and sizes up to 31: csep's sums in

@@ -20,6 +20,7 @@
 static const ClDeviceFacts gpu = { TRUE, 49152, 1024, 1 };
 static const ClDeviceFacts avx512 = { FALSE, 4 << 20, 4096, 16 };
 static const ClDeviceFacts avx2 = { FALSE, 4 << 20, 4096, 8 };
+static const ClDeviceFacts sse = { FALSE, 4 << 20, 4096, 4 };
 static const ClDeviceFacts small = { TRUE, 4096, 128, 1 };
 
 enum
@@ -466,12 +467,14 @@ test_rgb24_swap (void)
       "separable columns w=256 my=8, separable");
   assert_fixed (&avx2, &rgb, "separable columns w=256 my=8");
   assert_fixed (&avx2, &be, "separable columns w=256 my=8");
-  /* one output row at a time where the CPU has 16 vector registers (4 on AVX-512) */
+  /* 4 output rows at a time with 256-bit vectors or wider, in floats and in fixed point; one
+   * with narrower ones */
   assert_options (&avx2, &rgb, "-DKSIZE=7 -DCHANNELS=3 -DDEPTH=8 -DSKIPMASK=0 "
+      "-DCSEP_W=256 -DCSEP_MY=8 -DCSEP_G=4 -DPACKED_IO");
+  assert_options (&sse, &rgb, "-DKSIZE=7 -DCHANNELS=3 -DDEPTH=8 -DSKIPMASK=0 "
       "-DCSEP_W=256 -DCSEP_MY=8 -DCSEP_G=1 -DPACKED_IO");
-  /* ... but 4 in fixed point (16 samples a register, symmetric rows paired) */
   rgb.unit = TRUE;
-  assert_options (&avx2, &rgb, "-DKSIZE=7 -DCHANNELS=3 -DDEPTH=8 -DSKIPMASK=0 "
+  assert_options (&sse, &rgb, "-DKSIZE=7 -DCHANNELS=3 -DDEPTH=8 -DSKIPMASK=0 "
       "-DCSEP_W=256 -DCSEP_MY=8 -DCSEP_G=4 -DCSEP_FX -DPACKED_IO");
   rgb.unit = FALSE;
   be.rank = -1;
