@@ -78,9 +78,9 @@ typedef float16 csum16_t;
 #endif
 #define CSEP_ROWS (KSIZE + CSEP_G - 1)
 /* Symmetric vertical taps in fixed point: each output row multiplies the average of a pair of
- * input rows once (as the horizontal sums do), the group's CSEP_ROWS vectors of 16 samples held
- * in registers, which bounds the size */
-#if defined (CSEP_FX) && CSEP_G > 1 && CSEP_ROWS <= 24
+ * input rows once (as the horizontal sums do), from the group's CSEP_ROWS vectors of 16 samples
+ * (past the registers they spill to the stack, which still costs less than a multiply each) */
+#if defined (CSEP_FX) && CSEP_G > 1
 #define CSEP_VPAIR 1
 #else
 #define CSEP_VPAIR 0
