@@ -304,7 +304,13 @@ convolve_box (int row0, __global const uchar * src, int src_offset, int src_pitc
         continue;
       }
 #endif
+#ifdef BOX_SUM16
       put16 (convert_float16 (sum) * w, bias, pass, in, out, v);
+#else
+      /* the sums are below 2^31: converted as signed integers, which x86 has an instruction
+       * for (unsigned ones only from AVX-512 on) */
+      put16 (convert_float16 (as_int16 (sum)) * w, bias, pass, in, out, v);
+#endif
     }
     /* the pixels left one at a time, those from width to span copied */
     for (int j = n16 * 16 / CHANNELS; j < n; j++) {
