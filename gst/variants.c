@@ -306,9 +306,8 @@ static const ClVariant csep = { GST_CL_CONVOLVE_METHOD_SEPARABLE, 256, 8,
 };
 
 /* csep's output rows whose vertical sums are taken together (a divisor of its 8 rows): 4 where
- * the CPU has 256-bit vectors or wider (each loaded row serves 4 output rows; on AVX2 the
- * accumulators spill, and still gain from size 15 in floats and at every size in fixed
- * point), else 1 (docs/kernels.md) */
+ * the CPU has 256-bit vectors or wider (each loaded row serves 4 output rows, worth the
+ * accumulators AVX2's 16 registers spill), else 1 (docs/kernels.md) */
 static gint
 csep_group (const ClDeviceFacts * d, gboolean fixed)
 {
