@@ -599,6 +599,31 @@ max_idle_programs (void)
   return (guint) v;
 }
 
+/* cl_nv_device_attribute_query's CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV */
+#define COMPUTE_CAPABILITY_MAJOR_NV 0x4000
+
+/* Whether the device takes PTX mma.sync on f16 (m16n8k16) in inline assembly: an NVIDIA GPU
+ * of compute capability 8.0 or later, whose OpenCL compiler passes inline PTX on. Off unless
+ * GST_CLCONVOLVE_TENSOR (a developer override, while convolve_tsep is being measured) is 1:
+ * the tuner times it, or 2: the fixed rules (method=separable, auto without tuning) take it
+ * where it applies. */
+static gint
+device_tensor_mma (cl_device_id device)
+{
+  const gchar *env = g_getenv ("GST_CLCONVOLVE_TENSOR");
+  gchar ext[8192] = "";
+  cl_uint major = 0;
+
+  if (!env || (strcmp (env, "1") && strcmp (env, "2")))
+    return 0;
+  if (clGetDeviceInfo (device, CL_DEVICE_EXTENSIONS, sizeof (ext) - 1, ext, NULL) !=
+      CL_SUCCESS || !strstr (ext, "cl_nv_device_attribute_query") ||
+      clGetDeviceInfo (device, COMPUTE_CAPABILITY_MAJOR_NV, sizeof (major), &major, NULL) !=
+      CL_SUCCESS || major < 8)
+    return 0;
+  return env[0] - '0';
+}
+
 /* A context object on device e: over cl (retained) when it is not NULL, else on a new OpenCL
  * context. */
 static GstClContext *
@@ -650,6 +675,7 @@ context_new (const DeviceEntry * e, cl_context cl, GError ** error)
   ctx->local_mem_dedicated = (lmt == CL_LOCAL);
   ctx->max_work_group_size = wgs;
   ctx->native_float_width = fwidth;
+  ctx->tensor_mma = device_tensor_mma (e->device);
   ctx->host_unified = unified == CL_TRUE;
   /* G_MAXUINT: a device no platform lists (an application's sub-device): "?" selects none */
   ctx->index_spec = e->pi == G_MAXUINT ? g_strdup ("?") : g_strdup_printf ("%u:%u", e->pi,
@@ -657,10 +683,11 @@ context_new (const DeviceEntry * e, cl_context cl, GError ** error)
   ctx->cache_dir = gst_cl_program_cache_dir ();
   ctx->identity = device_identity (e);
   GST_INFO ("created context on %s in %.1f ms: local memory %" G_GSIZE_FORMAT " bytes (%s), "
-      "max work-group %" G_GSIZE_FORMAT ", host-unified memory %s, native float vector %u",
+      "max work-group %" G_GSIZE_FORMAT ", host-unified memory %s, native float vector %u, "
+      "tensor cores %s",
       ctx->device_name, (g_get_monotonic_time () - start) / 1000.0, ctx->local_mem_size,
       ctx->local_mem_dedicated ? "dedicated" : "global", wgs, ctx->host_unified ? "yes" : "no",
-      fwidth);
+      fwidth, ctx->tensor_mma ? "yes" : "no");
   return ctx;
 }
 

@@ -20,7 +20,7 @@
 extern const char gst_cl_source_direct[], gst_cl_source_vector[], gst_cl_source_vsplit[],
     gst_cl_source_tiled[], gst_cl_source_separable[], gst_cl_source_vsep[],
     gst_cl_source_sparse[], gst_cl_source_box[],
-    gst_cl_source_lsep[], gst_cl_source_csep[];
+    gst_cl_source_lsep[], gst_cl_source_csep[], gst_cl_source_tsep[];
 extern const char gst_cl_sources_digest[];
 /* not a variant: the regions' rectangle copies (clframes.c) */
 extern const char gst_cl_source_regions[];
@@ -28,7 +28,7 @@ extern const char gst_cl_source_regions[];
 static const gchar *const embedded_sources[CL_N_SOURCES] = {
   gst_cl_source_direct, gst_cl_source_vector, gst_cl_source_vsplit, gst_cl_source_tiled,
   gst_cl_source_separable, gst_cl_source_vsep, gst_cl_source_sparse, gst_cl_source_box,
-  gst_cl_source_lsep, gst_cl_source_csep
+  gst_cl_source_lsep, gst_cl_source_csep, gst_cl_source_tsep
 };
 
 const gchar *const *
@@ -53,7 +53,7 @@ gst_cl_embedded_digest (void)
  * GST_CLCONVOLVE_KERNEL_SOURCE reads instead of the embedded sources. */
 static const gchar *const kernel_files[CL_N_SOURCES] = {
   "direct.cl", "vector.cl", "vsplit.cl", "tiled.cl", "separable.cl", "vsep.cl", "sparse.cl",
-  "box.cl", "lsep.cl", "csep.cl"
+  "box.cl", "lsep.cl", "csep.cl", "tsep.cl"
 };
 
 #define COMMON_SOURCE "common.cl"

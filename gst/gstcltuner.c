@@ -40,7 +40,8 @@ gst_cl_tuner_init (void)
  * candidate lists and the way they are timed, so that choices made otherwise are timed again
  * (2: vector 4x3 on AVX-512 CPUs; 3: the split planes; 4: candidates timed in turns;
  * 5: method=sparse); " box" marks the requests that also time convolve_box, " unit" those
- * whose CPU separable kernel sums in fixed point. The border is
+ * whose CPU separable kernel sums in fixed point, " tensor" devices that time convolve_tsep
+ * (so that GST_CLCONVOLVE_TENSOR=0 keeps choices of its own). The border is
  * "-1" on CPUs, where one program serves the four rules (it is compiled in on GPUs), so a
  * border change there keeps the choice. */
 static gchar *
@@ -49,12 +50,13 @@ tune_key (const ClTuner * t, const ClKernelRequest * r)
   /* one matrix keeps the keys it had */
   static const gchar *const combine_key[] = { "", " combine 1", " combine 2", " combine 3" };
   gchar *what = g_strdup_printf ("tune 5: size %d channels %d depth %d skipmask %u only %d "
-      "border %d rank %d block %d view %dx%d passmask %u split %d discrete %d taps %d%s%s%s%s",
+      "border %d rank %d block %d view %dx%d passmask %u split %d discrete %d taps %d%s%s%s%s%s",
       r->size, r->channels, r->depth, r->skipmask, r->only,
       t->facts->local_mem_dedicated ? r->border : -1, r->rank,
       cl_variant_direct_block (t->facts, r), r->width, r->height, r->passmask,
       cl_variant_split_offered (t->facts, r), r->discrete, r->taps, r->swap ? " swap" : "",
-      combine_key[CLAMP (r->combine, 0, 3)], r->box ? " box" : "", r->unit ? " unit" : "");
+      combine_key[CLAMP (r->combine, 0, 3)], r->box ? " box" : "", r->unit ? " unit" : "",
+      t->facts->tensor_mma ? " tensor" : "");
   gchar *key = gst_cl_program_cache_key (t->ctx->identity, what, t->digest);
 
   g_free (what);

@@ -18,7 +18,7 @@
 static const gchar *const source_entries[CL_N_SOURCES] = {
   "convolve_direct", "convolve_vector", "convolve_vsplit", "convolve_tiled", "convolve_cols",
   "convolve_vsep", "convolve_sparse", "convolve_box",
-  "convolve_lsep", "convolve_csep",
+  "convolve_lsep", "convolve_csep", "convolve_tsep",
 };
 
 const gchar *
@@ -293,6 +293,46 @@ lsep_default (const ClDeviceFacts * d, const ClKernelRequest * r, ClVariant * v)
   return FALSE;
 }
 
+/* Both passes on the tensor cores (convolve_tsep): 8-bit samples and a blur's one pair, whose
+ * f16 coefficients keep the output within its rounding, sizes up to 63 (docs/kernels.md,
+ * tsep). Work-groups over the widest of tsep_widths columns whose planes fit in local memory,
+ * TSEP_SH rows high, of a warp per 8 columns (each takes 8 columns of the vertical pass). */
+#define TSEP_SH 128
+#define TSEP_NW(tw) ((tw) / 8)
+static const gint tsep_widths[] = { 64, 32 };
+
+/* the samples whose sums tsep takes */
+static gint
+tsep_planes (const ClKernelRequest * r)
+{
+  return r->only >= 0 ? 1 : lsep_rgb (r) ? 3 : r->channels;
+}
+
+/* Local memory of a tsep work-group tw columns wide: per plane 16 input rows of the columns
+ * and the halo, and the ring of horizontal sums, hi and lo parts (kernels/tsep.cl's ins and
+ * ht) */
+static gsize
+tsep_bytes (const ClKernelRequest * r, gint tw)
+{
+  gint blocks = (r->size + 14) / 16 + 1, inputs = tw / 16 + blocks - 1;
+
+  return (gsize) tsep_planes (r) * 4 * (16 * (8 * inputs + 4) + 2 * tw * (8 * blocks + 4));
+}
+
+/* tsep's width for r, 0 where it does not run */
+static gint
+tsep_width (const ClDeviceFacts * d, const ClKernelRequest * r)
+{
+  if (!d->tensor_mma || r->depth != 8 || r->rank != 1 || !r->unit || r->combine ||
+      r->size > 63)
+    return 0;
+  for (guint i = 0; i < G_N_ELEMENTS (tsep_widths); i++)
+    if (tsep_bytes (r, tsep_widths[i]) + 256 <= d->local_mem_size &&
+        d->max_work_group_size >= 32 * TSEP_NW (tsep_widths[i]))
+      return tsep_widths[i];
+  return 0;
+}
+
 /* The vertical pass first, row by row (convolve_csep), on CPU-like devices: blocks of 256
  * pixels on 8 rows per work-item; not for a second matrix (combine). */
 static gboolean
@@ -335,6 +375,10 @@ separable_for (const ClDeviceFacts * d, const ClKernelRequest * r)
     return two_pass;
   if (box_fits (d, r))
     return box_sums;
+  if (d->tensor_mma == 2 && tsep_width (d, r))
+    return (ClVariant) { GST_CL_CONVOLVE_METHOD_SEPARABLE, tsep_width (d, r), TSEP_SH,
+      CL_SEPARABLE_TENSOR
+    };
   if (gbox_fits (d, r))
     return gpu_box_sums;
   if (lsep_default (d, r, &v))
@@ -513,7 +557,7 @@ cl_variant_candidates (const ClDeviceFacts * d, const ClKernelRequest * r, ClVar
   /* with local memory: tiles, float4, vectors, split (where asked), lsep or box, two passes,
    * sparse; without: float4, vectors, split, box, two passes and one, sparse */
   G_STATIC_ASSERT (G_N_ELEMENTS (tiled_blocks) + 1 + G_N_ELEMENTS (cpu_vector) + 1 +
-      2 + 1 + 1 <= CL_MAX_CANDIDATES);
+      2 + 1 + 1 + 1 <= CL_MAX_CANDIDATES);
   G_STATIC_ASSERT (1 + G_N_ELEMENTS (cpu_vector) + 1 + 1 + 1 + 3 + 1 <= CL_MAX_CANDIDATES);
 
   if (r->combine) {
@@ -556,6 +600,10 @@ cl_variant_candidates (const ClDeviceFacts * d, const ClKernelRequest * r, ClVar
   /* (a box's running sums take lsep's place) */
   if (!gbox_fits (d, r) && lsep_default (d, r, &out[n]))
     n++;
+  if (tsep_width (d, r))
+    out[n++] = (ClVariant) { GST_CL_CONVOLVE_METHOD_SEPARABLE, tsep_width (d, r), TSEP_SH,
+      CL_SEPARABLE_TENSOR
+    };
   if (csep_fits (d, r))
     out[n++] = csep;
   if (r->rank >= 0) {
@@ -613,6 +661,9 @@ cl_variant_options (const ClDeviceFacts * d, const ClKernelRequest * r, const Cl
       "-DLSEP_MX=%d -DLSEP_RANK=%d%s", lsep_tx (d, r, v->bx, v->by),
       lsep_wide (d, r, v->bx, v->by) ? LSEP_WIDE_LX : LSEP_TX, LSEP_NT, v->by,
       MIN (LSEP_VY, v->by), v->bx, MAX (r->rank, 1), lsep_rgb (r) ? " -DLSEP_RGB" : "") :
+      v->split == CL_SEPARABLE_TENSOR ?
+      g_strdup_printf (" -DTSEP_TW=%d -DTSEP_SH=%d -DTSEP_NW=%d%s", v->bx, v->by, TSEP_NW (v->bx),
+      lsep_rgb (r) ? " -DTSEP_RGB" : "") :
       v->split == CL_SEPARABLE_COLUMNS ?
       g_strdup_printf (" -DCSEP_W=%d -DCSEP_MY=%d -DCSEP_G=%d%s", v->bx, v->by,
       csep_group (d, csep_fixed (r)), csep_fixed (r) ? " -DCSEP_FX" : "") :
@@ -647,6 +698,7 @@ cl_variant_source (const ClVariant * v)
       sparse ? CL_SOURCE_SPARSE : separable && v->split == CL_SEPARABLE_BOX ? CL_SOURCE_BOX :
       separable && v->split == CL_SEPARABLE_LOCAL ? CL_SOURCE_LSEP :
       separable && v->split == CL_SEPARABLE_COLUMNS ? CL_SOURCE_CSEP :
+      separable && v->split == CL_SEPARABLE_TENSOR ? CL_SOURCE_TSEP :
       separable && v->bx > 0 ? CL_SOURCE_VSEP : separable ? CL_SOURCE_SEPARABLE :
       v->split ? CL_SOURCE_VSPLIT : v->method == GST_CL_CONVOLVE_METHOD_VECTOR ?
       CL_SOURCE_VECTOR : CL_SOURCE_DIRECT;
@@ -678,6 +730,17 @@ cl_variant_launch (const ClDeviceFacts * d, const ClKernelRequest * r, const ClV
     out->local[1] = LSEP_NT / lx;
     out->px = lsep_tx (d, r, v->bx, v->by) / lx;
     out->py = v->by / (LSEP_NT / lx);
+    out->one_pass = TRUE;
+    return TRUE;
+  }
+  if (separable && v->split == CL_SEPARABLE_TENSOR) {
+    /* a work-group of a warp per 8 columns a tile of bx columns and by rows */
+    if (wg < 32 * TSEP_NW (v->bx))
+      return FALSE;
+    out->local[0] = 32;
+    out->local[1] = TSEP_NW (v->bx);
+    out->px = v->bx / 32;
+    out->py = v->by / TSEP_NW (v->bx);
     out->one_pass = TRUE;
     return TRUE;
   }
@@ -747,6 +810,8 @@ cl_variant_text (const ClVariant * v, gchar * buf, gsize n)
     g_snprintf (buf, n, "%s columns w=%d my=%d", name, v->bx, v->by);
   else if (v->method == GST_CL_CONVOLVE_METHOD_SEPARABLE && v->split == CL_SEPARABLE_LOCAL)
     g_snprintf (buf, n, "%s local mx=%d ty=%d", name, v->bx, v->by);
+  else if (v->method == GST_CL_CONVOLVE_METHOD_SEPARABLE && v->split == CL_SEPARABLE_TENSOR)
+    g_snprintf (buf, n, "%s tensor w=%d h=%d", name, v->bx, v->by);
   else if (v->method == GST_CL_CONVOLVE_METHOD_SEPARABLE && v->bx)
     g_snprintf (buf, n, "%s nv=%d strip=%d", name, v->bx, v->by);
   else if (v->method == GST_CL_CONVOLVE_METHOD_VECTOR && v->split)

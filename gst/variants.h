@@ -36,6 +36,9 @@ typedef struct
   gsize local_mem_size;
   gsize max_work_group_size;
   guint native_float_width;     /* 16 on AVX-512 CPUs */
+  gint tensor_mma;              /* PTX mma.sync on f16 through inline assembly: NVIDIA,
+                                 * compute capability 8.0 or later (convolve_tsep); 2: and
+                                 * the fixed rules take it where it applies */
 } ClDeviceFacts;
 
 /* What a kernel is asked for: one pixel shape of a frame layout, the settings, and the element's
@@ -74,6 +77,8 @@ typedef struct
 #define CL_SEPARABLE_BOX 2
 /* ... and on CPUs the vertical pass first, row by row (convolve_csep) */
 #define CL_SEPARABLE_COLUMNS 3
+/* ... and on NVIDIA GPUs with tensor cores both passes as matrix products (convolve_tsep) */
+#define CL_SEPARABLE_TENSOR 4
 
 /* One compiled variant of the convolution: which kernel and its blocking. */
 typedef struct
@@ -91,7 +96,8 @@ typedef struct
                                  * CL_SEPARABLE_BOX for running sums (box.cl: bx pixels down
                                  * strips of by rows per work-item; with local memory in
                                  * work-groups of 64), CL_SEPARABLE_COLUMNS for csep.cl (bx
-                                 * pixels on by rows) */
+                                 * pixels on by rows), CL_SEPARABLE_TENSOR for tsep.cl (bx
+                                 * columns and by rows a work-group) */
   gboolean generic;             /* float4 block=1, or separable in two passes, with the matrix
                                  * side and border as arguments: one program per pixel shape,
                                  * whatever the settings */
@@ -112,7 +118,7 @@ typedef enum
 {
   CL_SOURCE_DIRECT, CL_SOURCE_VECTOR, CL_SOURCE_VSPLIT, CL_SOURCE_TILED, CL_SOURCE_SEPARABLE,
   CL_SOURCE_VSEP, CL_SOURCE_SPARSE, CL_SOURCE_BOX, CL_SOURCE_LSEP,
-  CL_SOURCE_CSEP, CL_N_SOURCES
+  CL_SOURCE_CSEP, CL_SOURCE_TSEP, CL_N_SOURCES
 } ClKernelSource;
 
 /* method=tiled's geometry for mx x my outputs per work-item: the work-group, whether the tile

@@ -22,6 +22,8 @@ static const ClDeviceFacts avx512 = { FALSE, 4 << 20, 4096, 16 };
 static const ClDeviceFacts avx2 = { FALSE, 4 << 20, 4096, 8 };
 static const ClDeviceFacts sse = { FALSE, 4 << 20, 4096, 4 };
 static const ClDeviceFacts small = { TRUE, 4096, 128, 1 };
+/* the GPU above with tensor cores (an NVIDIA of compute capability 8.0 or later) */
+static const ClDeviceFacts tensor = { TRUE, 49152, 1024, 1, TRUE };
 
 enum
 {
@@ -80,10 +82,11 @@ assert_fallback (const ClDeviceFacts * d, const ClKernelRequest * r, const gchar
   g_free (got);
 }
 
-/* the candidates, as texts joined by ", " */
-static void
-assert_candidates (const ClDeviceFacts * d, const ClKernelRequest * r, const gchar * expect)
+/* the candidates, as texts joined by ", " (valid until the next call) */
+static const gchar *
+candidates_text (const ClDeviceFacts * d, const ClKernelRequest * r)
 {
+  static gchar *last;
   ClVariant c[CL_MAX_CANDIDATES];
   gint n = cl_variant_candidates (d, r, c);
   GString *s = g_string_new (NULL);
@@ -95,18 +98,34 @@ assert_candidates (const ClDeviceFacts * d, const ClKernelRequest * r, const gch
     g_string_append_printf (s, "%s%s", i ? ", " : "", t);
     g_free (t);
   }
-  g_assert_cmpstr (s->str, ==, expect);
-  g_string_free (s, TRUE);
+  g_free (last);
+  last = g_string_free (s, FALSE);
+  return last;
+}
+
+static void
+assert_candidates (const ClDeviceFacts * d, const ClKernelRequest * r, const gchar * expect)
+{
+  g_assert_cmpstr (candidates_text (d, r), ==, expect);
+}
+
+/* the build options of variant v */
+static void
+assert_options_of (const ClDeviceFacts * d, const ClKernelRequest * r, const ClVariant * v,
+    const gchar * expect)
+{
+  gchar *o = cl_variant_options (d, r, v);
+
+  g_assert_cmpstr (o, ==, expect);
+  g_free (o);
 }
 
 static void
 assert_options (const ClDeviceFacts * d, const ClKernelRequest * r, const gchar * expect)
 {
   ClVariant v = cl_variant_fixed (d, r, NULL);
-  gchar *o = cl_variant_options (d, r, &v);
 
-  g_assert_cmpstr (o, ==, expect);
-  g_free (o);
+  assert_options_of (d, r, &v, expect);
 }
 
 static void
@@ -707,6 +726,80 @@ test_box (void)
   assert_fixed (&avx512, &r, "separable");
 }
 
+/* Tensor cores: tsep is timed beside lsep (and the box's running sums) for 8-bit blurs of
+ * one pair up to 63, 64 columns a work-group where its planes fit in local memory, else 32:
+ * per plane 16 rows of the columns and halo as f16 pairs (8 (64 / 16 + T - 1) + 4 words a
+ * row), and the ring of T blocks of 16 rows, hi and lo (T = (size + 14) / 16 + 1, 8 T + 4
+ * words a column). RGBA with alpha copied at 15 (T = 2): 3 x 4 x (16 x 44 + 2 x 64 x 20) =
+ * 39,168 bytes; at 63 (T = 5) 64 columns take 80,640, 32 columns 43,776; every sample
+ * computed at 63: 58,368 with 32 columns, none fits. */
+static void
+test_tensor (void)
+{
+  ClKernelRequest r = req (AUTO, 15, 4, 8);
+  ClVariant v;
+  ClLaunch l;
+
+  r.rank = 1;
+  r.unit = TRUE;
+  r.passmask = 8;
+  assert_candidates (&tensor, &r, "tiled 2x4, tiled 1x4, tiled 1x1, float4 block=1, "
+      "vector nv=1 my=1, vector nv=3 my=2, separable local mx=2 ty=8, "
+      "separable tensor w=64 h=128, separable");
+  /* not where the device has none */
+  assert_candidates (&gpu, &r, "tiled 2x4, tiled 1x4, tiled 1x1, float4 block=1, "
+      "vector nv=1 my=1, vector nv=3 my=2, separable local mx=2 ty=8, separable");
+  v = (ClVariant) { SEPARABLE, 64, 128, CL_SEPARABLE_TENSOR };
+  g_assert_cmpstr (cl_kernel_source_entry (cl_variant_source (&v)), ==, "convolve_tsep");
+  assert_options_of (&tensor, &r, &v, "-DKSIZE=15 -DCHANNELS=4 -DDEPTH=8 -DSKIPMASK=0 "
+      "-DBORDER=0 -DTSEP_TW=64 -DTSEP_SH=128 -DTSEP_NW=8 -DTSEP_RGB");
+  /* 8 warps of 32 over 64 columns and 128 rows: 2 pixels and 16 rows a work-item */
+  g_assert_true (cl_variant_launch (&tensor, &r, &v, 1024, &l));
+  g_assert_true (l.one_pass);
+  g_assert_cmpuint (l.local[0], ==, 32);
+  g_assert_cmpuint (l.local[1], ==, 8);
+  g_assert_cmpint (l.px, ==, 2);
+  g_assert_cmpint (l.py, ==, 16);
+  g_assert_false (cl_variant_launch (&tensor, &r, &v, 128, &l));
+  /* 63: 32 columns with alpha copied (4 warps: 1 pixel and 32 rows a work-item), none with
+   * every sample computed */
+  r.size = 63;
+  v = (ClVariant) { SEPARABLE, 32, 128, CL_SEPARABLE_TENSOR };
+  assert_options_of (&tensor, &r, &v, "-DKSIZE=63 -DCHANNELS=4 -DDEPTH=8 -DSKIPMASK=0 "
+      "-DBORDER=0 -DTSEP_TW=32 -DTSEP_SH=128 -DTSEP_NW=4 -DTSEP_RGB");
+  g_assert_true (cl_variant_launch (&tensor, &r, &v, 1024, &l));
+  g_assert_cmpuint (l.local[0], ==, 32);
+  g_assert_cmpuint (l.local[1], ==, 4);
+  g_assert_cmpint (l.px, ==, 1);
+  g_assert_cmpint (l.py, ==, 32);
+  assert_candidates (&tensor, &r, "tiled 2x4, tiled 1x4, tiled 1x1, float4 block=1, "
+      "vector nv=1 my=1, vector nv=3 my=2, separable local mx=4 ty=8, "
+      "separable tensor w=32 h=128, separable");
+  r.passmask = 0;
+  assert_candidates (&tensor, &r, "tiled 2x4, tiled 1x4, tiled 1x1, float4 block=1, "
+      "vector nv=1 my=1, vector nv=3 my=2, separable local mx=4 ty=8, separable");
+  r.passmask = 8;
+  /* a box: beside the running sums */
+  r.size = 15;
+  r.box = TRUE;
+  assert_candidates (&tensor, &r, "tiled 2x4, tiled 1x4, tiled 1x1, float4 block=1, "
+      "vector nv=1 my=1, vector nv=3 my=2, separable box w=2 strip=16, "
+      "separable box w=2 strip=64, separable tensor w=64 h=128, separable");
+  r.box = FALSE;
+  /* not for 16-bit samples, a matrix that is no blur, two pairs, a combination, or past 63 */
+  r.depth = 16;
+  g_assert_false (strstr (candidates_text (&tensor, &r), "tensor"));
+  r.depth = 8;
+  r.unit = FALSE;
+  g_assert_false (strstr (candidates_text (&tensor, &r), "tensor"));
+  r.unit = TRUE;
+  r.rank = 2;
+  g_assert_false (strstr (candidates_text (&tensor, &r), "tensor"));
+  r.rank = 1;
+  r.size = 65;
+  g_assert_false (strstr (candidates_text (&tensor, &r), "tensor"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -722,5 +815,6 @@ main (int argc, char **argv)
   g_test_add_func ("/variants/sparse", test_sparse);
   g_test_add_func ("/variants/combine", test_combine);
   g_test_add_func ("/variants/box", test_box);
+  g_test_add_func ("/variants/tensor", test_tensor);
   return g_test_run ();
 }
