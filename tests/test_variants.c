@@ -128,18 +128,28 @@ assert_options (const ClDeviceFacts * d, const ClKernelRequest * r, const gchar 
   assert_options_of (d, r, &v, expect);
 }
 
+/* variant v's launch for work-groups of up to wg: lx x ly work-items, px pixels and py rows
+ * each */
+static void
+assert_launch_of (const ClDeviceFacts * d, const ClKernelRequest * r, const ClVariant * v,
+    gsize wg, gsize lx, gsize ly, gint px, gint py)
+{
+  ClLaunch l;
+
+  g_assert_true (cl_variant_launch (d, r, v, wg, &l));
+  g_assert_cmpuint (l.local[0], ==, lx);
+  g_assert_cmpuint (l.local[1], ==, ly);
+  g_assert_cmpint (l.px, ==, px);
+  g_assert_cmpint (l.py, ==, py);
+}
+
 static void
 assert_launch (const ClDeviceFacts * d, const ClKernelRequest * r, gsize wg, gsize lx,
     gsize ly, gint px, gint py)
 {
   ClVariant v = cl_variant_fixed (d, r, NULL);
-  ClLaunch l;
 
-  g_assert_true (cl_variant_launch (d, r, &v, wg, &l));
-  g_assert_cmpuint (l.local[0], ==, lx);
-  g_assert_cmpuint (l.local[1], ==, ly);
-  g_assert_cmpint (l.px, ==, px);
-  g_assert_cmpint (l.py, ==, py);
+  assert_launch_of (d, r, &v, wg, lx, ly, px, py);
 }
 
 /* On-chip local memory: tiles. RGBA 7x7 at 2x4 outputs per work-item: a 70x38 tile of float4
@@ -754,12 +764,9 @@ test_tensor (void)
   assert_options_of (&tensor, &r, &v, "-DKSIZE=15 -DCHANNELS=4 -DDEPTH=8 -DSKIPMASK=0 "
       "-DBORDER=0 -DTSEP_TW=64 -DTSEP_SH=128 -DTSEP_NW=8 -DTSEP_RGB");
   /* 8 warps of 32 over 64 columns and 128 rows: 2 pixels and 16 rows a work-item */
+  assert_launch_of (&tensor, &r, &v, 1024, 32, 8, 2, 16);
   g_assert_true (cl_variant_launch (&tensor, &r, &v, 1024, &l));
   g_assert_true (l.one_pass);
-  g_assert_cmpuint (l.local[0], ==, 32);
-  g_assert_cmpuint (l.local[1], ==, 8);
-  g_assert_cmpint (l.px, ==, 2);
-  g_assert_cmpint (l.py, ==, 16);
   g_assert_false (cl_variant_launch (&tensor, &r, &v, 128, &l));
   /* 63: 32 columns with alpha copied (4 warps: 1 pixel and 32 rows a work-item), none with
    * every sample computed */
@@ -767,11 +774,7 @@ test_tensor (void)
   v = (ClVariant) { SEPARABLE, 32, 128, CL_SEPARABLE_TENSOR };
   assert_options_of (&tensor, &r, &v, "-DKSIZE=63 -DCHANNELS=4 -DDEPTH=8 -DSKIPMASK=0 "
       "-DBORDER=0 -DTSEP_TW=32 -DTSEP_SH=128 -DTSEP_NW=4 -DTSEP_RGB");
-  g_assert_true (cl_variant_launch (&tensor, &r, &v, 1024, &l));
-  g_assert_cmpuint (l.local[0], ==, 32);
-  g_assert_cmpuint (l.local[1], ==, 4);
-  g_assert_cmpint (l.px, ==, 1);
-  g_assert_cmpint (l.py, ==, 32);
+  assert_launch_of (&tensor, &r, &v, 1024, 32, 4, 1, 32);
   assert_candidates (&tensor, &r, "tiled 2x4, tiled 1x4, tiled 1x1, float4 block=1, "
       "vector nv=1 my=1, vector nv=3 my=2, separable local mx=4 ty=8, "
       "separable tensor w=32 h=128, separable");
