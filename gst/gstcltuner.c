@@ -41,7 +41,7 @@ gst_cl_tuner_init (void)
  * (2: vector 4x3 on AVX-512 CPUs; 3: the split planes; 4: candidates timed in turns;
  * 5: method=sparse); " box" marks the requests that also time convolve_box, " unit" those
  * whose CPU separable kernel sums in fixed point, " tensor" devices that time convolve_tsep
- * (so that GST_CLCONVOLVE_TENSOR=0 keeps choices of its own). The border is
+ * (so that runs without it keep choices of their own). The border is
  * "-1" on CPUs, where one program serves the four rules (it is compiled in on GPUs), so a
  * border change there keeps the choice. */
 static gchar *

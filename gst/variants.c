@@ -293,9 +293,9 @@ lsep_default (const ClDeviceFacts * d, const ClKernelRequest * r, ClVariant * v)
   return FALSE;
 }
 
-/* Both passes on the tensor cores (convolve_tsep): 8-bit samples and a blur's one pair, whose
- * f16 coefficients keep the output within its rounding, sizes up to 63 (docs/kernels.md,
- * tsep). Work-groups over the widest of tsep_widths columns whose planes fit in local memory,
+/* Both passes on the tensor cores (convolve_tsep): 8-bit samples and a blur's one pair (its
+ * coefficients and sums as f16 hi + lo pairs), sizes up to 63 (docs/kernels.md, tsep).
+ * Work-groups over the widest of tsep_widths columns whose planes fit in local memory,
  * TSEP_SH rows high, of a warp per 8 columns (each takes 8 columns of the vertical pass). */
 #define TSEP_SH 128
 #define TSEP_NW(tw) ((tw) / 8)
@@ -331,6 +331,17 @@ tsep_width (const ClDeviceFacts * d, const ClKernelRequest * r)
         d->max_work_group_size >= 32 * TSEP_NW (tsep_widths[i]))
       return tsep_widths[i];
   return 0;
+}
+
+/* tsep into *v where it runs; FALSE (v untouched) where it does not */
+static gboolean
+tsep_for (const ClDeviceFacts * d, const ClKernelRequest * r, ClVariant * v)
+{
+  gint tw = tsep_width (d, r);
+
+  if (tw)
+    *v = (ClVariant) { GST_CL_CONVOLVE_METHOD_SEPARABLE, tw, TSEP_SH, CL_SEPARABLE_TENSOR };
+  return tw > 0;
 }
 
 /* The vertical pass first, row by row (convolve_csep), on CPU-like devices: blocks of 256
@@ -375,10 +386,8 @@ separable_for (const ClDeviceFacts * d, const ClKernelRequest * r)
     return two_pass;
   if (box_fits (d, r))
     return box_sums;
-  if (d->tensor_mma == 2 && tsep_width (d, r))
-    return (ClVariant) { GST_CL_CONVOLVE_METHOD_SEPARABLE, tsep_width (d, r), TSEP_SH,
-      CL_SEPARABLE_TENSOR
-    };
+  if (d->tensor_mma == 2 && tsep_for (d, r, &v))
+    return v;
   if (gbox_fits (d, r))
     return gpu_box_sums;
   if (lsep_default (d, r, &v))
@@ -600,10 +609,8 @@ cl_variant_candidates (const ClDeviceFacts * d, const ClKernelRequest * r, ClVar
   /* (a box's running sums take lsep's place) */
   if (!gbox_fits (d, r) && lsep_default (d, r, &out[n]))
     n++;
-  if (tsep_width (d, r))
-    out[n++] = (ClVariant) { GST_CL_CONVOLVE_METHOD_SEPARABLE, tsep_width (d, r), TSEP_SH,
-      CL_SEPARABLE_TENSOR
-    };
+  if (tsep_for (d, r, &out[n]))
+    n++;
   if (csep_fits (d, r))
     out[n++] = csep;
   if (r->rank >= 0) {
