@@ -287,6 +287,9 @@ border_coord (int v, int n SHAPE_PARAMS)
 #define READ_AL(p) (*(__global const pix_t *) (p))
 #define WHOLE_PIX_IO 1
 #endif
+/* a pixel in one load where al says the view is aligned to its size (lsep, tsep: al a
+ * constant of each compiled form, or uniform over a work-group) */
+#define READ_IF_AL(al, p) ((al) ? READ_AL (p) : READ (p))
 
 /* The pixel at (x, y), which may lie outside the plane; aligned: read it with READ_AL. */
 inline pix_t

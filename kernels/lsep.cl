@@ -35,20 +35,18 @@
  * instructions than they do (docs/kernels.md, lsep). */
 #define MAGIC 0x4B000000u
 #define MAGIC_F 8388608.0f
-/* a whole pixel, in one load where the kernel's view is aligned to the pixel's size (al) */
-#define LSEP_READ(p) (al ? READ_AL (p) : READ (p))
 #if defined (ONLY)
 #define LSEP_LOAD(p) (as_float (MAGIC | (uint) STORED (CSAMPLES (p)[ONLY])) - MAGIC_F)
 #elif CHANNELS == 1
 #define LSEP_LOAD(p) (as_float (MAGIC | (uint) READ (p)) - MAGIC_F)
 #elif CHANNELS == 2
-#define LSEP_LOAD(p) (as_float2 ((uint2) (MAGIC) | convert_uint2 (LSEP_READ (p))) - MAGIC_F)
+#define LSEP_LOAD(p) (as_float2 ((uint2) (MAGIC) | convert_uint2 (READ_IF_AL (al, p))) - MAGIC_F)
 #elif CHANNELS == 3
 #define LSEP_LOAD(p) (as_float3 ((uint3) (MAGIC) | convert_uint3 (READ (p))) - MAGIC_F)
 #elif KSIZE <= 15
-#define LSEP_LOAD(p) convert_float4 (LSEP_READ (p))
+#define LSEP_LOAD(p) convert_float4 (READ_IF_AL (al, p))
 #else
-#define LSEP_LOAD(p) (as_float4 ((uint4) (MAGIC) | convert_uint4 (LSEP_READ (p))) - MAGIC_F)
+#define LSEP_LOAD(p) (as_float4 ((uint4) (MAGIC) | convert_uint4 (READ_IF_AL (al, p))) - MAGIC_F)
 #endif
 
 /* what the sums are taken over: the pixel, or its first three samples (LSEP_RGB) */

@@ -36,8 +36,6 @@
  * so that the 8 rows x 4 words a fragment loads fall in 32 different banks */
 #define TS_IW (8 * TS_NU + 4)
 #define TS_HW (8 * TS_T + 4)
-/* a pixel in one load where the view is aligned to its size (al, a constant of each form) */
-#define TS_READ(p) (al ? READ_AL (p) : READ (p))
 
 /* the planes: the samples whose sums are taken */
 #if defined (ONLY)
@@ -118,7 +116,7 @@ ts_fetch (__global const uchar * src, int pitch, int width, int height, int x, i
     int direct, const int al SHAPE_PARAMS)
 {
   if (direct)
-    return TS_READ (src + y * pitch + x * PIX_BYTES);
+    return READ_IF_AL (al, src + y * pitch + x * PIX_BYTES);
   return fetch_pix (src, pitch, width, height, x, y, al SHAPE_ARGS);
 }
 
@@ -301,7 +299,7 @@ convolve_tsep (int row0, __global const uchar * src, int src_offset, int src_pit
 
           if (y >= ye || x >= span)
             continue;
-          pix_t centre = TS_READ (in);
+          pix_t centre = READ_IF_AL (al, in);
 
           if (x >= width) {
             write_pix (centre, out);
