@@ -814,6 +814,23 @@ plan_batches (ClFrames * fs, ClRegionBufs * rb, gint n_groups, const ClPlane * p
 /* Whether part p's windows may go with others' in a launch of blocks: in place in device
  * memory (planes) and every view of it on a kernel that has the entry (csep on a CPU; not the
  * generic kernel while csep builds) */
+/* The region's pixels of part p's window in launch l's view, columns [c[0], c[1]) and rows
+ * [c[2], c[3]): the blocks write those alone (each block reads its halo from the window) */
+static void
+part_block_range (const ClLayout * L, const ClRegionPart * p, const ClRegionLaunch * l,
+    gint c[4])
+{
+  const ClShape *sh = &L->shapes[L->views[l->view].shape];
+  gsize pb = (gsize) sh->channels * sh->depth / 8;
+
+  c[0] = (gint) MIN (p->rx / pb, (gsize) l->span);
+  c[1] = (gint) ((p->rx + p->rbytes) / pb);
+  /* a region to the row's end takes the copied padding pixels too */
+  c[1] = c[1] >= l->width ? l->span : c[1];
+  c[2] = p->ry;
+  c[3] = p->ry + p->rrows;
+}
+
 static gboolean
 part_blocks (const ClRegionGroup * gr, const ClRegionPart * p, const ClPlane * planes)
 {
@@ -853,11 +870,13 @@ plan_blocks (ClFrames * fs, ClRegionBufs * rb, gint n_groups, const ClPlane * pl
       parts++;
       for (gint j = 0; j < p->n_launches; j++) {
         const ClBuilt *b = &gr->run.built[gr->L.views[p->launch[j].view].shape];
+        gint c[4];
 
+        part_block_range (&gr->L, p, &p->launch[j], c);
         launches++;
         view_used[p->launch[j].view] = TRUE;
-        ints += CL_BLOCK_INTS * ((p->launch[j].span + b->px - 1) / b->px) *
-            ((p->rows + b->py - 1) / b->py);
+        ints += CL_BLOCK_INTS * ((c[1] - c[0] + b->px - 1) / b->px) *
+            ((c[3] - c[2] + b->py - 1) / b->py);
       }
     }
     if (parts < 2)
@@ -891,11 +910,13 @@ plan_blocks (ClFrames * fs, ClRegionBufs * rb, gint n_groups, const ClPlane * pl
         for (gint j = 0; j < p->n_launches && p->batch == CL_PART_BLOCKS; j++) {
           const ClRegionLaunch *l = &p->launch[j];
           const ClBuilt *b = &gr->run.built[gr->L.views[l->view].shape];
+          gint c[4];
 
           if (l->view != i)
             continue;
-          for (gint y0 = 0; y0 < p->rows; y0 += b->py)
-            for (gint xb = 0; xb < l->span; xb += b->px) {
+          part_block_range (&gr->L, p, l, c);
+          for (gint y0 = c[2]; y0 < c[3]; y0 += b->py)
+            for (gint xb = c[0]; xb < c[1]; xb += b->px) {
               gint *t = rb->blocks + nt;
 
               t[0] = xb;

@@ -65,6 +65,7 @@ typedef struct
   gint stagger_ms;              /* > 0: streams start one after another, this long apart, while
                                  * the earlier ones push (gaps counted from each first frame) */
   gint regions;                 /* region of interest metas on every frame */
+  gint region_side;             /* > 0: every region this side (else the mixed sides) */
 } Options;
 
 static Options opt;
@@ -221,7 +222,8 @@ add_regions (GstBuffer * b, gint w, gint h)
   guint32 r = 12345;
 
   for (gint k = 0; k < opt.regions; k++) {
-    gint side = MIN (sides[k % G_N_ELEMENTS (sides)], MIN (w, h));
+    gint side = MIN (opt.region_side > 0 ? opt.region_side : sides[k % G_N_ELEMENTS (sides)],
+        MIN (w, h));
 
     r = r * 1664525u + 1013904223u;
     gint x = (gint) ((r >> 8) % (guint) (w - side + 1));
@@ -1429,6 +1431,8 @@ main (int argc, char **argv)
     {"regions", 0, 0, G_OPTION_ARG_INT, &opt.regions,
         "Put N region of interest metas on every frame: squares of 24 to 200 pixels over the "
           "frame, the same on every frame (for clconvolve roi-meta=true)", "N"},
+    {"region-side", 0, 0, G_OPTION_ARG_INT, &opt.region_side,
+        "With --regions: every region a square of this side instead of the mixed sides", "S"},
     {"print-kernel", 0, 0, G_OPTION_ARG_STRING, &print_kernel,
         "Print the preset's coefficients at --sizes (45 degrees, default sigma) as JSON and "
         "exit; the peers use the same matrices", "KERNEL"},

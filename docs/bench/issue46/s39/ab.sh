@@ -1,0 +1,29 @@
+#!/bin/bash
+# A/B of the regions' blocks (session 39): A = /tmp/abA (a plugin built at f9ba7d0), B = /tmp/abB
+# (the change); ROUNDS alternating rounds. usage: ab.sh OUT.jsonl [ROUNDS], from the repository root
+OUT=$1 ROUNDS=${2:-3}
+B=build/tests/bench/clconvolve-bench
+export GST_CLCONVOLVE_HELPER=$PWD/build/tools/clconvolve-warmup
+for r in $(seq $ROUNDS); do
+  for v in A B; do
+    export GST_PLUGIN_PATH=/tmp/ab$v GST_REGISTRY=/tmp/reg-$v.bin
+    for n in 10 50; do
+      $B --res 1920x1080 --sizes 15 --hand-over --regions $n --runs 1 --seconds 2 --label "$v-regions-$n" \
+        --element "clconvolve kernel=gaussian roi-meta=true roi-scale=0.2 roi-margin-scale=0.1" 2>/dev/null | grep '"kind":"element"'
+    done
+    $B --res 1920x1080 --sizes 15 --hand-over --regions 50 --runs 1 --seconds 2 --label "$v-regions-50-size-15" \
+      --element "clconvolve kernel=gaussian size={size} roi-meta=true roi-margin-scale=0.1" 2>/dev/null | grep '"kind":"element"'
+    $B --res 1920x1080 --sizes 47 --hand-over --regions 8 --region-side 200 --runs 1 --seconds 2 --label "$v-regions-8x200-size-47" \
+      --element "clconvolve kernel=gaussian size={size} roi-meta=true roi-margin-scale=0.1" 2>/dev/null | grep '"kind":"element"'
+    $B --res 1920x1080 --sizes 15 --hand-over --runs 1 --seconds 2 --label "$v-whole-frame" \
+      --element "clconvolve kernel=gaussian size={size}" 2>/dev/null | grep '"kind":"element"'
+  done
+done > $OUT
+build/bench-venv/bin/python3 - $OUT <<'PY'
+import json, statistics, sys
+by = {}
+for l in open(sys.argv[1]):
+    r = json.loads(l); by.setdefault(r['label'], []).append(r['fps']['median'])
+for k in sorted(by):
+    print('%-26s %s  median %.1f' % (k, ' '.join('%.1f' % f for f in by[k]), statistics.median(by[k])))
+PY
