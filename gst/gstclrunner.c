@@ -723,10 +723,12 @@ region_event (ClEvents * e, gint stage)
   return e ? room_event (e, stage) : NULL;
 }
 
-/* b's kernel(s) over the whole of view v (a window, or a batch's image) from src into dst */
+/* b's kernel(s) on view v (a window, or a batch's image) from src into dst, writing rows
+ * [y0, y0 + rows) of it (a window's region; the row pass of two takes every row, which the
+ * column pass reads) */
 static cl_int
 region_launch (const ClFrameRun * f, const ClBuilt * b, const ClView * v, const ClPlane * src,
-    const ClPlane * dst, ClEvents * e, const gchar ** what)
+    const ClPlane * dst, gint y0, gint rows, ClEvents * e, const gchar ** what)
 {
   cl_int err = gst_cl_built_set_args (b, v, src, dst, f->tmp, &f->coefs[v->matrix], what);
 
@@ -739,7 +741,7 @@ region_launch (const ClFrameRun * f, const ClBuilt * b, const ClView * v, const 
     if (err != CL_SUCCESS)
       return err;
   }
-  return gst_cl_built_enqueue (f->queue, b, v, 0, v->height, 0, NULL,
+  return gst_cl_built_enqueue (f->queue, b, v, y0, rows, 0, NULL,
       region_event (e, GST_CL_STAGE_KERNEL));
 }
 
@@ -814,7 +816,7 @@ gst_cl_run_region_windows (const ClFrameRun * f, const ClLayout * L,
       v.width = l->width;
       v.span = l->span;
       v.height = p->rows;
-      err = region_launch (f, b, &v, &src, &dst, e, what);
+      err = region_launch (f, b, &v, &src, &dst, p->ry, p->rrows, e, what);
       if (err != CL_SUCCESS)
         return err;
     }
@@ -874,7 +876,7 @@ gst_cl_run_region_batch (const ClFrameRun * f, const ClLayout * L, gint view,
   v.field = 0;
   v.width = v.span = width;
   v.height = rows;
-  return region_launch (f, b, &v, in, out, e, what);
+  return region_launch (f, b, &v, in, out, 0, v.height, e, what);
 }
 
 cl_int
