@@ -815,7 +815,8 @@ plan_batches (ClFrames * fs, ClRegionBufs * rb, gint n_groups, const ClPlane * p
  * memory (planes) and every view of it on a kernel that has the entry (csep on a CPU; not the
  * generic kernel while csep builds) */
 /* The region's pixels of part p's window in launch l's view, columns [c[0], c[1]) and rows
- * [c[2], c[3]): the blocks write those alone (each block reads its halo from the window) */
+ * [c[2], c[3]): the blocks write those (each reads its halo from the window). c[1] goes to
+ * the blocks as their span, where a row's writes stop; the rows go on to the block's last */
 static void
 part_block_range (const ClLayout * L, const ClRegionPart * p, const ClRegionLaunch * l,
     gint c[4])
@@ -927,7 +928,7 @@ plan_blocks (ClFrames * fs, ClRegionBufs * rb, gint n_groups, const ClPlane * pl
               t[5] = p->bytes;
               t[6] = l->width;
               t[7] = p->rows;
-              t[8] = l->span;
+              t[8] = c[1];
               nt += CL_BLOCK_INTS;
             }
         }

@@ -481,8 +481,8 @@ convolve_csep (int row0, __global const uchar * src, int src_offset, int src_pit
 
 /* Blocks of many views in one launch (a CPU's regions: each window's launch would wake the
  * device's threads for a little work), a block a work-item: entry i of table from base, 9
- * ints (CL_BLOCK_INTS): xb, y0, src_offset, src_pitch, dst_offset, dst_pitch, width, height,
- * span of its view */
+ * ints (CL_BLOCK_INTS): xb, y0, src_offset, src_pitch, dst_offset, dst_pitch, width and
+ * height of its view, and the span its rows write up to (the view's, or less: a region's end) */
 __kernel void
 convolve_csep_table (__global const int *table, int base, __global const uchar * src,
     __global uchar * dst, __constant float *coef, int rank, float bias,
