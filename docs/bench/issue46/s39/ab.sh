@@ -21,11 +21,4 @@ for r in $(seq $ROUNDS); do
       --element "clconvolve kernel=gaussian size={size}" 2>/dev/null | grep '"kind":"element"'
   done
 done > $OUT
-build/bench-venv/bin/python3 - $OUT <<'PY'
-import json, statistics, sys
-by = {}
-for l in open(sys.argv[1]):
-    r = json.loads(l); by.setdefault(r['label'], []).append(r['fps']['median'])
-for k in sorted(by):
-    print('%-26s %s  median %.1f' % (k, ' '.join('%.1f' % f for f in by[k]), statistics.median(by[k])))
-PY
+python3 "$(dirname "$0")/summary.py" "$OUT"
