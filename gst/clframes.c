@@ -811,9 +811,6 @@ plan_batches (ClFrames * fs, ClRegionBufs * rb, gint n_groups, const ClPlane * p
   return at;
 }
 
-/* Whether part p's windows may go with others' in a launch of blocks: in place in device
- * memory (planes) and every view of it on a kernel that has the entry (csep on a CPU; not the
- * generic kernel while csep builds) */
 /* The region's pixels of part p's window in launch l's view, columns [c[0], c[1]) and rows
  * [c[2], c[3]): the blocks write those (each reads its halo from the window). c[1] goes to
  * the blocks as their span, where a row's writes stop; the rows go on to the block's last */
@@ -832,6 +829,9 @@ part_block_range (const ClLayout * L, const ClRegionPart * p, const ClRegionLaun
   c[3] = p->ry + p->rrows;
 }
 
+/* Whether part p's windows may go with others' in a launch of blocks: in place in device
+ * memory (planes) and every view of it on a kernel that has the entry (csep on a CPU; not the
+ * generic kernel while csep builds) */
 static gboolean
 part_blocks (const ClRegionGroup * gr, const ClRegionPart * p, const ClPlane * planes)
 {
