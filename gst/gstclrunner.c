@@ -884,8 +884,13 @@ gst_cl_run_rect_copies (cl_command_queue queue, cl_kernel copy, cl_mem src, cl_m
     cl_mem table, gint base, gint n_rects, gint bytes, gint rows, ClEvents * e, gint stage,
     const gchar ** what)
 {
-  /* 16 bytes a work-item */
-  const size_t global[2] = { GST_ROUND_UP_4 (((gsize) bytes + 15) / 16), (size_t) rows };
+  /* 16 bytes a work-item; one work-group size whatever the rectangles (PoCL compiles a kernel
+   * again for each size, and the rows change with the regions) */
+  const size_t local[2] = { 16, 16 };
+  const size_t global[2] = { GST_ROUND_UP_16 (((gsize) bytes + 15) / 16),
+    GST_ROUND_UP_16 ((gsize) rows)
+  };
+  const cl_int n_rows = rows;
   cl_int err;
 
   *what = "clSetKernelArg (region_copy)";
@@ -893,10 +898,11 @@ gst_cl_run_rect_copies (cl_command_queue queue, cl_kernel copy, cl_mem src, cl_m
       (err = clSetKernelArg (copy, 1, sizeof (cl_mem), &dst)) != CL_SUCCESS ||
       (err = clSetKernelArg (copy, 2, sizeof (cl_mem), &table)) != CL_SUCCESS ||
       (err = clSetKernelArg (copy, 3, sizeof (gint), &base)) != CL_SUCCESS ||
-      (err = clSetKernelArg (copy, 4, sizeof (gint), &n_rects)) != CL_SUCCESS)
+      (err = clSetKernelArg (copy, 4, sizeof (gint), &n_rects)) != CL_SUCCESS ||
+      (err = clSetKernelArg (copy, 5, sizeof (cl_int), &n_rows)) != CL_SUCCESS)
     return err;
   *what = "kernel launch (region_copy)";
-  return clEnqueueNDRangeKernel (queue, copy, 2, NULL, global, NULL, 0, NULL,
+  return clEnqueueNDRangeKernel (queue, copy, 2, NULL, global, local, 0, NULL,
       region_event (e, stage));
 }
 

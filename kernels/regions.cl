@@ -8,12 +8,17 @@
 
 /* table from base: n_rects rectangles of 8 ints (source offset and pitch, destination offset
  * and pitch, bytes a row, the launch's row their first row is), then for each row of the
- * launch the rectangle it belongs to; work-item x copies bytes 16 x .. 16 x + 15 of its row */
+ * launch the rectangle it belongs to; work-item x copies bytes 16 x .. 16 x + 15 of its row
+ * (none past the rectangle's bytes); the launch's rows are rounded up to its work-group, those
+ * from rows on copy nothing */
 __kernel void
 region_copy (__global const uchar * src, __global uchar * dst, __global const int *table,
-    int base, int n_rects)
+    int base, int n_rects, int rows)
 {
   int x = 16 * (int) get_global_id (0), r = get_global_id (1);
+
+  if (r >= rows)
+    return;
   __global const int *t = table + base + 8 * table[base + 8 * n_rects + r];
   int rr = r - t[5];
   __global const uchar *s = src + t[0] + rr * t[1] + x;
