@@ -78,6 +78,8 @@ typedef struct
   gdouble t, rss_mb, hwm_mb;
   gdouble anon_mb;              /* RssAnon: RSS less the pages of mapped files (library code) */
   guint held, built;            /* programs held, built + loaded */
+  guint kernel_libs;            /* kernel libraries mapped (read_kernel_libs) */
+  gdouble kernel_libs_mb;       /* their resident pages */
 } Sample;
 
 static const gchar *kernel_nicks[] = { "identity", "box", "gaussian", "sharpen", "emboss",
@@ -142,6 +144,50 @@ read_memory (gdouble * rss, gdouble * hwm, gdouble * anon)
   if ((p = strstr (text, "RssAnon:")))
     *anon = g_ascii_strtod (p + 8, NULL) / 1024.0;
   g_free (text);
+}
+
+/* The shared objects mapped into this process whose file name does not start with "lib": on
+ * PoCL, the kernel code it generated (one file per kernel and work-group size, named after the
+ * kernel), which it does not unmap when the program is released. Counts them and adds up their
+ * resident pages (smaps); 0 where /proc is missing. */
+static guint
+read_kernel_libs (gdouble * rss_mb)
+{
+  gchar *text = NULL, **lines;
+  GHashTable *paths;
+  gboolean counting = FALSE;
+  guint64 kb = 0;
+  guint n;
+
+  *rss_mb = 0;
+  if (!g_file_get_contents ("/proc/self/smaps", &text, NULL, NULL))
+    return 0;
+  paths = g_hash_table_new (g_str_hash, g_str_equal);
+  lines = g_strsplit (text, "\n", -1);
+  for (gchar ** l = lines; *l; l++) {
+    gchar *path;
+
+    if (g_str_has_prefix (*l, "Rss:")) {
+      if (counting)
+        kb += g_ascii_strtoull (*l + 4, NULL, 10);
+      continue;
+    }
+    /* a mapping's header: "start-end perms offset dev inode [path]" */
+    if (!g_ascii_isxdigit ((*l)[0]) || !strchr (*l, '-') || !strchr (*l, ' ')
+        || strchr (*l, '-') > strchr (*l, ' '))
+      continue;
+    path = strchr (*l, '/');
+    counting = path && g_str_has_suffix (path, ".so")
+        && !g_str_has_prefix (strrchr (path, '/') + 1, "lib");
+    if (counting)
+      g_hash_table_add (paths, path);
+  }
+  n = g_hash_table_size (paths);
+  g_hash_table_destroy (paths);
+  g_strfreev (lines);
+  g_free (text);
+  *rss_mb = kb / 1024.0;
+  return n;
 }
 
 static gdouble
@@ -420,26 +466,31 @@ report (void)
 #endif
   read_memory (&smp.rss_mb, &smp.hwm_mb, &smp.anon_mb);
   read_heap (&heap_used, &heap_kept);
+  smp.kernel_libs = read_kernel_libs (&smp.kernel_libs_mb);
   g_array_append_val (samples, smp);
   fps = smp.t > last_t ? (c.frames - last_frames) / (smp.t - last_t) : 0;
   last_t = smp.t;
   last_frames = c.frames;
 
   g_print ("t %6.1f s  RSS %7.1f MB (anon %6.1f)  HWM %7.1f MB  heap %6.1f + %5.1f free  "
-      "held %3u  built %4u  cache %4u  tunes %3u  frames %8" G_GUINT64_FORMAT "  %6.1f fps  "
+      "held %3u  built %4u  cache %4u  klibs %4u  tunes %3u  frames %8" G_GUINT64_FORMAT
+      "  %6.1f fps  "
       "changes %6" G_GUINT64_FORMAT "  distinct %6u  %s%s%s\n", smp.t, smp.rss_mb, smp.anon_mb,
-      smp.hwm_mb, heap_used, heap_kept, c.held, c.built, c.loaded, c.tunings, c.frames, fps,
+      smp.hwm_mb, heap_used, heap_kept, c.held, c.built, c.loaded, smp.kernel_libs, c.tunings,
+      c.frames, fps,
       changes, g_hash_table_size (seen), c.variant ? c.variant : "-",
       n_formats > 1 && c.format ? "  " : "", n_formats > 1 && c.format ? c.format : "");
   if (out) {
     fprintf (out, "{\"kind\":\"soak\",\"t\":%.3f,\"rss_mb\":%.2f,\"rss_anon_mb\":%.2f,"
         "\"hwm_mb\":%.2f,\"heap_used_mb\":%.2f,\"heap_free_mb\":%.2f,\"programs_held\":%u,"
-        "\"programs_built\":%u,\"programs_from_cache\":%u,"
+        "\"programs_built\":%u,\"programs_from_cache\":%u,\"kernel_libs\":%u,"
+        "\"kernel_libs_mb\":%.2f,"
         "\"tunings\":%u,\"tunings_from_cache\":%u,\"frames\":%" G_GUINT64_FORMAT
         ",\"fps\":%.2f,\"changes\":%" G_GUINT64_FORMAT ",\"distinct\":%u,"
         "\"max_set_ms\":%.2f,\"variant\":\"%s\",\"format\":\"%s\"}\n", smp.t,
         smp.rss_mb, smp.anon_mb, smp.hwm_mb, heap_used, heap_kept, c.held, c.built, c.loaded,
-        c.tunings, c.tunings_loaded, c.frames, fps, changes, g_hash_table_size (seen), max_set_ms,
+        smp.kernel_libs, smp.kernel_libs_mb, c.tunings, c.tunings_loaded, c.frames, fps, changes,
+        g_hash_table_size (seen), max_set_ms,
         c.variant ? c.variant : "", c.format ? c.format : "");
     fflush (out);
   }
@@ -507,6 +558,10 @@ summary (void)
   if (last->built > base->built)
     g_print ("  %u programs built or loaded after warm-up: %.2f MB of RSS growth per program\n",
         last->built - base->built, (last->rss_mb - base->rss_mb) / (last->built - base->built));
+  if (last->kernel_libs > base->kernel_libs)
+    g_print ("  kernel libraries mapped (PoCL keeps them until exit): %u after warm-up, %u last; "
+        "their RSS %.1f -> %.1f MB\n", base->kernel_libs, last->kernel_libs, base->kernel_libs_mb,
+        last->kernel_libs_mb);
   g_print ("  changes %" G_GUINT64_FORMAT ", distinct settings %u, longest change %.1f ms; "
       "frames %" G_GUINT64_FORMAT "; programs built %u, from cache %u, held max %u; "
       "tunings %u, from cache %u; warnings %u\n", changes, g_hash_table_size (seen),
