@@ -560,8 +560,11 @@ summary (void)
         last->built - base->built, (last->rss_mb - base->rss_mb) / (last->built - base->built));
   if (last->kernel_libs > base->kernel_libs)
     g_print ("  kernel libraries mapped (PoCL keeps them until exit): %u after warm-up, %u last; "
-        "their RSS %.1f -> %.1f MB\n", base->kernel_libs, last->kernel_libs, base->kernel_libs_mb,
-        last->kernel_libs_mb);
+        "their RSS %.1f -> %.1f MB; RSS less them %+.1f MB (%+.1f %%)\n", base->kernel_libs,
+        last->kernel_libs, base->kernel_libs_mb, last->kernel_libs_mb,
+        (last->rss_mb - last->kernel_libs_mb) - (base->rss_mb - base->kernel_libs_mb),
+        100.0 * ((last->rss_mb - last->kernel_libs_mb) / (base->rss_mb - base->kernel_libs_mb) -
+            1.0));
   g_print ("  changes %" G_GUINT64_FORMAT ", distinct settings %u, longest change %.1f ms; "
       "frames %" G_GUINT64_FORMAT "; programs built %u, from cache %u, held max %u; "
       "tunings %u, from cache %u; warnings %u\n", changes, g_hash_table_size (seen),
