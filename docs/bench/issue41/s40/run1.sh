@@ -2,13 +2,7 @@
 # s40 device run 1: the committed tsep (498d136 onwards) forced (GST_CLCONVOLVE_TENSOR=2) through
 # the formats blurs and regions cases, regions and rgb with it off (session 39's row bands on a
 # GPU), then kernel alone: tsep against lsep, gaussian and box
-D=$PWD/devbench/s40
-nvidia-smi -L > $OUT/gpu.txt 2>&1
-mkdir -p build/gst build/tools
-cp $D/new/libgstclconvolve.so build/gst/; cp $D/new/clconvolve-warmup build/tools/
-export GST_PLUGIN_PATH=$PWD/build/gst GST_PLUGIN_PATH_1_0=$PWD/build/gst
-export GST_CLCONVOLVE_HELPER=$PWD/build/tools/clconvolve-warmup
-export GST_CLCONVOLVE_CACHE_DIR= GST_CLCONVOLVE_TUNE_DIR=
+. docs/bench/issue41/s40/setup.sh
 (cd /tmp; export CK_FORK=no GST_CLCONVOLVE_SYNC_BUILDS=1 GST_CLCONVOLVE_IDLE_PROGRAMS=1024
 for c in blurs:2 regions:2 regions:0 rgb:0; do
   n=${c%:*}; t=${c#*:}

@@ -3,13 +3,7 @@
 # test_formats now accepts it where the GPU's other separable kernels are expected, so every
 # frame of every case is checked), the clconvolve suite with it as a tuner candidate (=1, the
 # proposed default), then method=auto tuned with and without it, kernel alone
-D=$PWD/devbench/s40
-nvidia-smi -L > $OUT/gpu.txt 2>&1
-mkdir -p build/gst build/tools
-cp $D/new/libgstclconvolve.so build/gst/; cp $D/new/clconvolve-warmup build/tools/
-export GST_PLUGIN_PATH=$PWD/build/gst GST_PLUGIN_PATH_1_0=$PWD/build/gst
-export GST_CLCONVOLVE_HELPER=$PWD/build/tools/clconvolve-warmup
-export GST_CLCONVOLVE_CACHE_DIR= GST_CLCONVOLVE_TUNE_DIR=
+. docs/bench/issue41/s40/setup.sh
 (cd /tmp; export CK_FORK=no GST_CLCONVOLVE_SYNC_BUILDS=1 GST_CLCONVOLVE_IDLE_PROGRAMS=1024
 (GST_CLCONVOLVE_TENSOR=2 GST_REGISTRY=/tmp/reg-b.bin CK_RUN_CASE=blurs timeout 170 $D/test_formats > $OUT/t-formats-blurs-t2.log 2>&1; echo "rc=$?" >> $OUT/t-formats-blurs-t2.log) &
 (GST_CLCONVOLVE_TENSOR=1 GST_REGISTRY=/tmp/reg-c.bin timeout 170 $D/test_clconvolve > $OUT/t-clconvolve-t1.log 2>&1; echo "rc=$?" >> $OUT/t-clconvolve-t1.log) &
