@@ -1409,9 +1409,9 @@ tune_suite (void)
 
 /* The candidates' programs go through a program cache of the process's own (unless the
  * environment names one): every test tunes from a fresh context, and without a cache each
- * tuning builds all its candidates from source again (482 builds of 8 programs; PoCL's own
- * cache still preprocesses each source, about 90 ms a build). What this suite checks is the
- * tuning cache; the program cache has its own suite. */
+ * tuning builds all its candidates from source again, which PoCL's own cache does not make
+ * cheap (docs/kernels.md has the counts). What this suite checks is the tuning cache; the
+ * program cache has its own suite. */
 int
 main (int argc, char **argv)
 {
