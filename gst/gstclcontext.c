@@ -603,10 +603,10 @@ max_idle_programs (void)
 #define COMPUTE_CAPABILITY_MAJOR_NV 0x4000
 
 /* Whether the device takes PTX mma.sync on f16 (m16n8k16) in inline assembly: an NVIDIA GPU
- * of compute capability 8.0 or later, whose OpenCL compiler passes inline PTX on. Off unless
- * GST_CLCONVOLVE_TENSOR (a developer override, while convolve_tsep is being measured) is 1:
- * the tuner times it, or 2: the fixed rules (method=separable, auto without tuning) take it
- * where it applies. */
+ * of compute capability 8.0 or later, whose OpenCL compiler passes inline PTX on. 1 there: the
+ * tuner times convolve_tsep and the fixed rules take it from size 31 (docs/kernels.md).
+ * GST_CLCONVOLVE_TENSOR=0 turns it off; 2 makes the fixed rules take it at every size it
+ * applies to (how the GPU suites check it on every blur case). */
 static gint
 device_tensor_mma (cl_device_id device)
 {
@@ -614,14 +614,14 @@ device_tensor_mma (cl_device_id device)
   gchar ext[8192] = "";
   cl_uint major = 0;
 
-  if (!env || (strcmp (env, "1") && strcmp (env, "2")))
+  if (env && !strcmp (env, "0"))
     return 0;
   if (clGetDeviceInfo (device, CL_DEVICE_EXTENSIONS, sizeof (ext) - 1, ext, NULL) !=
       CL_SUCCESS || !strstr (ext, "cl_nv_device_attribute_query") ||
       clGetDeviceInfo (device, COMPUTE_CAPABILITY_MAJOR_NV, sizeof (major), &major, NULL) !=
       CL_SUCCESS || major < 8)
     return 0;
-  return env[0] - '0';
+  return env && !strcmp (env, "2") ? 2 : 1;
 }
 
 /* A context object on device e: over cl (retained) when it is not NULL, else on a new OpenCL

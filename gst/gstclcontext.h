@@ -74,7 +74,7 @@ struct _GstClContext
   guint native_float_width;     /* CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT: 16 on AVX-512 CPUs */
   gint tensor_mma;              /* NVIDIA, compute capability 8.0 or later: tensor-core matrix
                                  * products through inline PTX (kernels/tsep.cl); 2: the fixed
-                                 * rules prefer them (ClDeviceFacts) */
+                                 * rules take them at every size (ClDeviceFacts) */
   gboolean host_unified;        /* the device works in host RAM: it can use pinned buffers in
                                  * place (a CPU), instead of copying them to its own memory */
 };

@@ -299,6 +299,9 @@ lsep_default (const ClDeviceFacts * d, const ClKernelRequest * r, ClVariant * v)
  * TSEP_SH rows high, of a warp per 8 columns (each takes 8 columns of the vertical pass). */
 #define TSEP_SH 128
 #define TSEP_NW(tw) ((tw) / 8)
+/* The fixed rules' smallest size for tsep: below it convolve_lsep is faster on the H100 and
+ * H200 (docs/kernels.md) */
+#define TSEP_FROM 31
 static const gint tsep_widths[] = { 64, 32 };
 
 /* the samples whose sums tsep takes */
@@ -375,8 +378,9 @@ csep_fixed (const ClKernelRequest * r)
   return r->depth == 8 && r->unit && r->size <= 31 && !r->combine && !r->swap;
 }
 
-/* The separable variant where the matrix splits: running sums for a box on a CPU, one pass
- * through local memory on a GPU, the vertical pass first on a CPU, else two passes. */
+/* The separable variant where the matrix splits: running sums for a box on a CPU, on a GPU
+ * running sums for a box, tensor cores for large blurs (NVIDIA), else one pass through local
+ * memory; the vertical pass first on a CPU, else two passes. */
 static ClVariant
 separable_for (const ClDeviceFacts * d, const ClKernelRequest * r)
 {
@@ -390,6 +394,8 @@ separable_for (const ClDeviceFacts * d, const ClKernelRequest * r)
     return v;
   if (gbox_fits (d, r))
     return gpu_box_sums;
+  if (d->tensor_mma && r->size >= TSEP_FROM && tsep_for (d, r, &v))
+    return v;
   if (lsep_default (d, r, &v))
     return v;
   return csep_fits (d, r) ? csep : two_pass;

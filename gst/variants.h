@@ -37,8 +37,8 @@ typedef struct
   gsize max_work_group_size;
   guint native_float_width;     /* 16 on AVX-512 CPUs */
   gint tensor_mma;              /* PTX mma.sync on f16 through inline assembly: NVIDIA,
-                                 * compute capability 8.0 or later (convolve_tsep); 2: and
-                                 * the fixed rules take it where it applies */
+                                 * compute capability 8.0 or later (convolve_tsep), from
+                                 * TSEP_FROM taps; 2: at every size it applies to */
 } ClDeviceFacts;
 
 /* What a kernel is asked for: one pixel shape of a frame layout, the settings, and the element's

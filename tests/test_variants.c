@@ -747,6 +747,7 @@ static void
 test_tensor (void)
 {
   ClKernelRequest r = req (AUTO, 15, 4, 8);
+  ClDeviceFacts tensor2 = tensor;
   ClVariant v;
   ClLaunch l;
 
@@ -765,6 +766,19 @@ test_tensor (void)
       "-DBORDER=0 -DTSEP_TW=64 -DTSEP_SH=128 -DTSEP_NW=8 -DTSEP_RGB");
   /* 8 warps of 32 over 64 columns and 128 rows: 2 pixels and 16 rows a work-item */
   assert_launch_of (&tensor, &r, &v, 1024, 32, 8, 2, 16);
+  /* the fixed rules: lsep below TSEP_FROM (31), tsep from it; at every size with
+   * GST_CLCONVOLVE_TENSOR=2 (tensor_mma 2); not where the variable turned it off (0) */
+  assert_fixed (&tensor, &r, "separable local mx=2 ty=8");
+  tensor2.tensor_mma = 2;
+  assert_fixed (&tensor2, &r, "separable tensor w=64 h=128");
+  r.size = 31;
+  assert_fixed (&tensor, &r, "separable tensor w=32 h=128");
+  tensor2.tensor_mma = 0;
+  assert_fixed (&tensor2, &r, "separable local mx=4 ty=8");
+  r.box = TRUE;
+  assert_fixed (&tensor, &r, "separable box w=2 strip=16");
+  r.box = FALSE;
+  r.size = 15;
   g_assert_true (cl_variant_launch (&tensor, &r, &v, 1024, &l));
   g_assert_true (l.one_pass);
   g_assert_false (cl_variant_launch (&tensor, &r, &v, 128, &l));
