@@ -1163,7 +1163,7 @@ regions_submit (ClFrames * fs, ClFrameSlot * slot, const GstVideoInfo * info, Gs
     if (gr->n_batched)
       err = gst_cl_run_rect_copies (slot->f.queue, fs->copy, planes[0].mem, rb->batch_in,
           rb->batch_table, gr->gather_base, gr->n_batched, gr->gather_bytes, gr->gather_rows,
-          events, GST_CL_STAGE_KERNEL, &what);
+          !fs->ctx->local_mem_dedicated, events, GST_CL_STAGE_KERNEL, &what);
     for (gint b = 0; b < fs->n_batches && err == CL_SUCCESS; b++) {
       const ClRegionBatch *ba = &fs->batches[b];
       const ClPlane in = { rb->batch_in, (gint) ba->at, ba->pitch, NULL };
@@ -1191,7 +1191,7 @@ regions_submit (ClFrames * fs, ClFrameSlot * slot, const GstVideoInfo * info, Gs
     if (gr->n_batched && err == CL_SUCCESS)
       err = gst_cl_run_rect_copies (slot->f.queue, fs->copy, rb->batch_out, planes[0].mem,
           rb->batch_table, gr->scatter_base, gr->n_batched, gr->scatter_bytes,
-          gr->scatter_rows, events, GST_CL_STAGE_DOWNLOAD, &what);
+          gr->scatter_rows, !fs->ctx->local_mem_dedicated, events, GST_CL_STAGE_DOWNLOAD, &what);
   }
   if (err == CL_SUCCESS && whole) {
     ClFrameRun down = slot->f;

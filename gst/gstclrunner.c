@@ -881,14 +881,17 @@ gst_cl_run_region_batch (const ClFrameRun * f, const ClLayout * L, gint view,
 
 cl_int
 gst_cl_run_rect_copies (cl_command_queue queue, cl_kernel copy, cl_mem src, cl_mem dst,
-    cl_mem table, gint base, gint n_rects, gint bytes, gint rows, ClEvents * e, gint stage,
-    const gchar ** what)
+    cl_mem table, gint base, gint n_rects, gint bytes, gint rows, gboolean fixed_groups,
+    ClEvents * e, gint stage, const gchar ** what)
 {
-  /* 16 bytes a work-item; one work-group size whatever the rectangles (PoCL compiles a kernel
-   * again for each size, and the rows change with the regions) */
+  /* 16 bytes a work-item. fixed_groups: 16 x 16 whatever the rectangles (PoCL compiles a
+   * kernel again for each work-group size, and the rows change with the regions); else the
+   * driver's choice, which a GPU runs faster (docs/design.md) */
   const size_t local[2] = { 16, 16 };
-  const size_t global[2] = { GST_ROUND_UP_16 (((gsize) bytes + 15) / 16),
-    GST_ROUND_UP_16 ((gsize) rows)
+  const size_t global[2] = {
+    fixed_groups ? GST_ROUND_UP_16 (((gsize) bytes + 15) / 16) :
+        GST_ROUND_UP_4 (((gsize) bytes + 15) / 16),
+    fixed_groups ? GST_ROUND_UP_16 ((gsize) rows) : (gsize) rows
   };
   const cl_int n_rows = rows;
   cl_int err;
@@ -902,8 +905,8 @@ gst_cl_run_rect_copies (cl_command_queue queue, cl_kernel copy, cl_mem src, cl_m
       (err = clSetKernelArg (copy, 5, sizeof (cl_int), &n_rows)) != CL_SUCCESS)
     return err;
   *what = "kernel launch (region_copy)";
-  return clEnqueueNDRangeKernel (queue, copy, 2, NULL, global, local, 0, NULL,
-      region_event (e, stage));
+  return clEnqueueNDRangeKernel (queue, copy, 2, NULL, global, fixed_groups ? local : NULL, 0,
+      NULL, region_event (e, stage));
 }
 
 void

@@ -183,10 +183,11 @@ cl_int gst_cl_run_region_batch (const ClFrameRun * f, const ClLayout * L, gint v
     const ClPlane * in, const ClPlane * out, gint width, gint rows, ClEvents * e,
     const gchar ** what);
 /* copy (kernels/regions.cl's region_copy) over rows rows of rectangles of at most bytes bytes
- * from src into dst, as table's ints from base list them; its event counts in stage. */
+ * from src into dst, as table's ints from base list them, in work-groups of 16 x 16 where
+ * fixed_groups (a CPU), else of the driver's size; its event counts in stage. */
 cl_int gst_cl_run_rect_copies (cl_command_queue queue, cl_kernel copy, cl_mem src, cl_mem dst,
-    cl_mem table, gint base, gint n_rects, gint bytes, gint rows, ClEvents * e, gint stage,
-    const gchar ** what);
+    cl_mem table, gint base, gint n_rects, gint bytes, gint rows, gboolean fixed_groups,
+    ClEvents * e, gint stage, const gchar ** what);
 /* Many regions of a frame in host memory on a discrete device: the frame's planes (extent[p]
  * bytes of each, 0 for a plane no region has a part in) go up from host into dev once before
  * the windows (up), and come down after the copies (not up, then with *done as above), so

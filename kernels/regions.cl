@@ -9,8 +9,8 @@
 /* table from base: n_rects rectangles of 8 ints (source offset and pitch, destination offset
  * and pitch, bytes a row, the launch's row their first row is), then for each row of the
  * launch the rectangle it belongs to; work-item x copies bytes 16 x .. 16 x + 15 of its row
- * (none past the rectangle's bytes); the launch's rows are rounded up to its work-group, those
- * from rows on copy nothing */
+ * (none past the rectangle's bytes); the launch's rows may be rounded up to its work-group,
+ * and those from rows on copy nothing */
 __kernel void
 region_copy (__global const uchar * src, __global uchar * dst, __global const int *table,
     int base, int n_rects, int rows)
