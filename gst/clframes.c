@@ -689,13 +689,15 @@ table_rect (gint * table, gsize * nt, gint src, gint src_pitch, gint dst, gint d
   *nt += 8;
 }
 
-/* Batches of the frame's parts (planes: where they lie, all in one device memory): per group
- * and view, its inner parts (cl_region_part_inner) while the image of their windows fits the
- * view's place in the row-pass buffer, when there are two or more; then the tables of each
- * group's gather (windows into the batch images) and scatter (regions back into the frame).
+/* Batches of the frame's parts (planes: where they lie, all in one device memory, or all in
+ * host memory): per group and view, its inner parts (cl_region_part_inner) while the image of
+ * their windows fits the view's place in the row-pass buffer, when there are two or more; then
+ * with tables the tables of each group's gather (windows into the batch images) and scatter
+ * (regions back into the frame), which a frame in host memory does by transfers instead.
  * Returns the batch images' bytes (0: no batch). */
 static gsize
-plan_batches (ClFrames * fs, ClRegionBufs * rb, gint n_groups, const ClPlane * planes)
+plan_batches (ClFrames * fs, ClRegionBufs * rb, gint n_groups, const ClPlane * planes,
+    gboolean tables)
 {
   gsize at = 0, nt = 0, need = 0;
 
@@ -747,8 +749,8 @@ plan_batches (ClFrames * fs, ClRegionBufs * rb, gint n_groups, const ClPlane * p
       fs->groups[g].n_batched = 0;
     fs->n_batches = 0;
   }
-  if (fs->n_batches == 0)
-    return 0;
+  if (fs->n_batches == 0 || !tables)
+    return fs->n_batches ? at : 0;
   /* the tables: per group 8 ints a rectangle and one a row, for each copy */
   for (gint g = 0; g < n_groups; g++) {
     const ClRegionGroup *gr = &fs->groups[g];
@@ -974,6 +976,28 @@ region_group (const gint * sizes, gint n, gint size)
   return n - 1;
 }
 
+/* The batched parts of group gr with the frame in host memory (planes): up, each window into
+ * its place in the batch images (img: batch_in); else each region out of it (img: batch_out)
+ * into the frame. */
+static cl_int
+batch_transfers (ClFrames * fs, const ClFrameRun * f, const ClRegionGroup * gr,
+    const ClPlane * planes, cl_mem img, gboolean up, ClEvents * events, const gchar ** what)
+{
+  cl_int err = CL_SUCCESS;
+
+  for (gint k = gr->first; k < gr->first + gr->n && err == CL_SUCCESS; k++) {
+    const ClRegionPart *p = &fs->parts[k];
+    const ClRegionBatch *b;
+
+    if (p->batch < 0)
+      continue;
+    b = &fs->batches[p->batch];
+    err = gst_cl_run_batch_rect (f, p, planes, img, b->at + (gsize) p->batch_row * b->pitch,
+        b->pitch, up, events, what);
+  }
+  return err;
+}
+
 /* Queues the regions rects of buf on the device in slot (buf mapped into slot->out): on
  * success slot->done is set and frame_complete finishes it; else nothing is left queued nor
  * mapped. On a discrete device with a host frame moved whole, the upload, the kernels and the
@@ -991,7 +1015,7 @@ regions_submit (ClFrames * fs, ClFrameSlot * slot, const GstVideoInfo * info, Gs
   ClEvents *events;
   FrameMem mem;
   ClMemPath path;
-  gboolean in_place, fields, whole;
+  gboolean in_place, fields, whole, host_batches;
   gsize bytes = 0;
   cl_event up_done = NULL, kernels_done = NULL;
   const gchar *what = "";
@@ -1110,17 +1134,21 @@ regions_submit (ClFrames * fs, ClFrameSlot * slot, const GstVideoInfo * info, Gs
     for (gint p = 0; p < fs->groups[0].L.n_planes; p++)
       planes[p].mem = rb->region_frame;
   }
-  /* with the frame in a discrete device's memory, the inner windows of a group and view in
-   * one image, one launch (the gather and scatter copies: one launch each per group); on a
-   * device sharing the host's memory launches cost less than the copies and the image's
-   * unused width (docs/design.md) */
+  /* on a discrete device, the inner windows of a group and view in one image, one launch:
+   * with the frame in the device's memory the gather and scatter copies are one launch each
+   * per group, with it in host memory each window goes up into the image and its region comes
+   * down out of it (as many transfers as windows launched alone, one launch instead of one
+   * each, which on a GPU costs as much as a whole frame's); on a device sharing the host's
+   * memory launches cost less than the copies and the image's unused width (docs/design.md) */
+  host_batches = !in_place && !whole;
   fs->n_batches = 0;
-  batch_bytes = err == CL_SUCCESS && fs->discrete && (in_place || whole) && n >= 2 &&
-      ensure_copy_kernel (fs) ? plan_batches (fs, rb, n_groups, planes) : 0;
+  batch_bytes = err == CL_SUCCESS && fs->discrete && n >= 2 && (host_batches ||
+      ensure_copy_kernel (fs)) ? plan_batches (fs, rb, n_groups, planes, !host_batches) : 0;
   if (batch_bytes && (!ensure_buffer (fs, &rb->batch_in, &rb->batch_in_bytes, batch_bytes,
               CL_MEM_READ_WRITE) || !ensure_buffer (fs, &rb->batch_out, &rb->batch_out_bytes,
-              batch_bytes, CL_MEM_READ_WRITE) || !ensure_buffer (fs, &rb->batch_table,
-              &rb->batch_table_bytes, rb->table_ints * sizeof (gint), CL_MEM_READ_ONLY))) {
+              batch_bytes, CL_MEM_READ_WRITE) || (!host_batches &&
+              !ensure_buffer (fs, &rb->batch_table, &rb->batch_table_bytes,
+                  rb->table_ints * sizeof (gint), CL_MEM_READ_ONLY)))) {
     ret = GST_FLOW_ERROR;
     goto out;
   }
@@ -1132,8 +1160,9 @@ regions_submit (ClFrames * fs, ClFrameSlot * slot, const GstVideoInfo * info, Gs
     ret = GST_FLOW_ERROR;
     goto out;
   }
-  GST_LOG_OBJECT (fs->owner, "regions: %d parts in %d groups, %d batches, %" G_GSIZE_FORMAT
-      " blocks", n, n_groups, batch_bytes ? fs->n_batches : 0, blocks_ints / CL_BLOCK_INTS);
+  GST_LOG_OBJECT (fs->owner, "regions: %d parts in %d groups, %d batches%s, %" G_GSIZE_FORMAT
+      " blocks", n, n_groups, batch_bytes ? fs->n_batches : 0, batch_bytes && host_batches ?
+      " (host frame)" : "", blocks_ints / CL_BLOCK_INTS);
   /* (every buffer made before anything is queued: a failure leaves nothing reading the frame) */
   if (whole) {
     ClFrameRun up = slot->f;
@@ -1147,7 +1176,7 @@ regions_submit (ClFrames * fs, ClFrameSlot * slot, const GstVideoInfo * info, Gs
       err = clEnqueueBarrierWithWaitList (slot->f.queue, 1, &up_done, NULL);
     }
   }
-  if (batch_bytes && err == CL_SUCCESS) {
+  if (batch_bytes && !host_batches && err == CL_SUCCESS) {
     what = "table upload";
     err = clEnqueueWriteBuffer (slot->f.queue, rb->batch_table, CL_FALSE, 0,
         rb->table_ints * sizeof (gint), rb->table, 0, NULL, NULL);
@@ -1160,7 +1189,9 @@ regions_submit (ClFrames * fs, ClFrameSlot * slot, const GstVideoInfo * info, Gs
   for (gint g = 0; g < n_groups && err == CL_SUCCESS; g++) {
     const ClRegionGroup *gr = &fs->groups[g];
 
-    if (gr->n_batched)
+    if (gr->n_batched && host_batches)
+      err = batch_transfers (fs, &slot->f, gr, planes, rb->batch_in, TRUE, events, &what);
+    else if (gr->n_batched)
       err = gst_cl_run_rect_copies (slot->f.queue, fs->copy, planes[0].mem, rb->batch_in,
           rb->batch_table, gr->gather_base, gr->n_batched, gr->gather_bytes, gr->gather_rows,
           !fs->ctx->local_mem_dedicated, events, GST_CL_STAGE_KERNEL, &what);
@@ -1188,7 +1219,9 @@ regions_submit (ClFrames * fs, ClFrameSlot * slot, const GstVideoInfo * info, Gs
 
     err = gst_cl_run_region_copies (&slot->f, fs->parts + gr->first, gr->n, planes,
         rb->region_out, events, NULL, &what);
-    if (gr->n_batched && err == CL_SUCCESS)
+    if (gr->n_batched && host_batches && err == CL_SUCCESS)
+      err = batch_transfers (fs, &slot->f, gr, planes, rb->batch_out, FALSE, events, &what);
+    else if (gr->n_batched && err == CL_SUCCESS)
       err = gst_cl_run_rect_copies (slot->f.queue, fs->copy, rb->batch_out, planes[0].mem,
           rb->batch_table, gr->scatter_base, gr->n_batched, gr->scatter_bytes,
           gr->scatter_rows, !fs->ctx->local_mem_dedicated, events, GST_CL_STAGE_DOWNLOAD, &what);

@@ -859,6 +859,31 @@ gst_cl_run_region_copies (const ClFrameRun * f, const ClRegionPart * parts, gint
 }
 
 cl_int
+gst_cl_run_batch_rect (const ClFrameRun * f, const ClRegionPart * p, const ClPlane * frame,
+    cl_mem img, gsize at, gint pitch, gboolean up, ClEvents * e, const gchar ** what)
+{
+  const size_t zero[3] = { 0, 0, 0 };
+  ClPlane rows = gst_cl_run_part_plane (&frame[p->plane], p);
+  guint8 *window = rows.host + (gsize) p->y * rows.pitch + p->x;
+
+  if (up) {
+    const size_t to[3] = { at, 0, 0 }, region[3] = { p->bytes, p->rows, 1 };
+
+    *what = "window upload";
+    return clEnqueueWriteBufferRect (f->queue, img, CL_FALSE, to, zero, region, pitch, 0,
+        rows.pitch, 0, window, 0, NULL, region_event (e, GST_CL_STAGE_UPLOAD));
+  } else {
+    const size_t from[3] = { at + p->ry * (gsize) pitch + p->rx, 0, 0 };
+    const size_t region[3] = { p->rbytes, p->rrows, 1 };
+
+    *what = "region copy";
+    return clEnqueueReadBufferRect (f->queue, img, CL_FALSE, from, zero, region, pitch, 0,
+        rows.pitch, 0, window + (gsize) p->ry * rows.pitch + p->rx, 0, NULL,
+        region_event (e, GST_CL_STAGE_DOWNLOAD));
+  }
+}
+
+cl_int
 gst_cl_run_done (const ClFrameRun * f, cl_event * done, const gchar ** what)
 {
   return queue_done (f->queue, done, what);

@@ -182,6 +182,12 @@ cl_int gst_cl_run_done (const ClFrameRun * f, cl_event * done, const gchar ** wh
 cl_int gst_cl_run_region_batch (const ClFrameRun * f, const ClLayout * L, gint view,
     const ClPlane * in, const ClPlane * out, gint width, gint rows, ClEvents * e,
     const gchar ** what);
+/* A batched part p of a frame in host memory (frame: its planes) and its place in a batch
+ * image (img: the batch buffer, at: the window's first row there, pitch: the image's): up, the
+ * window into the image; else the region out of it into the frame. */
+cl_int gst_cl_run_batch_rect (const ClFrameRun * f, const ClRegionPart * p,
+    const ClPlane * frame, cl_mem img, gsize at, gint pitch, gboolean up, ClEvents * e,
+    const gchar ** what);
 /* copy (kernels/regions.cl's region_copy) over rows rows of rectangles of at most bytes bytes
  * from src into dst, as table's ints from base list them, in work-groups of 16 x 16 where
  * fixed_groups (a CPU), else of the driver's size; its event counts in stage. */
