@@ -2524,18 +2524,20 @@ static const Case batched_cases[] = {
   {"RGB", 91, 69, "auto", &f_gauss3, "mirror", "auto", INPUT_POOL},
 };
 
-/* Many regions inside the frame, several of one size: on the discrete path (the frame moved
- * whole) the windows of a size and view gathered into one image that one launch convolves
- * and the regions scattered back; on the host-unified path (builds on the streaming thread,
- * so that csep runs from the first frame on a CPU) the windows of a size and view as the
- * blocks of one launch of convolve_csep_table; against the reference: regions of one size
- * (size), then of their own sides (roi-scale) with margins, overlapping ones, and some at the
- * frame's edges (which run one by one on the discrete path). Formats, borders and presets by
- * turns. Loop index: case * 2 + unified. */
+/* Many regions inside the frame, several of one size: on the discrete path with the frame
+ * moved whole the windows of a size and view gathered into one image that one launch
+ * convolves and the regions scattered back; with the frame left in host memory (fewer parts
+ * than the whole frame's threshold) each window uploaded into that image and each region
+ * downloaded out of it; on the host-unified path (builds on the streaming thread, so that csep
+ * runs from the first frame on a CPU) the windows of a size and view as the blocks of one
+ * launch of convolve_csep_table; against the reference: regions of one size (size), then of
+ * their own sides (roi-scale) with margins, overlapping ones, and some at the frame's edges
+ * (which run one by one on the discrete path). Formats, borders and presets by turns. Loop
+ * index: case * 3 + path (0 discrete and whole, 1 unified, 2 discrete in host memory). */
 GST_START_TEST (test_regions_batched)
 {
-  const Case *c = &batched_cases[__i__ >> 1];
-  gboolean discrete = !(__i__ & 1);
+  const Case *c = &batched_cases[__i__ / 3];
+  gboolean discrete = __i__ % 3 != 1;
   gint w = c->width, h = c->height;
   const TestRoi many[] = {
     {10, 10, 12, 12, "face"}, {30, 12, 14, 10, "face"}, {52, 30, 16, 16, "face"},
@@ -2553,7 +2555,8 @@ GST_START_TEST (test_regions_batched)
    * kernel) */
   if (discrete)
     g_unsetenv (SYNC_ENV);
-  g_setenv (REGION_WHOLE_ENV, "1", TRUE);
+  if (__i__ % 3 == 0)
+    g_setenv (REGION_WHOLE_ENV, "1", TRUE);
   hr = start_harness (c, discrete);
   geom_init (&g, c->format, w, h);
   pool = proposed_pool (hr, &g, FALSE);
@@ -2813,7 +2816,7 @@ formats_suite (void)
   tcase_add_loop_test (tc, test_regions, 0, 2 * G_N_ELEMENTS (region_cases));
   tcase_add_loop_test (tc, test_regions_copy, 0, 4);
   tcase_add_loop_test (tc, test_regions_scaled, 0, 2 * G_N_ELEMENTS (scaled_cases));
-  tcase_add_loop_test (tc, test_regions_batched, 0, 2 * G_N_ELEMENTS (batched_cases));
+  tcase_add_loop_test (tc, test_regions_batched, 0, 3 * G_N_ELEMENTS (batched_cases));
   tcase_add_loop_test (tc, test_regions_inflight, 0, 3);
   tcase_add_loop_test (tc, test_plane_matrices, 0, 2 * G_N_ELEMENTS (plane_cases));
   return s;
