@@ -2574,8 +2574,10 @@ GST_END_TEST;
 /* Regions frames in flight: max-inflight=3, six frames pushed before any is pulled, each with
  * its own pixels and regions (several overlapping, one frame with none, one input held
  * upstream: filtered in a frame of ours), then pulled in order, each against the reference.
- * Loop index: 0 the unified path, 1 the discrete one window by window, 2 the discrete one with
- * the frame moved whole (its upload, kernels and download on three queues) and batches. */
+ * Loop index: 0 the unified path, 1 the discrete one with the frame in host memory (each
+ * window up and each region down on its own, inner windows of a size in one launch), 2 the
+ * discrete one with the frame moved whole (its upload, kernels and download on three queues)
+ * and batches. */
 GST_START_TEST (test_regions_inflight)
 {
   const Case c = { "RGBA", 64, 48, "auto", &f_gauss7, "mirror", "auto", INPUT_DEFAULT };
