@@ -199,6 +199,48 @@ box_prefix (const bsum_t * cs, bsum_t * ps, int nc)
     ps[CHANNELS + q] = ps[q] + cs[q];
 }
 
+#if CHANNELS != 3
+/* box_slide then box_prefix in one pass, for a block whose columns all lie inside the plane
+ * and rows yin and yout both inside it: each 16 column sums are moved down a row and their
+ * prefix taken while in registers */
+inline void
+box_slide_prefix (bsum_t * cs, bsum_t * ps, __global const uchar * src, int pitch, int yin,
+    int yout, int x0, int nc)
+{
+  __global const samp_t *a = CSAMPLES (src + yin * pitch + x0 * PIX_BYTES);
+  __global const samp_t *b = CSAMPLES (src + yout * pitch + x0 * PIX_BYTES);
+  int ns = nc * CHANNELS, q = 0;
+  bsum16_t carry = (bsum16_t) (0);
+
+  for (; q + 16 <= ns; q += 16) {
+    bsum16_t x = LOAD_B16 (cs + q) + CONVERT_BSUM16 (STORED16 (vload16 (0, a + q))) -
+        CONVERT_BSUM16 (STORED16 (vload16 (0, b + q)));
+
+    STORE_B16 (x, cs + q);
+#if CHANNELS == 1
+    x += UP1 (x);
+#endif
+#if CHANNELS <= 2
+    x += UP2 (x);
+#endif
+    x += UP4 (x);
+    x += UP8 (x);
+    STORE_B16 (x + carry, ps + CHANNELS + q);
+#if CHANNELS == 1
+    carry += (bsum16_t) (x.sf);
+#elif CHANNELS == 2
+    carry += (bsum16_t) (x.sef, x.sef, x.sef, x.sef, x.sef, x.sef, x.sef, x.sef);
+#else
+    carry += (bsum16_t) (x.scdef, x.scdef, x.scdef, x.scdef);
+#endif
+  }
+  for (; q < ns; q++) {
+    cs[q] += (uint) STORED (a[q]) - (uint) STORED (b[q]);
+    ps[CHANNELS + q] = ps[q] + cs[q];
+  }
+}
+#endif
+
 /* -DBOX_SUM16 on 8-bit samples, where the output is round (S / d) for an integer d of at
  * least KSIZE^2 (w = 1 / d and no bias: a box, or equal coefficients over such a divisor; the
  * results then stay below 256): floor ((S + d / 2) * m / 2^(16 + k)) for every S below 2^16,
@@ -285,15 +327,22 @@ convolve_box (int row0, __global const uchar * src, int src_offset, int src_pitc
           __builtin_prefetch (p + o);
       }
     }
-    if (y > ys) {
-      int yin = box_row (y + RADIUS, height SHAPE_ARGS);
-      int yout = box_row (y - RADIUS - 1, height SHAPE_ARGS);
+    {
+      int yin = y > ys ? box_row (y + RADIUS, height SHAPE_ARGS) : -1;
+      int yout = y > ys ? box_row (y - RADIUS - 1, height SHAPE_ARGS) : -1;
 
-      if (yin != yout)
-        box_slide (cs, src, src_pitch, yin, yout, x0, nc, width SHAPE_ARGS);
+#if CHANNELS != 3
+      if (yin >= 0 && yout >= 0 && yin != yout && x0 >= 0 && x0 + nc <= width) {
+        box_slide_prefix (cs, ps, src, src_pitch, yin, yout, x0, nc);
+      } else
+#endif
+      {
+        if (yin != yout)
+          box_slide (cs, src, src_pitch, yin, yout, x0, nc, width SHAPE_ARGS);
+        /* output pixel j sums column sums j .. j + KSIZE - 1: ps[j + KSIZE] - ps[j] */
+        box_prefix (cs, ps, nc);
+      }
     }
-    /* output pixel j sums column sums j .. j + KSIZE - 1: ps[j + KSIZE] - ps[j] (in pixels) */
-    box_prefix (cs, ps, nc);
     for (int v = 0, k = 0; v < n16; v++, k = k == 2 ? 0 : k + 1) {
       bsum16_t sum = LOAD_B16 (ps + 16 * v + KSIZE * CHANNELS) - LOAD_B16 (ps + 16 * v);
       int16 pass = CHANNELS != 3 || k == 0 ? pass0 : k == 1 ? pass1 : pass2;

@@ -2041,6 +2041,14 @@ static const BlurCase blur_cases[] = {
       BOX_RAN},
   {{"AYUV", 45, 23, "y+u+v", &f_equal3, "clamp", "separable", INPUT_DEFAULT}, BOX_RAN,
       BOX_RAN},
+  /* wide enough for the CPU's blocks of 256 pixels to lie inside the plane, where a row's
+   * column sums move down and take their prefix sums in one pass: 4-, 1- and 2-sample pixels
+   * (NV12's chroma), 16- and 32-bit sums */
+  {{"RGBA", 600, 37, "auto", &f_box15, "clamp", "separable", INPUT_DEFAULT}, BOX_RAN,
+      BOX_RAN},
+  {{"GRAY8", 640, 29, "y", &f_box31, "mirror", "separable", INPUT_DEFAULT}, BOX_RAN, BOX_RAN},
+  {{"NV12", 1200, 30, "u+v", &f_box5_bias, "wrap", "separable", INPUT_DEFAULT}, BOX_RAN,
+      BOX_RAN},
   {{"RGBA", 70, 33, "auto", &f_ones5_div26, "mirror", "separable", INPUT_DEFAULT}, BOX_RAN,
       BOX_RAN},
   {{"GRAY8", 33, 20, "y", &f_ones5_div1000, "constant", "separable", INPUT_DEFAULT}, BOX_RAN,
