@@ -161,6 +161,36 @@ box_slide (bsum_t * cs, __global const uchar * src, int pitch, int yin, int yout
 #define UP4(x) ((bsum16_t) ((bsum4_t) (0), (x).s0123, (x).s456789ab))
 #define UP8(x) ((bsum16_t) ((bsum8_t) (0), (x).s01234567))
 
+#if CHANNELS != 3
+/* The prefix sums of 16 column sums x along their pixels plus *carry (the sums of the row's
+ * pixels before them), which moves on past them */
+inline bsum16_t
+box_prefix16 (bsum16_t x, bsum16_t * carry)
+{
+  bsum16_t r;
+
+#if CHANNELS == 1
+  x += UP1 (x);
+#endif
+#if CHANNELS <= 2
+  x += UP2 (x);
+#endif
+  x += UP4 (x);
+  x += UP8 (x);
+  r = x + *carry;
+  /* the sums of the 16 samples' last pixel, in every pixel of the carry: the carry's chain is
+   * one addition a step, the shuffles stay off it */
+#if CHANNELS == 1
+  *carry += (bsum16_t) (x.sf);
+#elif CHANNELS == 2
+  *carry += (bsum16_t) (x.sef, x.sef, x.sef, x.sef, x.sef, x.sef, x.sef, x.sef);
+#else
+  *carry += (bsum16_t) (x.scdef, x.scdef, x.scdef, x.scdef);
+#endif
+  return r;
+}
+#endif
+
 /* ps[C + q] = the sum of cs[q'] over q' <= q of the same channel (ps[0 .. C) are zeros): the
  * prefix sums of a row's column sums along it, 16 samples at a time where the pixel divides
  * 16 */
@@ -172,28 +202,8 @@ box_prefix (const bsum_t * cs, bsum_t * ps, int nc)
 #if CHANNELS != 3
   bsum16_t carry = (bsum16_t) (0);
 
-  for (; q + 16 <= ns; q += 16) {
-    bsum16_t x = LOAD_B16 (cs + q);
-
-#if CHANNELS == 1
-    x += UP1 (x);
-#endif
-#if CHANNELS <= 2
-    x += UP2 (x);
-#endif
-    x += UP4 (x);
-    x += UP8 (x);
-    STORE_B16 (x + carry, ps + CHANNELS + q);
-    /* the sums of the 16 samples' last pixel, in every pixel of the carry: the carry's chain
-     * is one addition a step, the shuffles stay off it */
-#if CHANNELS == 1
-    carry += (bsum16_t) (x.sf);
-#elif CHANNELS == 2
-    carry += (bsum16_t) (x.sef, x.sef, x.sef, x.sef, x.sef, x.sef, x.sef, x.sef);
-#else
-    carry += (bsum16_t) (x.scdef, x.scdef, x.scdef, x.scdef);
-#endif
-  }
+  for (; q + 16 <= ns; q += 16)
+    STORE_B16 (box_prefix16 (LOAD_B16 (cs + q), &carry), ps + CHANNELS + q);
 #endif
   for (; q < ns; q++)
     ps[CHANNELS + q] = ps[q] + cs[q];
@@ -217,22 +227,7 @@ box_slide_prefix (bsum_t * cs, bsum_t * ps, __global const uchar * src, int pitc
         CONVERT_BSUM16 (STORED16 (vload16 (0, b + q)));
 
     STORE_B16 (x, cs + q);
-#if CHANNELS == 1
-    x += UP1 (x);
-#endif
-#if CHANNELS <= 2
-    x += UP2 (x);
-#endif
-    x += UP4 (x);
-    x += UP8 (x);
-    STORE_B16 (x + carry, ps + CHANNELS + q);
-#if CHANNELS == 1
-    carry += (bsum16_t) (x.sf);
-#elif CHANNELS == 2
-    carry += (bsum16_t) (x.sef, x.sef, x.sef, x.sef, x.sef, x.sef, x.sef, x.sef);
-#else
-    carry += (bsum16_t) (x.scdef, x.scdef, x.scdef, x.scdef);
-#endif
+    STORE_B16 (box_prefix16 (x, &carry), ps + CHANNELS + q);
   }
   for (; q < ns; q++) {
     cs[q] += (uint) STORED (a[q]) - (uint) STORED (b[q]);
