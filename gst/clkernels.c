@@ -547,10 +547,15 @@ check_job (ClKernels * k, gint slot)
     return FALSE;
   }
   post_job (k, job, "failed", &res, wait);
+  /* the tensor-core kernel needs the driver's compiler to take inline PTX: say how to leave
+   * it out */
   GST_ELEMENT_WARNING (k->owner, LIBRARY, INIT, ("Could not build an OpenCL kernel on %s (%s "
-          "failed: %s); the generic kernel goes on running.", k->ctx->device_name,
-          res.what, gst_cl_error_to_string (res.err)), ("build log:\n%s",
-          res.log ? res.log : "(empty)"));
+          "failed: %s); the generic kernel goes on running.%s", k->ctx->device_name,
+          res.what, gst_cl_error_to_string (res.err),
+          res.variant.method == GST_CL_CONVOLVE_METHOD_SEPARABLE &&
+          res.variant.split == CL_SEPARABLE_TENSOR ? " It was the tensor-core kernel: set "
+          "GST_CLCONVOLVE_TENSOR=0 in the environment to leave it out." : ""),
+      ("build log:\n%s", res.log ? res.log : "(empty)"));
   drop_job (k, slot);
   then_tune (k, slot);
   return FALSE;
