@@ -2,11 +2,13 @@
 # s41 device run 8 (issue 46): a host frame's windows batched (hb: each window up into the
 # batch image, one launch a group and view, each region down out of it) against one launch a
 # window (head, 70f2223): 10 regions and 8 of 200 pixels (windows moved alone), 50 (the frame
-# moved whole: the same path in both, a control), a cold round then three alternating.
+# moved whole: the same path in both, a control), a cold round then three alternating. V: the
+# builds (directories of devbench/s41) to alternate, default "head hb"; next.sh adds tab (the
+# head with s41-table-on-up.patch, for the 50 regions).
 D=$PWD/devbench/s41
 R="clconvolve kernel=gaussian roi-meta=true roi-scale=0.2 roi-margin-scale=0.1"
 for r in 0 1 2 3; do
-  for v in head hb; do
+  for v in ${V:-head hb}; do
     P=/tmp/p-$v; mkdir -p $P; cp $D/$v/libgstclconvolve.so $P/
     export GST_PLUGIN_PATH=$P GST_PLUGIN_PATH_1_0=$P GST_REGISTRY=/tmp/reg-$v.bin
     export GST_CLCONVOLVE_HELPER=$D/$v/clconvolve-warmup
