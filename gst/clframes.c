@@ -1136,10 +1136,10 @@ regions_submit (ClFrames * fs, ClFrameSlot * slot, const GstVideoInfo * info, Gs
   }
   /* on a discrete device, the inner windows of a group and view in one image, one launch:
    * with the frame in the device's memory the gather and scatter copies are one launch each
-   * per group, with it in host memory each window goes up into the image and its region comes
-   * down out of it (as many transfers as windows launched alone, one launch instead of one
-   * each, which on a GPU costs as much as a whole frame's); on a device sharing the host's
-   * memory launches cost less than the copies and the image's unused width (docs/design.md) */
+   * per group; with it in host memory each window goes up into the image and its region comes
+   * down out of it (the transfers a window launched alone has, without its launch); on a
+   * device sharing the host's memory launches cost less than the copies and the image's
+   * unused width (docs/design.md) */
   host_batches = !in_place && !whole;
   fs->n_batches = 0;
   batch_bytes = err == CL_SUCCESS && fs->discrete && n >= 2 && (host_batches ||
