@@ -322,6 +322,16 @@ stream_start (Stream * s, const gchar * element, const gchar * format, gint w, g
     gst_query_unref (q);
     gst_object_unref (peer);
     gst_object_unref (srcpad);
+  } else if (element && opt.hand_over) {
+    /* handed over from a pool of plain memory, as a decoder with a pool of its own */
+    GstStructure *config;
+
+    s->pool = gst_video_buffer_pool_new ();
+    config = gst_buffer_pool_get_config (s->pool);
+    gst_buffer_pool_config_set_params (config, s->caps, GST_VIDEO_INFO_SIZE (&info), 0, 0);
+    if (!gst_buffer_pool_set_config (s->pool, config)
+        || !gst_buffer_pool_set_active (s->pool, TRUE))
+      gst_clear_object (&s->pool);
   }
   for (gint i = 0; i < N_POOL_BUFFERS; i++) {
     GstBuffer *b = NULL;
@@ -1423,7 +1433,8 @@ main (int argc, char **argv)
     {"interlaced", 0, 0, G_OPTION_ARG_NONE, &opt.interlaced,
         "Interlaced frames (interlace-mode=interleaved: each field filtered alone)", NULL},
     {"system-memory", 0, 0, G_OPTION_ARG_NONE, &opt.system_memory,
-        "Push frames in plain system memory instead of the element's proposed pool", NULL},
+        "Push frames in plain system memory instead of the element's proposed pool (with "
+          "--hand-over, from a pool of the harness's own)", NULL},
     {"hand-over", 0, 0, G_OPTION_ARG_NONE, &opt.hand_over,
         "Hand each frame over as a decoder or camera does (a pool buffer acquired for each "
           "push, no reference kept): an element working in place (regions) then copies "
