@@ -302,6 +302,9 @@ lsep_default (const ClDeviceFacts * d, const ClKernelRequest * r, ClVariant * v)
 /* The fixed rules' smallest size for tsep: below it convolve_lsep is faster on the H100 and
  * H200 (docs/kernels.md) */
 #define TSEP_FROM 31
+/* The tuner's: at 15 and below tsep lost to lsep and the box's running sums on every card
+ * measured, so its build would only delay the tuning */
+#define TSEP_TUNE_FROM 17
 static const gint tsep_widths[] = { 64, 32 };
 
 /* the samples whose sums tsep takes */
@@ -615,7 +618,7 @@ cl_variant_candidates (const ClDeviceFacts * d, const ClKernelRequest * r, ClVar
   /* (a box's running sums take lsep's place) */
   if (!gbox_fits (d, r) && lsep_default (d, r, &out[n]))
     n++;
-  if (tsep_for (d, r, &out[n]))
+  if ((r->size >= TSEP_TUNE_FROM || d->tensor_mma == 2) && tsep_for (d, r, &out[n]))
     n++;
   if (csep_fits (d, r))
     out[n++] = csep;

@@ -737,7 +737,7 @@ test_box (void)
 }
 
 /* Tensor cores: tsep is timed beside lsep (and the box's running sums) for 8-bit blurs of
- * one pair up to 63, 64 columns a work-group where its planes fit in local memory, else 32:
+ * one pair from 17 up to 63, 64 columns a work-group where its planes fit in local memory, else 32:
  * per plane 16 rows of the columns and halo as f16 pairs (8 (64 / 16 + T - 1) + 4 words a
  * row), and the ring of T blocks of 16 rows, hi and lo (T = (size + 14) / 16 + 1, 8 T + 4
  * words a column). RGBA with alpha copied at 15 (T = 2): 3 x 4 x (16 x 44 + 2 x 64 x 20) =
@@ -754,9 +754,16 @@ test_tensor (void)
   r.rank = 1;
   r.unit = TRUE;
   r.passmask = 8;
+  /* the tuner times it from TSEP_TUNE_FROM (17), at every size where the variable forces it */
   assert_candidates (&tensor, &r, "tiled 2x4, tiled 1x4, tiled 1x1, float4 block=1, "
+      "vector nv=1 my=1, vector nv=3 my=2, separable local mx=2 ty=8, separable");
+  tensor2.tensor_mma = 2;
+  assert_candidates (&tensor2, &r, "tiled 2x4, tiled 1x4, tiled 1x1, float4 block=1, "
       "vector nv=1 my=1, vector nv=3 my=2, separable local mx=2 ty=8, "
       "separable tensor w=64 h=128, separable");
+  r.size = 17;
+  g_assert_true (strstr (candidates_text (&tensor, &r), "separable tensor w=64 h=128"));
+  r.size = 15;
   /* not where the device has none */
   assert_candidates (&gpu, &r, "tiled 2x4, tiled 1x4, tiled 1x1, float4 block=1, "
       "vector nv=1 my=1, vector nv=3 my=2, separable local mx=2 ty=8, separable");
@@ -797,11 +804,11 @@ test_tensor (void)
       "vector nv=1 my=1, vector nv=3 my=2, separable local mx=4 ty=8, separable");
   r.passmask = 8;
   /* a box: beside the running sums */
-  r.size = 15;
+  r.size = 31;
   r.box = TRUE;
   assert_candidates (&tensor, &r, "tiled 2x4, tiled 1x4, tiled 1x1, float4 block=1, "
       "vector nv=1 my=1, vector nv=3 my=2, separable box w=2 strip=16, "
-      "separable box w=2 strip=64, separable tensor w=64 h=128, separable");
+      "separable box w=2 strip=64, separable tensor w=32 h=128, separable");
   r.box = FALSE;
   /* not for 16-bit samples, a matrix that is no blur, two pairs, a combination, or past 63 */
   r.depth = 16;
