@@ -257,22 +257,29 @@ frame_in_bounds (const GstVideoFrame * frame, const ClLayout * L, gchar ** why)
   return TRUE;
 }
 
+/* Pinned staging memory of at least size bytes in *stage. FALSE after posting why. */
+static gboolean
+ensure_stage (ClFrames * fs, GstMemory ** stage, gsize size)
+{
+  if (*stage && (*stage)->size >= size)
+    return TRUE;
+  if (*stage)
+    gst_memory_unref (*stage);
+  *stage = gst_allocator_alloc (fs->allocator, size, NULL);
+  if (!*stage)
+    GST_ELEMENT_ERROR (fs->owner, RESOURCE, NO_SPACE_LEFT, ("Could not allocate %" G_GSIZE_FORMAT
+            " bytes of pinned memory on %s.", size, fs->ctx->device_name), (NULL));
+  return *stage != NULL;
+}
+
 /* The planes packed one after the other (L's layout) in pinned staging memory. */
 static gboolean
 staging_planes (ClFrames * fs, GstMemory ** stage, const ClLayout * L, ClPlane * p)
 {
   GstClMemory *m;
 
-  if (!*stage || (*stage)->size < L->size) {
-    if (*stage)
-      gst_memory_unref (*stage);
-    *stage = gst_allocator_alloc (fs->allocator, L->size, NULL);
-    if (!*stage) {
-      GST_ELEMENT_ERROR (fs->owner, RESOURCE, NO_SPACE_LEFT, ("Could not allocate %" G_GSIZE_FORMAT
-              " bytes of pinned memory on %s.", L->size, fs->ctx->device_name), (NULL));
-      return FALSE;
-    }
-  }
+  if (!ensure_stage (fs, stage, L->size))
+    return FALSE;
   m = (GstClMemory *) * stage;
   for (gint i = 0; i < L->n_planes; i++) {
     p[i].mem = m->buffer;
@@ -998,6 +1005,32 @@ batch_transfers (ClFrames * fs, const ClFrameRun * f, const ClRegionGroup * gr,
   return err;
 }
 
+/* A host frame moved whole: each plane's extent (padding too: it comes back) copied into the
+ * slot's pinned staging at dev's offsets (the device's copy, of the frame's pitches), up[]
+ * the staged planes. FALSE after posting why. */
+static gboolean
+stage_whole_frame (ClFrames * fs, ClFrameSlot * slot, const ClLayout * L, const ClPlane * host,
+    const ClPlane * dev, const gsize * extent, gsize bytes, ClPlane * up)
+{
+  guint8 *in;
+
+  if (!ensure_stage (fs, &slot->stage_in, bytes))
+    return FALSE;
+  in = ((GstClMemory *) slot->stage_in)->host + slot->stage_in->offset;
+  for (gint p = 0; p < L->n_planes; p++) {
+    up[p] = (ClPlane) { NULL, 0, dev[p].pitch, in + dev[p].offset };
+    if (!extent[p])
+      continue;
+    gst_cl_copy_rows_parallel (up[p].host, dev[p].pitch, host[p].host, host[p].pitch,
+        dev[p].pitch, L->height[p] - 1, fs->copy_parts);
+    memcpy (up[p].host + extent[p] - L->row[p], host[p].host + extent[p] - L->row[p],
+        L->row[p]);
+  }
+  slot->copies++;
+  slot->path_in = CL_PATH_STAGING_COPY;
+  return TRUE;
+}
+
 /* Queues the regions rects of buf on the device in slot (buf mapped into slot->out): on
  * success slot->done is set and frame_complete finishes it; else nothing is left queued nor
  * mapped. On a discrete device with a host frame moved whole, the upload, the kernels and the
@@ -1010,12 +1043,12 @@ regions_submit (ClFrames * fs, ClFrameSlot * slot, const GstVideoInfo * info, Gs
   ClRegionBufs *rb = &slot->rb;
   gint w = GST_VIDEO_INFO_WIDTH (info), h = GST_VIDEO_INFO_HEIGHT (info), n = 0, bands;
   gint sizes[CL_MAX_REGION_SIZES], n_groups;
-  ClPlane planes[CL_MAX_PLANES], host[CL_MAX_PLANES];
+  ClPlane planes[CL_MAX_PLANES], host[CL_MAX_PLANES], up_from[CL_MAX_PLANES];
   gsize extent[CL_MAX_PLANES], batch_bytes, blocks_ints;
   ClEvents *events;
   FrameMem mem;
   ClMemPath path;
-  gboolean in_place, fields, whole, host_batches;
+  gboolean in_place, fields, whole, host_batches, staged = FALSE;
   gsize bytes = 0;
   cl_event up_done = NULL, kernels_done = NULL;
   const gchar *what = "";
@@ -1133,6 +1166,14 @@ regions_submit (ClFrames * fs, ClFrameSlot * slot, const GstVideoInfo * info, Gs
     }
     for (gint p = 0; p < fs->groups[0].L.n_planes; p++)
       planes[p].mem = rb->region_frame;
+    /* a frame in pageable memory goes up from pinned staging, copied there in parallel
+     * pieces as the whole-frame path's input is; it comes down straight into the frame */
+    staged = mem == FRAME_HOST;
+    if (staged && !stage_whole_frame (fs, slot, &fs->groups[0].L, host, planes, extent, at,
+            up_from)) {
+      ret = GST_FLOW_ERROR;
+      goto out;
+    }
   }
   /* on a discrete device, the inner windows of a group and view in one image, one launch:
    * with the frame in the device's memory the gather and scatter copies are one launch each
@@ -1169,8 +1210,8 @@ regions_submit (ClFrames * fs, ClFrameSlot * slot, const GstVideoInfo * info, Gs
 
     /* up on the upload queue, the kernels' queue waiting for it */
     up.queue = slot->f.up ? slot->f.up : slot->f.queue;
-    err = gst_cl_run_region_planes (&up, host, planes, extent, fs->groups[0].L.n_planes, TRUE,
-        events, &up_done, &what);
+    err = gst_cl_run_region_planes (&up, staged ? up_from : host, planes, extent,
+        fs->groups[0].L.n_planes, TRUE, events, &up_done, &what);
     if (err == CL_SUCCESS) {
       what = "frame upload wait";
       err = clEnqueueBarrierWithWaitList (slot->f.queue, 1, &up_done, NULL);
