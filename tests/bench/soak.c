@@ -13,7 +13,9 @@
  * and, while they play, changes clconvolve's settings at random (seeded) every --change-ms.
  * Every --interval seconds it prints one line (and a JSON line to --out): RSS, VmHWM, the
  * device context's programs (held, built, from the disk cache), frames, frames/s, changes and
- * distinct settings. At the end a summary compares RSS after the warm-up with its maximum and
+ * distinct settings. With --pool N the changes go between N settings drawn at the start (an
+ * application that moves between a few presets), so that after they are all visited no kernel
+ * is new. At the end a summary compares RSS after the warm-up with its maximum and
  * last value, and programs-held with its bound (in use + idle). A benchmark: exits 0 unless a
  * pipeline failed (error on a bus, or it did not start).
  *
@@ -48,6 +50,7 @@ typedef struct
   guint32 seed;
   gchar *format, *formats, *out, *res;
   gdouble format_period;
+  gint pool;
   gboolean no_disk_cache, malloc_trim;
 } Options;
 
@@ -100,6 +103,7 @@ static gint n_formats;
 static GRand *rng;
 static GMainLoop *loop;
 static GHashTable *seen;        /* 64-bit hashes of the settings tuples */
+static Settings *pool;          /* --pool: the settings changes go between */
 static FILE *out;
 static gint64 t0, next_report_us, next_format_us;
 static guint64 changes, last_frames;
@@ -545,10 +549,10 @@ summary (void)
   g_clear_pointer (&c.variant, g_free);
   g_clear_pointer (&c.format, g_free);
 
-  g_print ("\nsummary: %.0f s, %d pipeline(s), %dx%d %s, seed %u, a change every %d ms%s%s\n",
+  g_print ("\nsummary: %.0f s, %d pipeline(s), %dx%d %s, seed %u, a change every %d ms%s%s%s\n",
       last->t, opt.pipelines, opt.width, opt.height, opt.formats ? opt.formats : formats[0],
-      opt.seed, opt.change_ms, opt.no_disk_cache ? ", no disk caches" : "",
-      opt.malloc_trim ? ", malloc_trim" : "");
+      opt.seed, opt.change_ms, pool ? ", between --pool settings" : "",
+      opt.no_disk_cache ? ", no disk caches" : "", opt.malloc_trim ? ", malloc_trim" : "");
   g_print ("  RSS after warm-up (t=%.0f s%s): %.1f MB; from then on min %.1f MB, max %.1f MB, "
       "last %.1f MB, slope %+.2f MB/min; VmHWM %.1f MB\n", base->t,
       base->t < opt.warmup ? ", run shorter than the warm-up" : "", base->rss_mb, rss_min,
@@ -593,7 +597,7 @@ summary (void)
   if (out) {
     fprintf (out, "{\"kind\":\"soak-summary\",\"seconds\":%.3f,\"pipelines\":%d,"
         "\"width\":%d,\"height\":%d,\"formats\":\"%s\",\"seed\":%u,\"change_ms\":%d,"
-        "\"disk_cache\":%s,\"malloc_trim\":%s,\"warmup_t\":%.3f,\"rss_warmup_mb\":%.2f,"
+        "\"pool\":%d,\"disk_cache\":%s,\"malloc_trim\":%s,\"warmup_t\":%.3f,\"rss_warmup_mb\":%.2f,"
         "\"rss_min_mb\":%.2f,\"rss_max_mb\":%.2f,\"rss_last_mb\":%.2f,"
         "\"rss_growth_mb\":%.2f,\"rss_growth_pct\":%.2f,"
         "\"rss_slope_mb_per_min\":%.3f,\"hwm_mb\":%.2f,\"changes\":%" G_GUINT64_FORMAT
@@ -601,7 +605,7 @@ summary (void)
         ",\"programs_built\":%u,\"programs_from_cache\":%u,\"programs_held_max\":%u,"
         "\"programs_held_bound\":%u,\"warnings\":%u,\"failed\":%s}\n", last->t,
         opt.pipelines, opt.width, opt.height, opt.formats ? opt.formats : formats[0],
-        opt.seed, opt.change_ms, opt.no_disk_cache ? "false" : "true",
+        opt.seed, opt.change_ms, opt.pool, opt.no_disk_cache ? "false" : "true",
         opt.malloc_trim ? "true" : "false", base->t,
         base->rss_mb, rss_min, rss_max, last->rss_mb, growth, pct, isnan (slope) ? 0.0 : slope,
         last->hwm_mb, changes, g_hash_table_size (seen), max_set_ms, c.frames, c.built,
@@ -635,7 +639,17 @@ on_change (gpointer data)
     before.matrix = g_strdup (k->s.matrix);
     if (rotate)
       set_format (k, (k->s.format + 1) % n_formats);
-    draw_change (&k->s);
+    if (pool) {
+      const Settings *p = &pool[pick (opt.pool)];
+      gint format = k->s.format;
+
+      g_free (k->s.matrix);
+      k->s = *p;
+      k->s.matrix = g_strdup (p->matrix);
+      k->s.format = format;
+    } else {
+      draw_change (&k->s);
+    }
     t = g_get_monotonic_time ();
     apply_settings (k->conv, &before, &k->s);
     g_free (before.matrix);
@@ -749,6 +763,8 @@ main (int argc, char **argv)
         "Seconds between format switches with --formats (default 30)", "S"},
     {"res", 'r', 0, G_OPTION_ARG_STRING, &opt.res, "Frame size (default 320x240)", "WxH"},
     {"out", 'o', 0, G_OPTION_ARG_FILENAME, &opt.out, "Write JSON lines to this file", "FILE"},
+    {"pool", 0, 0, G_OPTION_ARG_INT, &opt.pool,
+        "Change between N settings drawn at the start instead of new ones each time", "N"},
     {"malloc-trim", 0, 0, G_OPTION_ARG_NONE, &opt.malloc_trim,
         "Call malloc_trim (0) before reading RSS (tells freed heap kept by malloc from leaks)",
         NULL},
@@ -837,15 +853,31 @@ main (int argc, char **argv)
     /* the element's defaults */
     k->s = (Settings) { 2, 5, 0, 0, TRUE, 45, 0, 0, 0, "auto", NULL, 0 };
     remember_settings (&k->s);
+    /* --pool: the walk's first N steps from the defaults */
+    if (opt.pool > 0 && !pool) {
+      Settings w = k->s;
+
+      pool = g_new0 (Settings, opt.pool);
+      for (gint j = 0; j < opt.pool; j++) {
+        draw_change (&w);
+        pool[j] = w;
+        pool[j].matrix = g_strdup (w.matrix);
+      }
+      g_free (w.matrix);
+    }
     bus = gst_element_get_bus (k->pipeline);
     gst_bus_add_watch (bus, on_bus, k);
     gst_object_unref (bus);
   }
 
+  if (pool)
+    g_print ("clconvolve-soak: the changes go between %d settings drawn at the start\n",
+        opt.pool);
   g_print ("clconvolve-soak: %d pipeline(s) %dx%d %s, %.0f s, report every %.0f s, "
-      "a change every %d ms, seed %u, disk caches %s, idle programs %u%s\n", opt.pipelines,
+      "a change every %d ms%s, seed %u, disk caches %s, idle programs %u%s\n", opt.pipelines,
       opt.width, opt.height, opt.formats ? opt.formats : formats[0], opt.seconds,
-      opt.interval, opt.change_ms, opt.seed, opt.no_disk_cache ? "off" : "on", idle,
+      opt.interval, opt.change_ms, pool ? " (--pool)" : "", opt.seed,
+      opt.no_disk_cache ? "off" : "on", idle,
       opt.malloc_trim ? ", malloc_trim before each report" : "");
   t0 = g_get_monotonic_time ();
   next_report_us = t0 + (gint64) (opt.interval * 1e6);
@@ -872,6 +904,9 @@ main (int argc, char **argv)
     gst_object_unref (soaks[i].pipeline);
     g_free (soaks[i].s.matrix);
   }
+  for (gint j = 0; pool && j < opt.pool; j++)
+    g_free (pool[j].matrix);
+  g_free (pool);
   if (out)
     fclose (out);
   g_free (failure);
