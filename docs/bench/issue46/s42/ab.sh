@@ -23,10 +23,4 @@ for r in 0 1 2 3; do
       --element "clconvolve kernel=gaussian size={size} roi-meta=true roi-margin-scale=0.1"
   done
 done 2>/dev/null | grep '"kind":"element"' > $OUT/ab.jsonl
-python3 -c "
-import json,collections
-d=collections.defaultdict(list)
-for l in open('$OUT/ab.jsonl'):
-    r=json.loads(l); d[r['label'].split('-',1)[1]].append(round(r['fps']['median']))
-for k,v in sorted(d.items()): print(k, v)
-"
+python3 docs/bench/issue46/s42/summary.py $OUT/ab.jsonl

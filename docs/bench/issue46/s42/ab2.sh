@@ -17,10 +17,4 @@ for r in 0 1 2; do
       --element "clconvolve kernel=gaussian size={size}"
   done
 done 2>/dev/null | grep '"kind":"element"' > $OUT/ab2.jsonl
-python3 -c "
-import json,collections
-d=collections.defaultdict(list)
-for l in open('$OUT/ab2.jsonl'):
-    r=json.loads(l); d[r['label'].split('-',1)[1]].append((round(r['fps']['median']), r.get('input_path'), r.get('output_path')))
-for k,v in sorted(d.items()): print(k, [x[0] for x in v], v[-1][1:])
-"
+python3 docs/bench/issue46/s42/summary.py $OUT/ab2.jsonl
