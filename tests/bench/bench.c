@@ -339,7 +339,7 @@ stream_start (Stream * s, const gchar * element, const gchar * format, gint w, g
     if (!s->pool || gst_buffer_pool_acquire_buffer (s->pool, &b, NULL) != GST_FLOW_OK)
       b = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info), NULL);
     else
-      s->pooled = TRUE;
+      s->pooled = !opt.system_memory;   /* the element's pool, not the harness's own */
     bench_fill_random (b, 2 + i);
     add_regions (b, w, h);
     gst_clear_buffer (&s->bufs[i]);
