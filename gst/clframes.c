@@ -645,10 +645,11 @@ struct _ClRegionGroup
   ClLayout L;
   ClFrameRun run;
   gint first, n;
-  /* its batched parts: how many, their gather and scatter tables (bases in the slot's table),
-   * the rows and widest rows (bytes) of each copy */
+  /* its batched parts: how many, their gather and scatter tables (bases in the slot's table;
+   * groups sharing a table have the same base), the rectangles, rows and widest rows (bytes)
+   * of each table */
   gint n_batched, gather_base, scatter_base;
-  gint gather_rows, gather_bytes, scatter_rows, scatter_bytes;
+  gint gather_rects, gather_rows, gather_bytes, scatter_rects, scatter_rows, scatter_bytes;
   /* per view, the blocks of its windows launched together: their first in the blocks' table
    * (in entries) and how many (0: none) */
   gint block_base[CL_MAX_VIEWS], n_blocks[CL_MAX_VIEWS];
@@ -694,6 +695,32 @@ table_rect (gint * table, gsize * nt, gint src, gint src_pitch, gint dst, gint d
   t[5] = row0;
   t[6] = t[7] = 0;
   *nt += 8;
+}
+
+/* Whether a region written back by one group meets one of another group (the same plane and
+ * field, rows and bytes intersecting): their order then decides the pixels both write */
+static gboolean
+groups_meet (const ClFrames * fs, gint n_groups)
+{
+  gint n = fs->groups[n_groups - 1].first + fs->groups[n_groups - 1].n;
+
+  for (gint g = 0; g < n_groups; g++) {
+    const ClRegionGroup *gr = &fs->groups[g];
+
+    for (gint i = gr->first; i < gr->first + gr->n; i++) {
+      const ClRegionPart *a = &fs->parts[i];
+
+      for (gint k = gr->first + gr->n; k < n; k++) {
+        const ClRegionPart *b = &fs->parts[k];
+
+        if (a->plane == b->plane && a->field == b->field &&
+            a->y + a->ry < b->y + b->ry + b->rrows && b->y + b->ry < a->y + a->ry + a->rrows &&
+            a->x + a->rx < b->x + b->rx + b->rbytes && b->x + b->rx < a->x + a->rx + a->rbytes)
+          return TRUE;
+      }
+    }
+  }
+  return FALSE;
 }
 
 /* Batches of the frame's parts (planes: where they lie, all in one device memory, or all in
@@ -770,50 +797,69 @@ plan_batches (ClFrames * fs, ClRegionBufs * rb, gint n_groups, const ClPlane * p
     rb->table = g_renew (gint, rb->table, need);
     rb->table_ints = need;
   }
+  /* the gather of every group in one table (and one launch): the windows' images do not
+   * overlap; the scatters too where no region of one group meets one of another, else a table
+   * a group, written back in the groups' order */
   for (gint copy = 0; copy < 2; copy++) {
-    for (gint g = 0; g < n_groups; g++) {
-      ClRegionGroup *gr = &fs->groups[g];
+    gboolean one = copy == 0 || !groups_meet (fs, n_groups);
+
+    for (gint g0 = 0, g1; g0 < n_groups; g0 = g1) {
       gint rows = 0, widest = 0, r = 0, base = nt;
 
-      if (!gr->n_batched)
-        continue;
-      for (gint k = gr->first; k < gr->first + gr->n; k++) {
-        const ClRegionPart *p = &fs->parts[k];
-        const ClRegionBatch *b = &fs->batches[MAX (p->batch, 0)];
-        const ClPlane *f = &planes[p->plane];
-        gint window = f->offset + p->y * f->pitch + p->x, image = b->at + p->batch_row * b->pitch;
+      g1 = one ? n_groups : g0 + 1;
+      for (gint g = g0; g < g1; g++) {
+        const ClRegionGroup *gr = &fs->groups[g];
 
-        if (p->batch < 0)
-          continue;
-        if (copy == 0) {
-          table_rect (rb->table, &nt, window, f->pitch, image, b->pitch, p->bytes, rows);
-          rows += p->rows;
-          widest = MAX (widest, (gint) p->bytes);
-        } else {
-          table_rect (rb->table, &nt, image + p->ry * b->pitch + p->rx, b->pitch,
-              window + p->ry * f->pitch + p->rx, f->pitch, p->rbytes, rows);
-          rows += p->rrows;
-          widest = MAX (widest, (gint) p->rbytes);
+        for (gint k = gr->first; k < gr->first + gr->n && gr->n_batched; k++) {
+          const ClRegionPart *p = &fs->parts[k];
+          const ClRegionBatch *b = &fs->batches[MAX (p->batch, 0)];
+          const ClPlane *f = &planes[p->plane];
+          gint window = f->offset + p->y * f->pitch + p->x;
+          gint image = b->at + p->batch_row * b->pitch;
+
+          if (p->batch < 0)
+            continue;
+          if (copy == 0) {
+            table_rect (rb->table, &nt, window, f->pitch, image, b->pitch, p->bytes, rows);
+            rows += p->rows;
+            widest = MAX (widest, (gint) p->bytes);
+          } else {
+            table_rect (rb->table, &nt, image + p->ry * b->pitch + p->rx, b->pitch,
+                window + p->ry * f->pitch + p->rx, f->pitch, p->rbytes, rows);
+            rows += p->rrows;
+            widest = MAX (widest, (gint) p->rbytes);
+          }
         }
       }
       /* each row's rectangle */
-      for (gint k = gr->first; k < gr->first + gr->n; k++) {
-        const ClRegionPart *p = &fs->parts[k];
+      for (gint g = g0; g < g1; g++) {
+        const ClRegionGroup *gr = &fs->groups[g];
 
-        if (p->batch < 0)
-          continue;
-        for (gint j = 0; j < (copy == 0 ? p->rows : p->rrows); j++)
-          rb->table[nt++] = r;
-        r++;
+        for (gint k = gr->first; k < gr->first + gr->n && gr->n_batched; k++) {
+          const ClRegionPart *p = &fs->parts[k];
+
+          if (p->batch < 0)
+            continue;
+          for (gint j = 0; j < (copy == 0 ? p->rows : p->rrows); j++)
+            rb->table[nt++] = r;
+          r++;
+        }
       }
-      if (copy == 0) {
-        gr->gather_base = base;
-        gr->gather_rows = rows;
-        gr->gather_bytes = widest;
-      } else {
-        gr->scatter_base = base;
-        gr->scatter_rows = rows;
-        gr->scatter_bytes = widest;
+      /* the groups of one table share it: the copies run once, at the first of them */
+      for (gint g = g0; g < g1; g++) {
+        ClRegionGroup *gr = &fs->groups[g];
+
+        if (copy == 0) {
+          gr->gather_base = base;
+          gr->gather_rects = r;
+          gr->gather_rows = rows;
+          gr->gather_bytes = widest;
+        } else {
+          gr->scatter_base = base;
+          gr->scatter_rects = r;
+          gr->scatter_rows = rows;
+          gr->scatter_bytes = widest;
+        }
       }
     }
   }
@@ -1227,15 +1273,17 @@ regions_submit (ClFrames * fs, ClFrameSlot * slot, const GstVideoInfo * info, Gs
     err = clEnqueueWriteBuffer (slot->f.queue, rb->block_table, CL_FALSE, 0,
         blocks_ints * sizeof (gint), rb->blocks, 0, NULL, NULL);
   }
-  for (gint g = 0; g < n_groups && err == CL_SUCCESS; g++) {
+  for (gint g = 0, copied = -1; g < n_groups && err == CL_SUCCESS; g++) {
     const ClRegionGroup *gr = &fs->groups[g];
 
-    if (gr->n_batched && host_batches)
+    if (gr->n_batched && host_batches) {
       err = batch_transfers (fs, &slot->f, gr, planes, rb->batch_in, TRUE, events, &what);
-    else if (gr->n_batched)
+    } else if (gr->n_batched && gr->gather_base != copied) {
+      copied = gr->gather_base;
       err = gst_cl_run_rect_copies (slot->f.queue, fs->copy, planes[0].mem, rb->batch_in,
-          rb->batch_table, gr->gather_base, gr->n_batched, gr->gather_bytes, gr->gather_rows,
-          !fs->ctx->local_mem_dedicated, events, GST_CL_STAGE_KERNEL, &what);
+          rb->batch_table, gr->gather_base, gr->gather_rects, gr->gather_bytes,
+          gr->gather_rows, !fs->ctx->local_mem_dedicated, events, GST_CL_STAGE_KERNEL, &what);
+    }
     for (gint b = 0; b < fs->n_batches && err == CL_SUCCESS; b++) {
       const ClRegionBatch *ba = &fs->batches[b];
       const ClPlane in = { rb->batch_in, (gint) ba->at, ba->pitch, NULL };
@@ -1255,17 +1303,19 @@ regions_submit (ClFrames * fs, ClFrameSlot * slot, const GstVideoInfo * info, Gs
           rb->region_in, rb->region_out, events, &what);
   }
   /* the regions back, the groups' order kept (where regions overlap the last one stays) */
-  for (gint g = 0; g < n_groups && err == CL_SUCCESS; g++) {
+  for (gint g = 0, copied = -1; g < n_groups && err == CL_SUCCESS; g++) {
     const ClRegionGroup *gr = &fs->groups[g];
 
     err = gst_cl_run_region_copies (&slot->f, fs->parts + gr->first, gr->n, planes,
         rb->region_out, events, NULL, &what);
-    if (gr->n_batched && host_batches && err == CL_SUCCESS)
+    if (gr->n_batched && host_batches && err == CL_SUCCESS) {
       err = batch_transfers (fs, &slot->f, gr, planes, rb->batch_out, FALSE, events, &what);
-    else if (gr->n_batched && err == CL_SUCCESS)
+    } else if (gr->n_batched && gr->scatter_base != copied && err == CL_SUCCESS) {
+      copied = gr->scatter_base;
       err = gst_cl_run_rect_copies (slot->f.queue, fs->copy, rb->batch_out, planes[0].mem,
-          rb->batch_table, gr->scatter_base, gr->n_batched, gr->scatter_bytes,
+          rb->batch_table, gr->scatter_base, gr->scatter_rects, gr->scatter_bytes,
           gr->scatter_rows, !fs->ctx->local_mem_dedicated, events, GST_CL_STAGE_DOWNLOAD, &what);
+    }
   }
   if (err == CL_SUCCESS && whole) {
     ClFrameRun down = slot->f;

@@ -2540,7 +2540,8 @@ static const Case batched_cases[] = {
  * runs from the first frame on a CPU) the windows of a size and view as the blocks of one
  * launch of convolve_csep_table; against the reference: regions of one size (size), then of
  * their own sides (roi-scale) with margins, overlapping ones, and some at the frame's edges
- * (which run one by one on the discrete path). Formats, borders and presets by turns. Loop
+ * (which run one by one on the discrete path), and regions of two sides that meet none of the
+ * other side's (one table for both). Formats, borders and presets by turns. Loop
  * index: case * 3 + path (0 discrete and whole, 1 unified, 2 discrete in host memory). */
 GST_START_TEST (test_regions_batched)
 {
@@ -2552,6 +2553,12 @@ GST_START_TEST (test_regions_batched)
     {20, 40, 10, 12, "plate"}, {62, 48, 12, 10, "face"}, {34, 30, 20, 15, "face"},
     {14, 22, 9, 9, "face"}, {70, 14, 10, 12, "plate"}, {44, 50, 12, 8, "face"},
     {0, 0, 8, 8, "face"}, {w - 10, h - 9, 20, 20, "face"},
+  };
+  /* two sides, three of each, none meeting another: one gather and one scatter launch for
+   * both sizes on the discrete path */
+  const TestRoi apart[] = {
+    {6, 6, 10, 10, "face"}, {24, 6, 10, 10, "face"}, {42, 6, 10, 10, "face"},
+    {6, 30, 20, 20, "face"}, {34, 30, 20, 20, "face"}, {62, 30, 20, 20, "face"},
   };
   GstHarness *hr;
   GstBufferPool *pool;
@@ -2571,6 +2578,7 @@ GST_START_TEST (test_regions_batched)
   push_scaled (hr, c, pool, seed++, many, G_N_ELEMENTS (many), 0.0, -1, 0, 0.0, what);
   push_scaled (hr, c, pool, seed++, many, G_N_ELEMENTS (many), 0.4, -1, 1, 0.1, what);
   push_scaled (hr, c, pool, seed++, many, G_N_ELEMENTS (many), 0.0, 0.5, 2, 0.0, what);
+  push_scaled (hr, c, pool, seed++, apart, G_N_ELEMENTS (apart), 0.4, -1, 0, 0.0, what);
   gst_buffer_pool_set_active (pool, FALSE);
   gst_object_unref (pool);
   gst_harness_teardown (hr);
