@@ -88,6 +88,14 @@ typedef struct
   gsize at;
 } ClRegionBatch;
 
+/* A rectangle of a batched part's region that the scatter writes back: bytes and rows of its
+ * plane */
+typedef struct
+{
+  gint part;
+  gint x, y, w, h;
+} ClScatterPiece;
+
 struct _ClFrames
 {
   GstElement *owner;
@@ -117,6 +125,8 @@ struct _ClFrames
   ClRegionGroup *groups;        /* CL_MAX_REGION_SIZES */
   ClRegionBatch *batches;       /* CL_MAX_REGION_SIZES x CL_MAX_VIEWS */
   gint n_batches;
+  ClScatterPiece *pieces;       /* the scatter's (scatter_pieces): n_pieces of max_pieces */
+  gint n_pieces, max_pieces;
   cl_program copy_prog;
   cl_kernel copy;
   gboolean copy_failed;
@@ -697,47 +707,136 @@ table_rect (gint * table, gsize * nt, gint src, gint src_pitch, gint dst, gint d
   *nt += 8;
 }
 
-/* Whether a region written back by one group meets one of another group (the same plane and
- * field, rows and bytes intersecting): their order then decides the pixels both write. Past
- * 256 parts taken as TRUE, so that the pairs checked on the streaming thread stay few. */
+/* Appends rectangle r (x, y, w, h) less rectangle c to fs->pieces for part k: up to four
+ * pieces (the rows above and below c, its left and right in the rows they share) */
+static void
+piece_minus (ClFrames * fs, gint k, const gint r[4], const gint c[4])
+{
+  gint y0 = MAX (r[1], c[1]), y1 = MIN (r[1] + r[3], c[1] + c[3]);
+  gint x0 = MAX (r[0], c[0]), x1 = MIN (r[0] + r[2], c[0] + c[2]);
+  gint cut[4][4] = {
+    {r[0], r[1], r[2], y0 - r[1]}, {r[0], y1, r[2], r[1] + r[3] - y1},
+    {r[0], y0, x0 - r[0], y1 - y0}, {x1, y0, r[0] + r[2] - x1, y1 - y0},
+  };
+
+  if (y1 <= y0 || x1 <= x0) {
+    fs->pieces[fs->n_pieces++] = (ClScatterPiece) { k, r[0], r[1], r[2], r[3] };
+    return;
+  }
+  for (gint i = 0; i < 4; i++)
+    if (cut[i][2] > 0 && cut[i][3] > 0)
+      fs->pieces[fs->n_pieces++] = (ClScatterPiece) { k, cut[i][0], cut[i][1], cut[i][2],
+        cut[i][3] };
+}
+
+/* Whether the regions of parts a and b meet (the same plane and field, rows and bytes
+ * intersecting) */
 static gboolean
-groups_meet (const ClFrames * fs, gint n_groups)
+parts_meet (const ClRegionPart * a, const ClRegionPart * b)
+{
+  return a->plane == b->plane && a->field == b->field &&
+      a->y + a->ry < b->y + b->ry + b->rrows && b->y + b->ry < a->y + a->ry + a->rrows &&
+      a->x + a->rx < b->x + b->rx + b->rbytes && b->x + b->rx < a->x + a->rx + a->rbytes;
+}
+
+/* scatter_pieces' cutting, each batched region less those of later groups: FALSE past 16
+ * pieces a region */
+static gboolean
+pieces_cut (ClFrames * fs, gint n_groups)
 {
   gint n = fs->groups[n_groups - 1].first + fs->groups[n_groups - 1].n;
-
-  if (n > 256)
-    return TRUE;
 
   for (gint g = 0; g < n_groups; g++) {
     const ClRegionGroup *gr = &fs->groups[g];
 
-    for (gint i = gr->first; i < gr->first + gr->n; i++) {
-      const ClRegionPart *a = &fs->parts[i];
+    for (gint k = gr->first; k < gr->first + gr->n; k++) {
+      const ClRegionPart *p = &fs->parts[k];
+      gint first = fs->n_pieces;
 
-      for (gint k = gr->first + gr->n; k < n; k++) {
-        const ClRegionPart *b = &fs->parts[k];
+      if (p->batch < 0)
+        continue;
+      fs->pieces[fs->n_pieces++] = (ClScatterPiece) { k, (gint) (p->x + p->rx), p->y + p->ry,
+        (gint) p->rbytes, p->rrows };
+      for (gint j = gr->first + gr->n; j < n; j++) {
+        const ClRegionPart *q = &fs->parts[j];
+        const gint c[4] = { q->x + q->rx, q->y + q->ry, q->rbytes, q->rrows };
+        gint end = fs->n_pieces;
 
-        if (a->plane == b->plane && a->field == b->field &&
-            a->y + a->ry < b->y + b->ry + b->rrows && b->y + b->ry < a->y + a->ry + a->rrows &&
-            a->x + a->rx < b->x + b->rx + b->rbytes && b->x + b->rx < a->x + a->rx + a->rbytes)
-          return TRUE;
+        if (q->plane != p->plane || q->field != p->field)
+          continue;
+        /* the pieces so far, each less q's region, moved down to replace them */
+        for (gint i = first; i < end; i++) {
+          gint r[4] = { fs->pieces[i].x, fs->pieces[i].y, fs->pieces[i].w, fs->pieces[i].h };
+
+          piece_minus (fs, k, r, c);
+        }
+        memmove (fs->pieces + first, fs->pieces + end,
+            (fs->n_pieces - end) * sizeof (ClScatterPiece));
+        fs->n_pieces -= end - first;
+        if (fs->n_pieces - first > 16)
+          return FALSE;
       }
     }
   }
-  return FALSE;
+  return TRUE;
+}
+
+/* The pieces the scatter writes back (fs->pieces): each batched part's region less the
+ * regions of later groups on its plane, so that where regions of two sizes overlap the later
+ * group's pixels stay whatever the order the copies run in, and one launch takes all groups.
+ * FALSE where that cannot be (the scatter then goes a group at a time, the groups' order kept,
+ * each region whole): a part left out of the batches that meets a region of another group (its
+ * copy of its own goes between the groups' scatters), over 256 parts (the pairs are checked on
+ * the streaming thread), or over 16 pieces a region. */
+static gboolean
+scatter_pieces (ClFrames * fs, gint n_groups)
+{
+  gint n = fs->groups[n_groups - 1].first + fs->groups[n_groups - 1].n;
+  gboolean cut = n <= 256;
+
+  /* a region and its pieces while cut: at most 16 kept, each cut into up to 4 */
+  if (fs->max_pieces < 17 * n + 64) {
+    fs->max_pieces = 17 * n + 64;
+    fs->pieces = g_renew (ClScatterPiece, fs->pieces, fs->max_pieces);
+  }
+  for (gint g = 0; g < n_groups && cut; g++) {
+    const ClRegionGroup *gr = &fs->groups[g];
+
+    for (gint k = gr->first; k < gr->first + gr->n; k++)
+      for (gint j = 0; j < n && fs->parts[k].batch < 0 && cut; j++)
+        cut = (j >= gr->first && j < gr->first + gr->n) ||
+            !parts_meet (&fs->parts[k], &fs->parts[j]);
+  }
+  fs->n_pieces = 0;
+  if (cut && !pieces_cut (fs, n_groups))
+    cut = FALSE;
+  if (!cut) {
+    /* each batched region whole */
+    fs->n_pieces = 0;
+    for (gint k = 0; k < n; k++) {
+      const ClRegionPart *p = &fs->parts[k];
+
+      if (p->batch >= 0)
+        fs->pieces[fs->n_pieces++] = (ClScatterPiece) { k, (gint) (p->x + p->rx),
+          p->y + p->ry, (gint) p->rbytes, p->rrows };
+    }
+  }
+  return cut;
 }
 
 /* Batches of the frame's parts (planes: where they lie, all in one device memory, or all in
- * host memory): per group and view, its inner parts (cl_region_part_inner) while the image of
- * their windows fits the view's place in the row-pass buffer, when there are two or more; then
- * with tables the tables of each group's gather (windows into the batch images) and scatter
- * (regions back into the frame), which a frame in host memory does by transfers instead.
- * Returns the batch images' bytes (0: no batch). */
+ * host memory): per group and view, the parts that may (cl_region_part_batch_window; with the
+ * frame in host memory only windows inside the plane) while the image of their windows fits
+ * the view's place in the row-pass buffer, when there are two or more; then with tables the
+ * tables of each group's gather (windows into the batch images, those past the plane's edges
+ * through the border rule) and scatter (regions back into the frame), which a frame in host
+ * memory does by transfers instead. Returns the batch images' bytes (0: no batch). */
 static gsize
 plan_batches (ClFrames * fs, ClRegionBufs * rb, gint n_groups, const ClPlane * planes,
     gboolean tables)
 {
   gsize at = 0, nt = 0, need = 0;
+  gboolean merged;
 
   fs->n_batches = 0;
   if (!fs->batches)
@@ -754,17 +853,21 @@ plan_batches (ClFrames * fs, ClRegionBufs * rb, gint n_groups, const ClPlane * p
       *b = (ClRegionBatch) { g, i, 0, 0, 0, at };
       for (gint k = gr->first; k < gr->first + gr->n; k++) {
         ClRegionPart *p = &fs->parts[k];
-        gint w = MAX (b->width, p->launch[0].width), rows = b->rows + p->rows;
+        gint w, rows;
 
-        if (p->batch >= 0 || p->launch[0].view != i || !cl_region_part_inner (&gr->L, p) ||
-            planes[p->plane].mem != planes[0].mem ||
-            (gint64) w * rows > (gint64) v->width * v->height)
+        if (p->batch >= 0 || p->launch[0].view != i ||
+            !cl_region_part_batch_window (&gr->L, p, gr->run.radius) ||
+            (p->bordered && !tables) || planes[p->plane].mem != planes[0].mem)
+          continue;
+        w = MAX (b->width, p->bwidth);
+        rows = b->rows + p->brows;
+        if ((gint64) w * rows > (gint64) v->width * v->height)
           continue;
         p->batch = fs->n_batches;
         p->batch_row = b->rows;
         b->width = w;
         b->rows = rows;
-        b->pitch = MAX (b->pitch, (gint) p->bytes);
+        b->pitch = MAX (b->pitch, (gint) p->bbytes);
         count++;
       }
       if (count < 2) {
@@ -789,64 +892,95 @@ plan_batches (ClFrames * fs, ClRegionBufs * rb, gint n_groups, const ClPlane * p
   }
   if (fs->n_batches == 0 || !tables)
     return fs->n_batches ? at : 0;
-  /* the tables: per group 8 ints a rectangle and one a row, for each copy */
-  for (gint g = 0; g < n_groups; g++) {
-    const ClRegionGroup *gr = &fs->groups[g];
-
-    for (gint k = gr->first; k < gr->first + gr->n; k++)
-      if (fs->parts[k].batch >= 0)
-        need += 16 + fs->parts[k].rows + fs->parts[k].rrows;
-  }
+  /* the tables: 8 ints a rectangle and one a row, for each copy, and 8 more for a window past
+   * the plane's edges */
+  merged = scatter_pieces (fs, n_groups);
+  for (gint i = 0; i < fs->n_pieces; i++)
+    need += 8 + fs->pieces[i].h;
+  for (gint k = 0; k < fs->groups[n_groups - 1].first + fs->groups[n_groups - 1].n; k++)
+    if (fs->parts[k].batch >= 0)
+      need += 16 + fs->parts[k].brows;
   if (need > rb->table_ints) {
     rb->table = g_renew (gint, rb->table, need);
     rb->table_ints = need;
   }
   /* the gather of every group in one table (and one launch): the windows' images do not
-   * overlap; the scatters too where no region of one group meets one of another, else a table
-   * a group, written back in the groups' order */
+   * overlap; the scatter too where its pieces allow (scatter_pieces), else a table a group,
+   * written back in the groups' order */
   for (gint copy = 0; copy < 2; copy++) {
-    gboolean one = copy == 0 || !groups_meet (fs, n_groups);
-
     for (gint g0 = 0, g1; g0 < n_groups; g0 = g1) {
       gint rows = 0, widest = 0, r = 0, base = nt;
 
-      g1 = one ? n_groups : g0 + 1;
-      for (gint g = g0; g < g1; g++) {
+      g1 = copy == 0 || merged ? n_groups : g0 + 1;
+      for (gint g = g0; g < g1 && copy == 0; g++) {
         const ClRegionGroup *gr = &fs->groups[g];
 
         for (gint k = gr->first; k < gr->first + gr->n && gr->n_batched; k++) {
           const ClRegionPart *p = &fs->parts[k];
           const ClRegionBatch *b = &fs->batches[MAX (p->batch, 0)];
           const ClPlane *f = &planes[p->plane];
-          gint window = f->offset + p->y * f->pitch + p->x;
-          gint image = b->at + p->batch_row * b->pitch;
 
           if (p->batch < 0)
             continue;
-          if (copy == 0) {
-            table_rect (rb->table, &nt, window, f->pitch, image, b->pitch, p->bytes, rows);
-            rows += p->rows;
-            widest = MAX (widest, (gint) p->bytes);
-          } else {
-            table_rect (rb->table, &nt, image + p->ry * b->pitch + p->rx, b->pitch,
-                window + p->ry * f->pitch + p->rx, f->pitch, p->rbytes, rows);
-            rows += p->rrows;
-            widest = MAX (widest, (gint) p->rbytes);
-          }
+          /* a bordered window's source is its record's (below) */
+          table_rect (rb->table, &nt, p->bordered ? 0 : f->offset + p->by * f->pitch +
+              p->bx * p->bpix, f->pitch, b->at + p->batch_row * b->pitch, b->pitch, p->bbytes,
+              rows);
+          rows += p->brows;
+          r++;
+          widest = MAX (widest, (gint) p->bbytes);
         }
       }
-      /* each row's rectangle */
-      for (gint g = g0; g < g1; g++) {
+      for (gint i = 0; i < fs->n_pieces && copy == 1; i++) {
+        const ClScatterPiece *c = &fs->pieces[i];
+        const ClRegionPart *p = &fs->parts[c->part];
+        const ClRegionBatch *b = &fs->batches[p->batch];
+        const ClPlane *f = &planes[p->plane];
+        gint dx = c->x - (gint) (p->x + p->rx), dy = c->y - (p->y + p->ry);
+
+        if (c->part < fs->groups[g0].first || c->part >= fs->groups[g1 - 1].first +
+            fs->groups[g1 - 1].n)
+          continue;
+        table_rect (rb->table, &nt, b->at + (p->batch_row + p->bry + dy) * b->pitch +
+            p->brx + dx, b->pitch, f->offset + c->y * f->pitch + c->x, f->pitch, c->w, rows);
+        rows += c->h;
+        r++;
+        widest = MAX (widest, c->w);
+      }
+      /* each row's rectangle, after the rectangles (rectangle q's rows: from its first row to
+       * the next one's) */
+      for (gint q = 0; q < r; q++) {
+        gint end = q + 1 < r ? rb->table[base + 8 * (q + 1) + 5] : rows;
+
+        for (gint j = rb->table[base + 8 * q + 5]; j < end; j++)
+          rb->table[nt++] = q;
+      }
+      /* the gather's windows past the plane's edges: a record each, its rectangle's t[6] the
+       * record's place (the plane's offset, pixels and rows, the pixel's bytes, the window's
+       * first pixel and row, the border rule) */
+      for (gint g = g0, i = base; g < g1 && copy == 0; g++) {
         const ClRegionGroup *gr = &fs->groups[g];
 
         for (gint k = gr->first; k < gr->first + gr->n && gr->n_batched; k++) {
           const ClRegionPart *p = &fs->parts[k];
+          const ClView *v = &gr->L.views[p->launch[0].view];
+          gint *t = rb->table + nt;
 
           if (p->batch < 0)
             continue;
-          for (gint j = 0; j < (copy == 0 ? p->rows : p->rrows); j++)
-            rb->table[nt++] = r;
-          r++;
+          if (p->bordered) {
+            t[0] = planes[p->plane].offset;
+            t[1] = v->width;
+            t[2] = v->height;
+            t[3] = p->bpix;
+            t[4] = p->bx;
+            t[5] = p->by;
+            t[6] = gr->run.coefs[0].border & 15;
+            t[7] = 0;
+            rb->table[i + 6] = nt;
+            nt += 8;
+          }
+          i += 8;
         }
       }
       /* the groups of one table share it: the copies run once, at the first of them */
@@ -1566,6 +1700,7 @@ cl_frames_free (ClFrames * fs)
   if (fs->copy_prog)
     gst_cl_context_unuse_program (fs->ctx, fs->copy_prog, FALSE);
   g_free (fs->batches);
+  g_free (fs->pieces);
   gst_clear_object (&fs->allocator);
   gst_clear_object (&fs->dev_allocator);
   for (gint i = 0; i < GST_CL_CONTEXT_N_QUEUES; i++)

@@ -258,14 +258,29 @@ cl_region_types_parse (const gchar * text, gchar *** names, gdouble ** scales)
 }
 
 gboolean
-cl_region_part_inner (const ClLayout * L, const ClRegionPart * p)
+cl_region_part_batch_window (const ClLayout * L, ClRegionPart * p, gint radius)
 {
-  const ClRegionLaunch *l = &p->launch[0];
-  const ClView *v = &L->views[l->view];
+  const ClView *v = &L->views[p->launch[0].view];
+  const ClShape *sh = &L->shapes[v->shape];
+  gint pb = sh->channels * sh->depth / 8;
+  gsize x0 = p->x + p->rx;
+  gint64 x1, y0 = p->y + p->ry, y1 = y0 + p->rrows;
 
-  return p->field == 0 && p->n_launches == 1 && v->field == 0 && l->x > 0 &&
-      l->x + l->width < v->width && l->span == l->width && p->y > 0 &&
-      p->y + p->rows < v->height;
+  if (p->field != 0 || p->n_launches != 1 || v->field != 0 || x0 % pb || p->rbytes % pb)
+    return FALSE;
+  x1 = (gint64) ((x0 + p->rbytes) / pb);
+  if (x1 > v->width)
+    return FALSE;
+  p->bpix = pb;
+  p->bx = (gint) (x0 / pb) - radius;
+  p->by = (gint) y0 - radius;
+  p->bwidth = (gint) (x1 - (gint64) (x0 / pb)) + 2 * radius;
+  p->brows = p->rrows + 2 * radius;
+  p->bbytes = (gsize) p->bwidth * pb;
+  p->brx = (gsize) radius * pb;
+  p->bry = radius;
+  p->bordered = p->bx < 0 || p->by < 0 || x1 + radius > v->width || y1 + radius > v->height;
+  return TRUE;
 }
 
 gboolean

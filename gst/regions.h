@@ -66,6 +66,13 @@ typedef struct
    * own; CL_PART_BLOCKS: its blocks in a launch of many windows' blocks, in place) and the
    * window's first row in that batch's image */
   gint batch, batch_row;
+  /* the window a batch takes (cl_region_part_batch_window): its first pixel and row in the
+   * view, its pixels, rows and bytes a row, the pixel's bytes, where the region lies in it
+   * (bytes, rows); bordered: it reaches past the plane's edges, where the border rule gives
+   * its pixels */
+  gint bx, by, bwidth, brows, bpix, bry;
+  gsize bbytes, brx;
+  gboolean bordered;
 } ClRegionPart;
 
 /* The part of r (frame pixels, clipped to width x height) in each group of L's views, into
@@ -92,9 +99,11 @@ void cl_rect_grow (ClRect * r, gint margin, gdouble margin_scale);
 gboolean cl_region_types_parse (const gchar * text, gchar *** names, gdouble ** scales);
 
 /* Whether part p of L may run in a batch (many windows in one image, one launch): whole rows
- * (no field), one view, and a window that holds the region and the whole radius inside the
- * plane, touching none of its edges (the border rule is never needed inside it). */
-gboolean cl_region_part_inner (const ClLayout * L, const ClRegionPart * p);
+ * (no field), one view, a region of the view's pixels (none of the padding it copies). Sets
+ * p's batch window: the region and radius pixels around it on every side, bordered where that
+ * reaches past the plane (a gather that maps those pixels by the border rule makes it a
+ * window like any other). */
+gboolean cl_region_part_batch_window (const ClLayout * L, ClRegionPart * p, gint radius);
 
 /* How regions become the rectangles filtered: the meta types taken (roi-types: NULL for every
  * type) with each its own roi-scale (-1: scale's), roi-scale, and the margins. */

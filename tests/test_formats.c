@@ -2540,7 +2540,8 @@ static const Case batched_cases[] = {
  * runs from the first frame on a CPU) the windows of a size and view as the blocks of one
  * launch of convolve_csep_table; against the reference: regions of one size (size), then of
  * their own sides (roi-scale) with margins, overlapping ones, and some at the frame's edges
- * (which run one by one on the discrete path), and regions of two sides that meet none of the
+ * (on the discrete path gathered through the border rule with the frame moved whole, one by
+ * one with it in host memory), and regions of two sides that meet none of the
  * other side's (one table for both). Formats, borders and presets by turns. Loop
  * index: case * 3 + path (0 discrete and whole, 1 unified, 2 discrete in host memory). */
 GST_START_TEST (test_regions_batched)
