@@ -762,7 +762,7 @@ pieces_cut (ClFrames * fs, gint n_groups)
         const gint c[4] = { q->x + q->rx, q->y + q->ry, q->rbytes, q->rrows };
         gint end = fs->n_pieces;
 
-        if (q->plane != p->plane || q->field != p->field)
+        if (!parts_meet (p, q))
           continue;
         /* the pieces so far, each less q's region, moved down to replace them */
         for (gint i = first; i < end; i++) {
@@ -892,14 +892,13 @@ plan_batches (ClFrames * fs, ClRegionBufs * rb, gint n_groups, const ClPlane * p
   }
   if (fs->n_batches == 0 || !tables)
     return fs->n_batches ? at : 0;
-  /* the tables: 8 ints a rectangle and one a row, for each copy, and 8 more for a window past
-   * the plane's edges */
+  /* the tables: 8 ints a rectangle, for each copy, and 8 more for a window past the plane's
+   * edges */
   merged = scatter_pieces (fs, n_groups);
-  for (gint i = 0; i < fs->n_pieces; i++)
-    need += 8 + fs->pieces[i].h;
+  need = 8 * fs->n_pieces;
   for (gint k = 0; k < fs->groups[n_groups - 1].first + fs->groups[n_groups - 1].n; k++)
     if (fs->parts[k].batch >= 0)
-      need += 16 + fs->parts[k].brows;
+      need += 16;
   if (need > rb->table_ints) {
     rb->table = g_renew (gint, rb->table, need);
     rb->table_ints = need;
@@ -946,14 +945,6 @@ plan_batches (ClFrames * fs, ClRegionBufs * rb, gint n_groups, const ClPlane * p
         rows += c->h;
         r++;
         widest = MAX (widest, c->w);
-      }
-      /* each row's rectangle, after the rectangles (rectangle q's rows: from its first row to
-       * the next one's) */
-      for (gint q = 0; q < r; q++) {
-        gint end = q + 1 < r ? rb->table[base + 8 * (q + 1) + 5] : rows;
-
-        for (gint j = rb->table[base + 8 * q + 5]; j < end; j++)
-          rb->table[nt++] = q;
       }
       /* the gather's windows past the plane's edges: a record each, its rectangle's t[6] the
        * record's place (the plane's offset, pixels and rows, the pixel's bytes, the window's

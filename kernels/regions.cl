@@ -40,9 +40,9 @@ copy_bordered (__global const uchar * src, int pitch, __global const int *rec, i
 }
 
 /* table from base: n_rects rectangles of 8 ints (source offset and pitch, destination offset
- * and pitch, bytes a row, the launch's row their first row is, and 0 or, for a window past the
- * plane's edges, where in table its record for copy_bordered is), then for each row of the
- * launch the rectangle it belongs to; work-item x copies bytes 16 x .. 16 x + 15 of its row
+ * and pitch, bytes a row, the launch's row their first row is, in increasing order, and 0 or,
+ * for a window past the plane's edges, where in table its record for copy_bordered is); a row
+ * finds its rectangle by bisection; work-item x copies bytes 16 x .. 16 x + 15 of its row
  * (none past the rectangle's bytes); the launch's rows may be rounded up to its work-group,
  * and those from rows on copy nothing */
 __kernel void
@@ -50,10 +50,19 @@ region_copy (__global const uchar * src, __global uchar * dst, __global const in
     int base, int n_rects, int rows)
 {
   int x = 16 * (int) get_global_id (0), r = get_global_id (1);
+  int lo = 0, hi = n_rects - 1;
 
   if (r >= rows)
     return;
-  __global const int *t = table + base + 8 * table[base + 8 * n_rects + r];
+  while (lo < hi) {
+    int mid = (lo + hi + 1) / 2;
+
+    if (table[base + 8 * mid + 5] <= r)
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  __global const int *t = table + base + 8 * lo;
   int rr = r - t[5];
   __global uchar *d = dst + t[2] + rr * t[3] + x;
 
