@@ -26,5 +26,5 @@ for r in ${ROUNDS:-0 1 2 3}; do
         --element "clconvolve kernel=gaussian size={size}"
     fi
   done
-done 2>/dev/null | grep '"kind":"element"' > $OUT/${OUTF:-ab-s43.jsonl}
+done 2>/dev/null | grep --line-buffered '"kind":"element"' > $OUT/${OUTF:-ab-s43.jsonl}
 python3 docs/bench/issue46/s42/summary.py $OUT/${OUTF:-ab-s43.jsonl}

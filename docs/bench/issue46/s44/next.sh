@@ -8,7 +8,7 @@
 # 3. issue 41: the gaps and first frame with tsep on (the plugin of devbench/s41/hb: c76d802)
 #    against GST_CLCONVOLVE_TENSOR=0 (docs/bench/issue41/s42/gaps.sh).
 nvidia-smi -L > $OUT/gpu.txt 2>&1; cat $OUT/gpu.txt
-timeout 150 bash docs/bench/issue46/s44/ab.sh
+timeout 200 bash docs/bench/issue46/s44/ab.sh
 D=$PWD/devbench
 R="clconvolve kernel=gaussian roi-meta=true roi-scale=0.2 roi-margin-scale=0.1 profiling=true"
 for v in s43a s44; do
