@@ -279,7 +279,11 @@ cl_region_part_batch_window (const ClLayout * L, ClRegionPart * p, gint radius)
   p->bbytes = (gsize) p->bwidth * pb;
   p->brx = (gsize) radius * pb;
   p->bry = radius;
-  p->bordered = p->bx < 0 || p->by < 0 || x1 + radius > v->width || y1 + radius > v->height;
+  /* past the plane, or not the part's own window (that took the padding pixels the view
+   * copies): the gather builds it */
+  p->bordered = p->bx < 0 || p->by < 0 || x1 + radius > v->width || y1 + radius > v->height ||
+      p->x != (gsize) p->bx * pb || p->y != p->by || p->bytes != p->bbytes ||
+      p->rows != p->brows;
   return TRUE;
 }
 

@@ -68,8 +68,8 @@ typedef struct
   gint batch, batch_row;
   /* the window a batch takes (cl_region_part_batch_window): its first pixel and row in the
    * view, its pixels, rows and bytes a row, the pixel's bytes, where the region lies in it
-   * (bytes, rows); bordered: it reaches past the plane's edges, where the border rule gives
-   * its pixels */
+   * (bytes, rows); bordered: it is not the part's window (it reaches past the plane's
+   * edges, where the border rule gives its pixels, or the part's took padding pixels) */
   gint bx, by, bwidth, brows, bpix, bry;
   gsize bbytes, brx;
   gboolean bordered;
