@@ -40,4 +40,4 @@ for l in open('$OUT/profile.jsonl'):
 "
 wc -l $OUT/tl-*.log
 unset GST_PLUGIN_PATH GST_PLUGIN_PATH_1_0 GST_REGISTRY GST_CLCONVOLVE_HELPER
-RUNS=2 GT=100 bash docs/bench/issue41/s42/gaps.sh
+RUNS=${GAPS_RUNS:-1} GT=${GAPS_GT:-80} bash docs/bench/issue41/s42/gaps.sh
