@@ -824,6 +824,20 @@ scatter_pieces (ClFrames * fs, gint n_groups)
   return cut;
 }
 
+/* The scatter launches a frame's tables take (for the log) */
+static gint
+scatter_launches (const ClFrames * fs, gint n_groups)
+{
+  gint n = 0;
+
+  for (gint g = 0, base = -1; g < n_groups; g++)
+    if (fs->groups[g].n_batched && fs->groups[g].scatter_base != base) {
+      base = fs->groups[g].scatter_base;
+      n++;
+    }
+  return n;
+}
+
 /* Batches of the frame's parts (planes: where they lie, all in one device memory, or all in
  * host memory): per group and view, the parts that may (cl_region_part_batch_window; with the
  * frame in host memory only windows inside the plane) while the image of their windows fits
@@ -1376,9 +1390,10 @@ regions_submit (ClFrames * fs, ClFrameSlot * slot, const GstVideoInfo * info, Gs
     ret = GST_FLOW_ERROR;
     goto out;
   }
-  GST_LOG_OBJECT (fs->owner, "regions: %d parts in %d groups, %d batches%s, %" G_GSIZE_FORMAT
-      " blocks", n, n_groups, batch_bytes ? fs->n_batches : 0, batch_bytes && host_batches ?
-      " (host frame)" : "", blocks_ints / CL_BLOCK_INTS);
+  GST_LOG_OBJECT (fs->owner, "regions: %d parts in %d groups, %d batches%s, %d scatter "
+      "launches, %" G_GSIZE_FORMAT " blocks", n, n_groups, batch_bytes ? fs->n_batches : 0,
+      batch_bytes && host_batches ? " (host frame)" : "", batch_bytes && !host_batches ?
+      scatter_launches (fs, n_groups) : 0, blocks_ints / CL_BLOCK_INTS);
   /* (every buffer made before anything is queued: a failure leaves nothing reading the frame) */
   if (whole) {
     ClFrameRun up = slot->f;
