@@ -729,6 +729,16 @@ piece_minus (ClFrames * fs, gint k, const gint r[4], const gint c[4])
         cut[i][3] };
 }
 
+/* Appends part k's whole region to fs->pieces */
+static void
+whole_piece (ClFrames * fs, gint k)
+{
+  const ClRegionPart *p = &fs->parts[k];
+
+  fs->pieces[fs->n_pieces++] = (ClScatterPiece) { k, (gint) (p->x + p->rx), p->y + p->ry,
+    (gint) p->rbytes, p->rrows };
+}
+
 /* Whether the regions of parts a and b meet (the same plane and field, rows and bytes
  * intersecting) */
 static gboolean
@@ -755,8 +765,7 @@ pieces_cut (ClFrames * fs, gint n_groups)
 
       if (p->batch < 0)
         continue;
-      fs->pieces[fs->n_pieces++] = (ClScatterPiece) { k, (gint) (p->x + p->rx), p->y + p->ry,
-        (gint) p->rbytes, p->rrows };
+      whole_piece (fs, k);
       for (gint j = gr->first + gr->n; j < n; j++) {
         const ClRegionPart *q = &fs->parts[j];
         const gint c[4] = { q->x + q->rx, q->y + q->ry, q->rbytes, q->rrows };
@@ -813,13 +822,9 @@ scatter_pieces (ClFrames * fs, gint n_groups)
   if (!cut) {
     /* each batched region whole */
     fs->n_pieces = 0;
-    for (gint k = 0; k < n; k++) {
-      const ClRegionPart *p = &fs->parts[k];
-
-      if (p->batch >= 0)
-        fs->pieces[fs->n_pieces++] = (ClScatterPiece) { k, (gint) (p->x + p->rx),
-          p->y + p->ry, (gint) p->rbytes, p->rrows };
-    }
+    for (gint k = 0; k < n; k++)
+      if (fs->parts[k].batch >= 0)
+        whole_piece (fs, k);
   }
   return cut;
 }
