@@ -1199,26 +1199,67 @@ batch_transfers (ClFrames * fs, const ClFrameRun * f, const ClRegionGroup * gr,
   return err;
 }
 
-/* A host frame moved whole: each plane's extent (padding too: it comes back) copied into the
- * slot's pinned staging at dev's offsets (the device's copy, of the frame's pitches), up[]
- * the staged planes. FALSE after posting why. */
+/* Rows [lo, hi) of a plane (hi <= lo: none) */
+typedef struct
+{
+  gint lo, hi;
+} RowSpan;
+
+/* span grown by rows [y, y + rows) of a part's field (0: the plane's own rows; 1, 2: the
+ * plane's even or odd rows) */
+static void
+span_add (RowSpan * span, gint field, gint y, gint rows)
+{
+  if (rows <= 0)
+    return;
+  span->lo = MIN (span->lo, field ? 2 * y + (field == 2) : y);
+  span->hi = MAX (span->hi, field ? 2 * (y + rows - 1) + (field == 2) + 1 : y + rows);
+}
+
+/* Each plane of from moved to the first of its span's rows, and in len the bytes from there
+ * to the end of the span's last row (0 where the span is empty) */
+static void
+span_planes (const ClPlane * from, const RowSpan * span, const ClLayout * L, ClPlane * to,
+    gsize * len)
+{
+  for (gint p = 0; p < L->n_planes; p++) {
+    gsize a = (gsize) MAX (span[p].lo, 0) * from[p].pitch;
+
+    to[p] = from[p];
+    len[p] = 0;
+    if (span[p].hi <= span[p].lo)
+      continue;
+    to[p].offset += (gint) a;
+    if (to[p].host)
+      to[p].host += a;
+    len[p] = (gsize) (span[p].hi - 1 - span[p].lo) * from[p].pitch + L->row[p];
+  }
+}
+
+/* A host frame moved whole: the rows of each plane's span copied into the slot's pinned
+ * staging at dev's offsets (the device's copy, of the frame's pitches), up[] the staged planes.
+ * FALSE after posting why. */
 static gboolean
 stage_whole_frame (ClFrames * fs, ClFrameSlot * slot, const ClLayout * L, const ClPlane * host,
-    const ClPlane * dev, const gsize * extent, gsize bytes, ClPlane * up)
+    const ClPlane * dev, const RowSpan * span, gsize bytes, ClPlane * up)
 {
+  ClPlane from[CL_MAX_PLANES], to[CL_MAX_PLANES];
+  gsize len[CL_MAX_PLANES];
   guint8 *in;
 
   if (!ensure_stage (fs, &slot->stage_in, bytes))
     return FALSE;
   in = ((GstClMemory *) slot->stage_in)->host + slot->stage_in->offset;
-  for (gint p = 0; p < L->n_planes; p++) {
+  for (gint p = 0; p < L->n_planes; p++)
     up[p] = (ClPlane) { NULL, 0, dev[p].pitch, in + dev[p].offset };
-    if (!extent[p])
+  span_planes (host, span, L, from, len);
+  span_planes (up, span, L, to, len);
+  for (gint p = 0; p < L->n_planes; p++) {
+    if (!len[p])
       continue;
-    gst_cl_copy_rows_parallel (up[p].host, dev[p].pitch, host[p].host, host[p].pitch,
-        dev[p].pitch, L->height[p] - 1, fs->copy_parts);
-    memcpy (up[p].host + extent[p] - L->row[p], host[p].host + extent[p] - L->row[p],
-        L->row[p]);
+    gst_cl_copy_rows_parallel (to[p].host, to[p].pitch, from[p].host, from[p].pitch,
+        to[p].pitch, span[p].hi - span[p].lo - 1, fs->copy_parts);
+    memcpy (to[p].host + len[p] - L->row[p], from[p].host + len[p] - L->row[p], L->row[p]);
   }
   slot->copies++;
   slot->path_in = CL_PATH_STAGING_COPY;
@@ -1238,7 +1279,9 @@ regions_submit (ClFrames * fs, ClFrameSlot * slot, const GstVideoInfo * info, Gs
   gint w = GST_VIDEO_INFO_WIDTH (info), h = GST_VIDEO_INFO_HEIGHT (info), n = 0, bands;
   gint sizes[CL_MAX_REGION_SIZES], n_groups;
   ClPlane planes[CL_MAX_PLANES], host[CL_MAX_PLANES], up_from[CL_MAX_PLANES];
-  gsize extent[CL_MAX_PLANES], batch_bytes, blocks_ints;
+  ClPlane span_host[CL_MAX_PLANES], span_dev[CL_MAX_PLANES];
+  RowSpan up_span[CL_MAX_PLANES], down_span[CL_MAX_PLANES];
+  gsize extent[CL_MAX_PLANES], span_len[CL_MAX_PLANES], batch_bytes, blocks_ints;
   ClEvents *events;
   FrameMem mem;
   ClMemPath path;
@@ -1316,8 +1359,9 @@ regions_submit (ClFrames * fs, ClFrameSlot * slot, const GstVideoInfo * info, Gs
     err = gst_cl_run_done (&slot->f, &slot->done, &what);
     goto queued;
   }
-  /* many regions of a frame in host memory on a discrete device: the planes go up once and
-   * come down once, instead of a window up and a region down each */
+  /* many regions of a frame in host memory on a discrete device: the planes' rows that the
+   * windows span go up once and those the regions span come down once, instead of a window
+   * up and a region down each */
   whole = !in_place && fs->discrete && n >= fs->region_whole;
   for (gint p = 0; p < fs->groups[0].L.n_planes && !in_place; p++) {
     planes[p].mem = NULL;
@@ -1343,11 +1387,19 @@ regions_submit (ClFrames * fs, ClFrameSlot * slot, const GstVideoInfo * info, Gs
   if (whole) {
     gsize at = 0;
 
+    for (gint p = 0; p < CL_MAX_PLANES; p++)
+      up_span[p] = down_span[p] = (RowSpan) { G_MAXINT, 0 };
+    /* up, the rows of the parts' windows (what their kernels read, the border's pixels
+     * included: a window that wraps takes every row); down, their regions' rows: the frame
+     * is written in place, the other rows are the host's already */
     for (gint i = 0; i < n; i++) {
-      gint p = fs->parts[i].plane;
+      const ClRegionPart *part = &fs->parts[i];
+      gint p = part->plane;
 
       extent[p] = (gsize) host[p].pitch * (fs->groups[0].L.height[p] - 1) +
           fs->groups[0].L.row[p];
+      span_add (&up_span[p], part->field, part->y, part->rows);
+      span_add (&down_span[p], part->field, part->y + part->ry, part->rrows);
     }
     for (gint p = 0; p < fs->groups[0].L.n_planes; p++) {
       planes[p] = (ClPlane) { NULL, (gint) at, host[p].pitch, NULL };
@@ -1363,7 +1415,7 @@ regions_submit (ClFrames * fs, ClFrameSlot * slot, const GstVideoInfo * info, Gs
     /* a frame in pageable memory goes up from pinned staging, copied there in parallel
      * pieces as the whole-frame path's input is; it comes down straight into the frame */
     staged = mem == FRAME_HOST;
-    if (staged && !stage_whole_frame (fs, slot, &fs->groups[0].L, host, planes, extent, at,
+    if (staged && !stage_whole_frame (fs, slot, &fs->groups[0].L, host, planes, up_span, at,
             up_from)) {
       ret = GST_FLOW_ERROR;
       goto out;
@@ -1405,7 +1457,9 @@ regions_submit (ClFrames * fs, ClFrameSlot * slot, const GstVideoInfo * info, Gs
 
     /* up on the upload queue, the kernels' queue waiting for it */
     up.queue = slot->f.up ? slot->f.up : slot->f.queue;
-    err = gst_cl_run_region_planes (&up, staged ? up_from : host, planes, extent,
+    span_planes (staged ? up_from : host, up_span, &fs->groups[0].L, span_host, span_len);
+    span_planes (planes, up_span, &fs->groups[0].L, span_dev, span_len);
+    err = gst_cl_run_region_planes (&up, span_host, span_dev, span_len,
         fs->groups[0].L.n_planes, TRUE, events, &up_done, &what);
     if (err == CL_SUCCESS) {
       what = "frame upload wait";
@@ -1476,9 +1530,11 @@ regions_submit (ClFrames * fs, ClFrameSlot * slot, const GstVideoInfo * info, Gs
       what = "frame download wait";
       err = clEnqueueBarrierWithWaitList (down.queue, 1, &kernels_done, NULL);
     }
+    span_planes (host, down_span, &fs->groups[0].L, span_host, span_len);
+    span_planes (planes, down_span, &fs->groups[0].L, span_dev, span_len);
     if (err == CL_SUCCESS)
-      err = gst_cl_run_region_planes (&down, host, planes, extent, fs->groups[0].L.n_planes,
-          FALSE, events, &slot->done, &what);
+      err = gst_cl_run_region_planes (&down, span_host, span_dev, span_len,
+          fs->groups[0].L.n_planes, FALSE, events, &slot->done, &what);
   } else if (err == CL_SUCCESS) {
     err = gst_cl_run_done (&slot->f, &slot->done, &what);
   }

@@ -2561,6 +2561,9 @@ GST_START_TEST (test_regions_batched)
     {6, 6, 10, 10, "face"}, {24, 6, 10, 10, "face"}, {42, 6, 10, 10, "face"},
     {6, 30, 20, 20, "face"}, {34, 30, 20, 20, "face"}, {62, 30, 20, 20, "face"},
   };
+  const TestRoi band[] = {
+    {4, h / 2 - 6, 10, 8, "face"}, {30, h / 2 - 3, 12, 6, "face"}, {w - 20, h / 2, 14, 7, "plate"},
+  };
   GstHarness *hr;
   GstBufferPool *pool;
   gchar *what = describe (c, discrete);
@@ -2580,10 +2583,62 @@ GST_START_TEST (test_regions_batched)
   push_scaled (hr, c, pool, seed++, many, G_N_ELEMENTS (many), 0.4, -1, 1, 0.1, what);
   push_scaled (hr, c, pool, seed++, many, G_N_ELEMENTS (many), 0.0, 0.5, 2, 0.0, what);
   push_scaled (hr, c, pool, seed++, apart, G_N_ELEMENTS (apart), 0.4, -1, 0, 0.0, what);
+  /* regions in a band of rows, after frames whose regions reached every row: moved whole,
+   * only the windows' rows go up and the regions' rows come down */
+  push_scaled (hr, c, pool, seed++, band, G_N_ELEMENTS (band), 0.4, -1, 0, 0.0, what);
   gst_buffer_pool_set_active (pool, FALSE);
   gst_object_unref (pool);
   gst_harness_teardown (hr);
   g_free (what);
+}
+
+GST_END_TEST;
+
+/* Regions of interlaced frames (interleaved): each field's rows of a region filtered as a
+ * picture of its own, as the whole frame's fields are, every sample outside the regions the
+ * input's. Regions in a band of rows, one at the top edge (its field windows reach past it), then
+ * every row. Loop index: case * 3 + path: 0 the unified path, 1 the discrete one with the
+ * frame in host memory (a window up and a region down each), 2 the discrete one with the frame
+ * moved whole (the rows of each field's windows up, those of its regions down). */
+static const Case interlaced_region_cases[] = {
+  {"RGBA", 64, 48, "auto", &f_gauss7, "mirror", "auto", INPUT_POOL},
+  {"NV12", 62, 46, "y+u+v", &f_box3, "wrap", "auto", INPUT_DEFAULT},
+  {"I420", 60, 37, "y+u+v", &f_gauss3, "clamp", "auto", INPUT_PADDED},
+};
+
+GST_START_TEST (test_regions_interlaced)
+{
+  const Case *c = &interlaced_region_cases[__i__ / 3];
+  gboolean discrete = __i__ % 3 > 0;
+  gint w = c->width, h = c->height;
+  const TestRoi band[] = {
+    {3, h / 2 - 7, 12, 9, "face"}, {24, h / 2 - 2, 10, 7, "face"}, {w - 16, h / 2 + 1, 12, 5, "face"},
+  };
+  const TestRoi top[] = { {8, 0, 14, 5, "face"}, {30, 3, 9, 4, "face"} };
+  const TestRoi tall[] = { {5, 0, 12, 48, "face"}, {40, 10, 14, 30, "face"} };
+  GstHarness *hr;
+  GstBufferPool *pool = NULL;
+  Geom g;
+
+  if (__i__ % 3 == 2)
+    g_setenv (REGION_WHOLE_ENV, "1", TRUE);
+  test_interlace = "interleaved";
+  test_frame_interlaced = FALSE;
+  hr = start_harness (c, discrete);
+  geom_init (&g, c->format, w, h);
+  if (c->input == INPUT_POOL)
+    pool = proposed_pool (hr, &g, FALSE);
+  push_regions (hr, c, discrete, pool, 4100 + 10 * __i__, band, G_N_ELEMENTS (band), TRUE,
+      NULL, FALSE);
+  push_regions (hr, c, discrete, pool, 4101 + 10 * __i__, top, G_N_ELEMENTS (top), TRUE,
+      NULL, FALSE);
+  push_regions (hr, c, discrete, pool, 4102 + 10 * __i__, tall, G_N_ELEMENTS (tall), TRUE,
+      NULL, FALSE);
+  if (pool) {
+    gst_buffer_pool_set_active (pool, FALSE);
+    gst_object_unref (pool);
+  }
+  gst_harness_teardown (hr);
 }
 
 GST_END_TEST;
@@ -2837,6 +2892,7 @@ formats_suite (void)
   tcase_add_loop_test (tc, test_regions_scaled, 0, 2 * G_N_ELEMENTS (scaled_cases));
   tcase_add_loop_test (tc, test_regions_batched, 0, 3 * G_N_ELEMENTS (batched_cases));
   tcase_add_loop_test (tc, test_regions_inflight, 0, 3);
+  tcase_add_loop_test (tc, test_regions_interlaced, 0, 3 * G_N_ELEMENTS (interlaced_region_cases));
   tcase_add_loop_test (tc, test_plane_matrices, 0, 2 * G_N_ELEMENTS (plane_cases));
   return s;
 }
