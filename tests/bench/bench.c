@@ -66,6 +66,7 @@ typedef struct
                                  * the earlier ones push (gaps counted from each first frame) */
   gint regions;                 /* region of interest metas on every frame */
   gint region_side;             /* > 0: every region this side (else the mixed sides) */
+  gdouble region_band;          /* (0, 1): the regions in this fraction of the rows, centred */
 } Options;
 
 static Options opt;
@@ -227,8 +228,12 @@ add_regions (GstBuffer * b, gint w, gint h)
 
     r = r * 1664525u + 1013904223u;
     gint x = (gint) ((r >> 8) % (guint) (w - side + 1));
+    /* the rows the squares may cover: the frame's, or a band across its middle */
+    gint band = opt.region_band > 0 && opt.region_band < 1 ?
+        MAX ((gint) (h * opt.region_band), side) : h;
+
     r = r * 1664525u + 1013904223u;
-    gint y = (gint) ((r >> 8) % (guint) (h - side + 1));
+    gint y = (h - band) / 2 + (gint) ((r >> 8) % (guint) (band - side + 1));
 
     gst_buffer_add_video_region_of_interest_meta (b, k % 3 ? "face" : "plate", x, y, side,
         side);
@@ -785,6 +790,8 @@ measure_element (const gchar * element, const gchar * profiled, const gchar * la
     g_print (",\"interlaced\":true");
   if (opt.regions)
     g_print (",\"regions\":%d", opt.regions);
+  if (opt.regions && opt.region_band > 0 && opt.region_band < 1)
+    g_print (",\"region_band\":%.3g", opt.region_band);
   if (nstage) {
     g_print (",\"upload_ms\":%.6g,\"kernel_ms\":%.6g,\"download_ms\":%.6g,"
         "\"overlap_fraction\":%.4g", median_of (up, nstage), median_of (kern, nstage),
@@ -1444,6 +1451,9 @@ main (int argc, char **argv)
           "frame, the same on every frame (for clconvolve roi-meta=true)", "N"},
     {"region-side", 0, 0, G_OPTION_ARG_INT, &opt.region_side,
         "With --regions: every region a square of this side instead of the mixed sides", "S"},
+    {"region-band", 0, 0, G_OPTION_ARG_DOUBLE, &opt.region_band,
+        "With --regions: the regions in this fraction of the frame's rows across its middle "
+          "(a crowd, a road), instead of all over it", "F"},
     {"print-kernel", 0, 0, G_OPTION_ARG_STRING, &print_kernel,
         "Print the preset's coefficients at --sizes (45 degrees, default sigma) as JSON and "
         "exit; the peers use the same matrices", "KERNEL"},
