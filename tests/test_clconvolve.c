@@ -1511,9 +1511,10 @@ GST_END_TEST;
 
 /* Streams whose builds keep the worker busy still get the generic programs prepared for their
  * later renegotiations (issue 43): 3 GRAY8 elements on one context of their own, whose worker
- * takes at least 700 ms a job (GST_CLCONVOLVE_WORKER_DELAY_MS), each with a size no other has
+ * takes at least 1 s a job (GST_CLCONVOLVE_WORKER_DELAY_MS), each with a size no other has
  * (small ones, quick to compile), so that the jobs they need (its variant and the generic
- * separable program, about two an element) fill the queue for 4 s and more. A prepared program (another
+ * separable program, about two an element) fill the queue for 5 s and more, the 3 s mark well
+ * inside them also on a loaded machine. A prepared program (another
  * pixel shape's), once it has waited 3 s, must start before the last of those jobs; first
  * in, first out by priority would run it after all of them, and a stream that changes its
  * settings faster than its builds end would then never get it (its first frame of a new
@@ -1536,7 +1537,7 @@ GST_START_TEST (test_prepared_not_starved)
   started_jobs = g_ptr_array_new_with_free_func (g_free);
   gst_debug_set_threshold_for_name ("clworker", GST_LEVEL_INFO);
   gst_debug_add_log_function (capture_started, NULL, NULL);
-  g_setenv ("GST_CLCONVOLVE_WORKER_DELAY_MS", "700", TRUE);
+  g_setenv ("GST_CLCONVOLVE_WORKER_DELAY_MS", "1000", TRUE);
   for (gint i = 0; i < STARVED_ELEMENTS; i++) {
     GstElement *e = gst_element_factory_make ("clconvolve", NULL);
     gchar *caps;
