@@ -43,6 +43,13 @@ typedef struct
  * back in bands on three queues, as on a GPU, so that path can be tested without one. */
 #define CL_DISCRETE_ENV "GST_CLCONVOLVE_DISCRETE"
 
+/* Developer override: 1 takes a device whose local memory is in global memory (a CPU) as a
+ * GPU's: on chip, of at most CL_AS_GPU_LOCAL_MEM bytes, so that the GPU variants (lsep, the
+ * GPU box, the tiles) and the GPU's paths run and are checked on PoCL. Read when a device's
+ * context is made (once per process for a device's default context). */
+#define CL_AS_GPU_ENV "GST_CLCONVOLVE_AS_GPU"
+#define CL_AS_GPU_LOCAL_MEM (48 * 1024)
+
 /* The overrides as the environment sets them now; copy_parts at most max_parts. */
 ClOverrides cl_overrides_read (gint max_parts);
 

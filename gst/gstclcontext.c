@@ -13,6 +13,7 @@
 
 #include "gstclcontext.h"
 #include "gstclprogramcache.h"
+#include "cloverrides.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -659,6 +660,10 @@ context_new (const DeviceEntry * e, cl_context cl, GError ** error)
   clGetDeviceInfo (e->device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof (wgs), &wgs, NULL);
   clGetDeviceInfo (e->device, CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT, sizeof (fwidth), &fwidth,
       NULL);
+  if (g_strcmp0 (g_getenv (CL_AS_GPU_ENV), "1") == 0 && lmt != CL_LOCAL) {
+    lmt = CL_LOCAL;
+    lms = MIN (lms, CL_AS_GPU_LOCAL_MEM);
+  }
   /* deprecated in OpenCL 2.0 but answered by every 1.2 driver we target (PoCL CPU: true) */
   clGetDeviceInfo (e->device, CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof (unified), &unified, NULL);
 

@@ -136,6 +136,11 @@ suite_device_facts (DeviceFacts * facts)
   clGetDeviceInfo (dev, CL_DEVICE_LOCAL_MEM_SIZE, sizeof (local), &local, NULL);
   clGetDeviceInfo (dev, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof (wg), &wg, NULL);
   clGetDeviceInfo (dev, CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT, sizeof (fwidth), &fwidth, NULL);
+  /* the element's GST_CLCONVOLVE_AS_GPU (gst/cloverrides.h): a CPU taken as a GPU */
+  if (g_strcmp0 (g_getenv ("GST_CLCONVOLVE_AS_GPU"), "1") == 0 && type != CL_LOCAL) {
+    type = CL_LOCAL;
+    local = MIN (local, 48 * 1024);
+  }
   facts->local_mem_dedicated = type == CL_LOCAL;
   facts->local_mem_size = local;
   facts->max_work_group_size = wg;

@@ -2097,6 +2097,30 @@ GST_START_TEST (test_blurs)
 
 GST_END_TEST;
 
+/* The blurs case's frames that reach each form of a GPU's separable kernels (the GPU box at
+ * sizes 3 to 63, equal coefficients over a divisor, 16-bit samples, NV12, a 1x1 frame; lsep at
+ * both tile widths, 2 and 4 outputs a work-item, 8 and 4 rows, 16-bit samples, 4:2:0 chroma, a
+ * 3x1 frame, a bias, unsharp), on the discrete path as a GPU runs them. The suite's
+ * formats-blurs-gpu runs this tcase with GST_CLCONVOLVE_AS_GPU=1, so that PoCL checks them. */
+static const gint gpu_blur_cases[] = {
+  0, 2, 3, 4, 10, 14, 19, 21, 22, 23, 24, 27, 28, 30, 32, 33
+};
+
+GST_START_TEST (test_blurs_gpu)
+{
+  const BlurCase *b = &blur_cases[gpu_blur_cases[__i__]];
+  DeviceFacts d;
+
+  fail_unless (suite_device_facts (&d), "OpenCL does not know the suite's device");
+  fail_unless (d.local_mem_dedicated, "the blurs-gpu case needs a GPU, or a CPU taken as one "
+      "(GST_CLCONVOLVE_AS_GPU=1)");
+  rank2_fill (rank2_31, 31);
+  rank2_fill (rank2_39, 39);
+  run_case_then (&b->c, TRUE, 2, 4200 + __i__, NULL, b->gpu);
+}
+
+GST_END_TEST;
+
 /* Bright frames (samples 250 to 255) through the box's running sums: window sums near their
  * bound, 15 x 15 x 255 = 57,375, where the CPU kernel keeps 16-bit sums, and past it at 17,
  * where it must not; and through csep's 16-bit fixed point (sums near 255 x 256). */
@@ -2883,6 +2907,11 @@ formats_suite (void)
   tcase_add_checked_fixture (tc, reset_split_env, stop_leftover_pipelines);
   tcase_add_loop_test (tc, test_blurs, 0, 2 * G_N_ELEMENTS (blur_cases));
   tcase_add_loop_test (tc, test_saturated, 0, G_N_ELEMENTS (saturated_cases));
+
+  tc = tcase_create ("blurs-gpu");
+  suite_add_tcase (s, tc);
+  tcase_add_checked_fixture (tc, reset_split_env, stop_leftover_pipelines);
+  tcase_add_loop_test (tc, test_blurs_gpu, 0, G_N_ELEMENTS (gpu_blur_cases));
 
   tc = tcase_create ("regions");
   suite_add_tcase (s, tc);
