@@ -860,7 +860,7 @@ cl_kernels_new (GstElement * owner, GstClContext * ctx, const cl_command_queue *
   k->up_queue = queues[1];
   k->down_queue = queues[2];
   k->facts = (ClDeviceFacts) { ctx->local_mem_dedicated, ctx->local_mem_size,
-    ctx->max_work_group_size, ctx->native_float_width, ctx->tensor_mma
+    ctx->max_work_group_size, ctx->native_float_width, ctx->tensor_mma, ctx->gbox_rows
   };
   k->o = *o;
   k->discrete = discrete;

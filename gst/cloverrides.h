@@ -50,6 +50,12 @@ typedef struct
 #define CL_AS_GPU_ENV "GST_CLCONVOLVE_AS_GPU"
 #define CL_AS_GPU_LOCAL_MEM (48 * 1024)
 
+/* Developer override: the rows (2, 4, 8 or 16) the GPU box (convolve_box -DGBOX_TW) buffers
+ * in local memory before its row pass, each work-item then sliding its window over a segment
+ * of GBOX_MX times that many pixels of one row; unset or anything else: one row, a segment of
+ * GBOX_MX pixels. Read when a device's context is made; for measuring (docs/kernels.md). */
+#define CL_GBOX_ROWS_ENV "GST_CLCONVOLVE_GBOX_ROWS"
+
 /* The overrides as the environment sets them now; copy_parts at most max_parts. */
 ClOverrides cl_overrides_read (gint max_parts);
 

@@ -625,6 +625,16 @@ device_tensor_mma (cl_device_id device)
   return env && !strcmp (env, "2") ? 2 : 1;
 }
 
+/* GST_CLCONVOLVE_GBOX_ROWS (gst/cloverrides.h): 2, 4, 8 or 16, else 1 */
+static gint
+gbox_rows_override (void)
+{
+  const gchar *env = g_getenv (CL_GBOX_ROWS_ENV);
+  gint n = env ? atoi (env) : 1;
+
+  return n == 2 || n == 4 || n == 8 || n == 16 ? n : 1;
+}
+
 /* A context object on device e: over cl (retained) when it is not NULL, else on a new OpenCL
  * context. */
 static GstClContext *
@@ -681,6 +691,7 @@ context_new (const DeviceEntry * e, cl_context cl, GError ** error)
   ctx->max_work_group_size = wgs;
   ctx->native_float_width = fwidth;
   ctx->tensor_mma = device_tensor_mma (e->device);
+  ctx->gbox_rows = gbox_rows_override ();
   ctx->host_unified = unified == CL_TRUE;
   /* G_MAXUINT: a device no platform lists (an application's sub-device): "?" selects none */
   ctx->index_spec = e->pi == G_MAXUINT ? g_strdup ("?") : g_strdup_printf ("%u:%u", e->pi,

@@ -75,6 +75,7 @@ struct _GstClContext
   gint tensor_mma;              /* NVIDIA, compute capability 8.0 or later: tensor-core matrix
                                  * products through inline PTX (kernels/tsep.cl); 2: the fixed
                                  * rules take them at every size (ClDeviceFacts) */
+  gint gbox_rows;               /* GST_CLCONVOLVE_GBOX_ROWS (ClDeviceFacts) */
   gboolean host_unified;        /* the device works in host RAM: it can use pinned buffers in
                                  * place (a CPU), instead of copying them to its own memory */
 };

@@ -297,7 +297,7 @@ gst_cl_worker_helper_missing (void)
 
 #define REQUEST_FIELDS 22
 #define VARIANT_FIELDS 5
-#define FACTS_FIELDS 5
+#define FACTS_FIELDS 6
 
 static gchar *
 join_ints (const gint64 * v, gint n)
@@ -342,7 +342,7 @@ gst_cl_job_spec_to_args (GstClContext * ctx, const ClJobSpec * spec)
   gint64 r[REQUEST_FIELDS];
   const gint64 vv[VARIANT_FIELDS] = { v->method, v->bx, v->by, v->split, v->generic };
   const gint64 dd[FACTS_FIELDS] = { d->local_mem_dedicated, d->local_mem_size,
-    d->max_work_group_size, d->native_float_width, d->tensor_mma
+    d->max_work_group_size, d->native_float_width, d->tensor_mma, d->gbox_rows
   };
   GPtrArray *a = g_ptr_array_new ();
 
@@ -384,7 +384,7 @@ gst_cl_job_spec_from_args (gchar ** args, ClJobSpec * spec, gchar ** device, gch
     r[9], r[10], r[11], r[12], r[13], r[14], r[15], r[16], r[17], r[18], r[19], r[20], r[21]
   };
   spec->variant = (ClVariant) { v[0], v[1], v[2], v[3], v[4] };
-  spec->facts = (ClDeviceFacts) { d[0], d[1], d[2], d[3], d[4] };
+  spec->facts = (ClDeviceFacts) { d[0], d[1], d[2], d[3], d[4], d[5] };
   return TRUE;
 }
 

@@ -212,6 +212,23 @@ gbox_fits (const ClDeviceFacts * d, const ClKernelRequest * r)
   return r->box && d->local_mem_dedicated && !r->combine;
 }
 
+/* The rows the GPU box's row pass takes at once (-DGBOX_RB): the facts' (a developer override)
+ * where local memory holds their column sums (16 bytes each at most, a spare slot after every
+ * segment of mx * rows), else fewer */
+static gint
+gbox_rows (const ClDeviceFacts * d, const ClKernelRequest * r, gint mx)
+{
+  gint rb = d->gbox_rows > 1 ? d->gbox_rows : 1;
+
+  for (; rb > 1; rb /= 2) {
+    gint cols = GBOX_TW * mx + r->size - 1;
+
+    if ((gsize) rb * (cols + cols / (mx * rb) + 1) * 16 + 256 <= d->local_mem_size)
+      break;
+  }
+  return rb;
+}
+
 static const ClVariant gpu_box_sums = { GST_CL_CONVOLVE_METHOD_SEPARABLE, 2, 16,
   CL_SEPARABLE_BOX
 };
@@ -662,6 +679,11 @@ cl_variant_options (const ClDeviceFacts * d, const ClKernelRequest * r, const Cl
     g_free (only);
     return options;
   }
+  /* the GPU box's rows a row pass (a developer override) */
+  gchar rb[24] = "";
+
+  if (v->split == CL_SEPARABLE_BOX && d->local_mem_dedicated && gbox_rows (d, r, v->bx) > 1)
+    g_snprintf (rb, sizeof (rb), " -DGBOX_RB=%d", gbox_rows (d, r, v->bx));
   gchar *extra = v->method == GST_CL_CONVOLVE_METHOD_TILED || sparse_tiles ?
       g_strdup_printf (" -DTILE_W=%d -DTILE_H=%d -DTILE_MX=%d -DTILE_MY=%d -DTILE_FLOAT=%d%s",
       g.w, g.h, v->bx, v->by, g.as_float, sparse_tiles ? " -DSPARSE" : "") :
@@ -684,7 +706,7 @@ cl_variant_options (const ClDeviceFacts * d, const ClKernelRequest * r, const Cl
       g_strdup_printf (" -DCSEP_W=%d -DCSEP_MY=%d -DCSEP_G=%d%s", v->bx, v->by,
       csep_group (d, csep_fixed (r)), csep_fixed (r) ? " -DCSEP_FX" : "") :
       v->split == CL_SEPARABLE_BOX && d->local_mem_dedicated ?
-      g_strdup_printf (" -DGBOX_TW=%d -DGBOX_MX=%d -DSTRIP=%d", GBOX_TW, v->bx, v->by) :
+      g_strdup_printf (" -DGBOX_TW=%d -DGBOX_MX=%d -DSTRIP=%d%s", GBOX_TW, v->bx, v->by, rb) :
       v->split == CL_SEPARABLE_BOX ?
       g_strdup_printf (" -DBOX_W=%d -DSTRIP=%d%s", v->bx, v->by,
       box_sum16 (r) ? " -DBOX_SUM16" : "") : v->bx ?

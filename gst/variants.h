@@ -39,6 +39,8 @@ typedef struct
   gint tensor_mma;              /* PTX mma.sync on f16 through inline assembly: NVIDIA,
                                  * compute capability 8.0 or later (convolve_tsep), from
                                  * TSEP_FROM taps; 2: at every size it applies to */
+  gint gbox_rows;               /* GST_CLCONVOLVE_GBOX_ROWS: rows the GPU box's row pass takes
+                                 * at once (-DGBOX_RB); 0 or 1: one */
 } ClDeviceFacts;
 
 /* What a kernel is asked for: one pixel shape of a frame layout, the settings, and the element's

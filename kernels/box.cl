@@ -378,15 +378,22 @@ convolve_box (int row0, __global const uchar * src, int src_offset, int src_pitc
  * GBOX_TX pixels (a tile). Per output row each work-item moves the column sums of its GBOX_NC
  * columns of the tile and its halo (columns lx, lx + GBOX_TW, ...: neighbouring work-items read
  * neighbouring pixels) down a row, in registers, by the pixels it loaded while the row before
- * was summed up; they go to local memory, and each work-item
- * then slides a window of KSIZE column sums over its GBOX_MX adjacent output pixels (after the
- * first, two local reads an output). Band heights are multiples of STRIP. */
+ * was summed up; they go to local memory. Every GBOX_RB rows (1 unless set) the work-items
+ * then slide a window of KSIZE column sums over the rows' outputs, each over a segment of
+ * GBOX_SEG adjacent pixels of one row (after the first output, two local reads an output: a
+ * segment costs KSIZE + 2 (GBOX_SEG - 1) reads, so longer segments cost less a pixel at large
+ * sizes). Band heights are multiples of STRIP. */
+#ifndef GBOX_RB
+#define GBOX_RB 1
+#endif
 #define GBOX_TX (GBOX_TW * GBOX_MX)
 #define GBOX_COLS (GBOX_TX + KSIZE - 1)
 #define GBOX_NC ((GBOX_COLS + GBOX_TW - 1) / GBOX_TW)
-/* column sum c's slot: one spare after every GBOX_MX, so that the work-items' windows, GBOX_MX
- * + 1 slots apart, fall in different banks */
-#define GBOX_SLOT(c) ((c) + (c) / GBOX_MX)
+#define GBOX_SEG (GBOX_MX * GBOX_RB)
+/* column sum c's slot in its row: one spare after every GBOX_SEG, so that the work-items'
+ * windows, GBOX_SEG + 1 slots apart, fall in different banks */
+#define GBOX_SLOT(c) ((c) + (c) / GBOX_SEG)
+#define GBOX_ROW (GBOX_SLOT (GBOX_COLS) + 1)
 
 /* The pixels of input rows yin and yout (-1: zeros) at the columns xm (-1: zeros) */
 inline void
@@ -408,7 +415,7 @@ convolve_box (int row0, __global const uchar * src, int src_offset, int src_pitc
     __global uchar * dst, int dst_offset, int dst_pitch, int width, int height, int span,
     __constant float *coef, int rank, float bias, uint passmask SHAPE_PARAMS)
 {
-  __local ipix_t cs[GBOX_SLOT (GBOX_COLS) + 1];
+  __local ipix_t cs[GBOX_RB * GBOX_ROW];
   int lx = get_local_id (0), xs = get_group_id (0) * GBOX_TX;
   int ys = row0 + (int) get_group_id (1) * STRIP, ye = min (ys + STRIP, height);
   float w = coef[0] * coef[KSIZE];
@@ -449,28 +456,37 @@ convolve_box (int row0, __global const uchar * src, int src_offset, int src_pitc
   ipix_t pin[GBOX_NC], pout[GBOX_NC];
 
   gbox_load (pin, pout, src, src_pitch, xm, box_row (ys + RADIUS, height SHAPE_ARGS), -1);
-  for (int y = ys; y < ye; y++) {
+  for (int y0 = ys; y0 < ye; y0 += GBOX_RB) {
+    int rows = min (GBOX_RB, ye - y0);
+
+    for (int r = 0; r < rows; r++) {
+      int y = y0 + r;
+
 #pragma unroll
-    for (int j = 0; j < GBOX_NC; j++)
-      v[j] += pin[j] - pout[j];
-    if (y + 1 < ye)
-      gbox_load (pin, pout, src, src_pitch, xm, box_row (y + 1 + RADIUS, height SHAPE_ARGS),
-          box_row (y - RADIUS, height SHAPE_ARGS));
+      for (int j = 0; j < GBOX_NC; j++)
+        v[j] += pin[j] - pout[j];
+      if (y + 1 < ye)
+        gbox_load (pin, pout, src, src_pitch, xm, box_row (y + 1 + RADIUS, height SHAPE_ARGS),
+            box_row (y - RADIUS, height SHAPE_ARGS));
 #pragma unroll
-    for (int j = 0; j < GBOX_NC; j++)
-      if (lx + GBOX_TW * j < GBOX_COLS)
-        cs[GBOX_SLOT (lx + GBOX_TW * j)] = v[j];
+      for (int j = 0; j < GBOX_NC; j++)
+        if (lx + GBOX_TW * j < GBOX_COLS)
+          cs[r * GBOX_ROW + GBOX_SLOT (lx + GBOX_TW * j)] = v[j];
+    }
     barrier (CLK_LOCAL_MEM_FENCE);
-    {
-      int c0 = lx * GBOX_MX, x0 = xs + c0;
+    /* work-item lx: segment lx % (GBOX_TW / GBOX_RB) of row lx / (GBOX_TW / GBOX_RB) */
+    if (lx / (GBOX_TW / GBOX_RB) < rows) {
+      int r = lx / (GBOX_TW / GBOX_RB), c0 = lx % (GBOX_TW / GBOX_RB) * GBOX_SEG;
+      int x0 = xs + c0, y = y0 + r;
+      __local const ipix_t *row = cs + r * GBOX_ROW;
       __global const uchar *in = src + y * src_pitch;
       __global uchar *out = dst + y * dst_pitch;
       ipix_t s = (ipix_t) (0);
 
       for (int i = 0; i < KSIZE; i++)
-        s += cs[GBOX_SLOT (c0 + i)];
+        s += row[GBOX_SLOT (c0 + i)];
 #pragma unroll
-      for (int m = 0; m < GBOX_MX; m++) {
+      for (int m = 0; m < GBOX_SEG; m++) {
         int x = x0 + m;
 
         if (x < span) {
@@ -481,8 +497,8 @@ convolve_box (int row0, __global const uchar * src, int src_offset, int src_pitc
           else
             write_pix (centre, out + x * PIX_BYTES);
         }
-        if (m + 1 < GBOX_MX)
-          s += cs[GBOX_SLOT (c0 + m + KSIZE)] - cs[GBOX_SLOT (c0 + m)];
+        if (m + 1 < GBOX_SEG)
+          s += row[GBOX_SLOT (c0 + m + KSIZE)] - row[GBOX_SLOT (c0 + m)];
       }
     }
     barrier (CLK_LOCAL_MEM_FENCE);

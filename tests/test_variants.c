@@ -719,6 +719,23 @@ test_box (void)
   g_assert_false (cl_variant_launch (&gpu, &r, &v, 32, &l));
   assert_options (&gpu, &r, "-DKSIZE=63 -DCHANNELS=4 -DDEPTH=8 -DSKIPMASK=0 -DBORDER=0 "
       "-DGBOX_TW=64 -DGBOX_MX=2 -DSTRIP=16");
+  /* GST_CLCONVOLVE_GBOX_ROWS: rows a row pass where local memory holds them (at 63, 190
+   * column sums and a spare slot every segment, 16 bytes each: 8 rows 25,856 bytes, 16 rows
+   * 50,176, over the 48 KiB) */
+  {
+    ClDeviceFacts rows = gpu;
+
+    rows.gbox_rows = 8;
+    assert_options (&rows, &r, "-DKSIZE=63 -DCHANNELS=4 -DDEPTH=8 -DSKIPMASK=0 -DBORDER=0 "
+        "-DGBOX_TW=64 -DGBOX_MX=2 -DSTRIP=16 -DGBOX_RB=8");
+    rows.gbox_rows = 16;
+    assert_options (&rows, &r, "-DKSIZE=63 -DCHANNELS=4 -DDEPTH=8 -DSKIPMASK=0 -DBORDER=0 "
+        "-DGBOX_TW=64 -DGBOX_MX=2 -DSTRIP=16 -DGBOX_RB=8");
+    r.size = 15;
+    assert_options (&rows, &r, "-DKSIZE=15 -DCHANNELS=4 -DDEPTH=8 -DSKIPMASK=0 -DBORDER=0 "
+        "-DGBOX_TW=64 -DGBOX_MX=2 -DSTRIP=16 -DGBOX_RB=16");
+    r.size = 63;
+  }
   /* its candidates: the running sums in lsep's place, strips of 64 too from size 15 */
   assert_candidates (&gpu, &r, "tiled 2x4, tiled 1x4, tiled 1x1, float4 block=1, "
       "vector nv=1 my=1, vector nv=3 my=2, separable box w=2 strip=16, "
