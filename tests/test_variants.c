@@ -723,17 +723,19 @@ test_box (void)
    * column sums and a spare slot every segment, 16 bytes each: 8 rows 25,856 bytes, 16 rows
    * 50,176, over the 48 KiB) */
   {
-    ClDeviceFacts rows = gpu;
+    /* the rows asked, the size, the rows the options give */
+    const gint rows[][3] = { {8, 63, 8}, {16, 63, 8}, {16, 15, 16} };
 
-    rows.gbox_rows = 8;
-    assert_options (&rows, &r, "-DKSIZE=63 -DCHANNELS=4 -DDEPTH=8 -DSKIPMASK=0 -DBORDER=0 "
-        "-DGBOX_TW=64 -DGBOX_MX=2 -DSTRIP=16 -DGBOX_RB=8");
-    rows.gbox_rows = 16;
-    assert_options (&rows, &r, "-DKSIZE=63 -DCHANNELS=4 -DDEPTH=8 -DSKIPMASK=0 -DBORDER=0 "
-        "-DGBOX_TW=64 -DGBOX_MX=2 -DSTRIP=16 -DGBOX_RB=8");
-    r.size = 15;
-    assert_options (&rows, &r, "-DKSIZE=15 -DCHANNELS=4 -DDEPTH=8 -DSKIPMASK=0 -DBORDER=0 "
-        "-DGBOX_TW=64 -DGBOX_MX=2 -DSTRIP=16 -DGBOX_RB=16");
+    for (guint i = 0; i < G_N_ELEMENTS (rows); i++) {
+      ClDeviceFacts f = gpu;
+      gchar *want = g_strdup_printf ("-DKSIZE=%d -DCHANNELS=4 -DDEPTH=8 -DSKIPMASK=0 "
+          "-DBORDER=0 -DGBOX_TW=64 -DGBOX_MX=2 -DSTRIP=16 -DGBOX_RB=%d", rows[i][1], rows[i][2]);
+
+      f.gbox_rows = rows[i][0];
+      r.size = rows[i][1];
+      assert_options (&f, &r, want);
+      g_free (want);
+    }
     r.size = 63;
   }
   /* its candidates: the running sums in lsep's place, strips of 64 too from size 15 */

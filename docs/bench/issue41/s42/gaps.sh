@@ -2,7 +2,7 @@
 # s42 device run (issue 41): live-change gaps and the first frame with tsep on by default (1)
 # against GST_CLCONVOLVE_TENSOR=0, large blurs at 1080p, three fresh-cache rounds each, NVIDIA's
 # compute cache off so that cold is cold; the plugin of devbench/s41/hb (1f8765c).
-D=$PWD/devbench/s41
+D=${GAPS_DEVBENCH:-$PWD/devbench/s41}
 mkdir -p build/gst build/tools build/tests/bench
 cp $D/hb/libgstclconvolve.so build/gst/; cp $D/hb/clconvolve-warmup build/tools/
 cp $D/clconvolve-gaps build/tests/bench/
