@@ -457,7 +457,8 @@ convolve_box (int row0, __global const uchar * src, int src_offset, int src_pitc
 
   gbox_load (pin, pout, src, src_pitch, xm, box_row (ys + RADIUS, height SHAPE_ARGS), -1);
   for (int y0 = ys; y0 < ye; y0 += GBOX_RB) {
-    int rows = min (GBOX_RB, ye - y0);
+    /* (one row: constants, the loop as it was before GBOX_RB) */
+    int rows = GBOX_RB == 1 ? 1 : min (GBOX_RB, ye - y0);
 
     for (int r = 0; r < rows; r++) {
       int y = y0 + r;
@@ -475,7 +476,7 @@ convolve_box (int row0, __global const uchar * src, int src_offset, int src_pitc
     }
     barrier (CLK_LOCAL_MEM_FENCE);
     /* work-item lx: segment lx % (GBOX_TW / GBOX_RB) of row lx / (GBOX_TW / GBOX_RB) */
-    if (lx / (GBOX_TW / GBOX_RB) < rows) {
+    if (GBOX_RB == 1 || lx / (GBOX_TW / GBOX_RB) < rows) {
       int r = lx / (GBOX_TW / GBOX_RB), c0 = lx % (GBOX_TW / GBOX_RB) * GBOX_SEG;
       int x0 = xs + c0, y = y0 + r;
       __local const ipix_t *row = cs + r * GBOX_ROW;
