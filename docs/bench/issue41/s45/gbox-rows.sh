@@ -1,6 +1,6 @@
 #!/bin/bash
 # Next device call (issue 41), carry [".devgst", "devbench"] (devbench/s45/new: the plugin and
-# helper of cb1a8b1 or later; devbench/s45/clconvolve-bench of the same build): the GPU box's
+# helper of 89307bc or later; devbench/s45/clconvolve-bench of the same build): the GPU box's
 # row pass GST_CLCONVOLVE_GBOX_ROWS rows at a time (1: a window slid over 2 pixels a
 # work-item, as before session 45) against 4, 8 and 16 (segments of 8, 16 and 32 pixels),
 # kernel alone, box at sizes 3-63, 1080p and 4K RGBA, two alternating rounds, each figure

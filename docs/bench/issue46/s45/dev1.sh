@@ -1,6 +1,6 @@
 #!/bin/bash
 # s45 device call, carry [".devgst", "devbench"] (devbench/s45: old/ and new/ the plugin and
-# helper of dbd3047 and of cb1a8b1 or later (the row spans), clconvolve-bench and clconvolve-gaps of
+# helper of dbd3047 and of 89307bc or later (the row spans), clconvolve-bench and clconvolve-gaps of
 # the head's build):
 #   . .devgst/activate.sh >/dev/null 2>&1; bash docs/bench/issue46/s45/dev1.sh
 # 0. issue 46: A/B old/new, 50 regions all over the frame and in a band of 30 % of its rows;
