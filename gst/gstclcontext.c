@@ -649,6 +649,7 @@ context_new (const DeviceEntry * e, cl_context cl, GError ** error)
   gsize wgs = 1;
   cl_uint fwidth = 0;
   cl_bool unified = CL_FALSE;
+  gboolean as_gpu;
   cl_int err = CL_SUCCESS;
   gint64 start = g_get_monotonic_time ();
 
@@ -670,7 +671,8 @@ context_new (const DeviceEntry * e, cl_context cl, GError ** error)
   clGetDeviceInfo (e->device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof (wgs), &wgs, NULL);
   clGetDeviceInfo (e->device, CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT, sizeof (fwidth), &fwidth,
       NULL);
-  if (g_strcmp0 (g_getenv (CL_AS_GPU_ENV), "1") == 0 && lmt != CL_LOCAL) {
+  as_gpu = g_strcmp0 (g_getenv (CL_AS_GPU_ENV), "1") == 0 && lmt != CL_LOCAL;
+  if (as_gpu) {
     lmt = CL_LOCAL;
     lms = MIN (lms, CL_AS_GPU_LOCAL_MEM);
   }
@@ -698,6 +700,13 @@ context_new (const DeviceEntry * e, cl_context cl, GError ** error)
       e->di);
   ctx->cache_dir = gst_cl_program_cache_dir ();
   ctx->identity = device_identity (e);
+  /* the device taken as a GPU keeps programs and tuning choices of its own */
+  if (as_gpu) {
+    gchar *id = ctx->identity;
+
+    ctx->identity = g_strdup_printf ("%s|as-gpu", id);
+    g_free (id);
+  }
   GST_INFO ("created context on %s in %.1f ms: local memory %" G_GSIZE_FORMAT " bytes (%s), "
       "max work-group %" G_GSIZE_FORMAT ", host-unified memory %s, native float vector %u, "
       "tensor cores %s",
