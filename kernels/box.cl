@@ -457,7 +457,7 @@ convolve_box (int row0, __global const uchar * src, int src_offset, int src_pitc
 
   gbox_load (pin, pout, src, src_pitch, xm, box_row (ys + RADIUS, height SHAPE_ARGS), -1);
   for (int y0 = ys; y0 < ye; y0 += GBOX_RB) {
-    /* (one row: constants, the loop as it was before GBOX_RB) */
+    /* (one row: constants, so that the row loop and the segment test fold away) */
     int rows = GBOX_RB == 1 ? 1 : min (GBOX_RB, ye - y0);
 
     for (int r = 0; r < rows; r++) {

@@ -8,6 +8,7 @@
  */
 
 #include "common.h"
+#include "cloverrides.h"
 
 #include <gst/app/gstappsink.h>
 #include <string.h>
@@ -136,10 +137,10 @@ suite_device_facts (DeviceFacts * facts)
   clGetDeviceInfo (dev, CL_DEVICE_LOCAL_MEM_SIZE, sizeof (local), &local, NULL);
   clGetDeviceInfo (dev, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof (wg), &wg, NULL);
   clGetDeviceInfo (dev, CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT, sizeof (fwidth), &fwidth, NULL);
-  /* the element's GST_CLCONVOLVE_AS_GPU (gst/cloverrides.h): a CPU taken as a GPU */
-  if (g_strcmp0 (g_getenv ("GST_CLCONVOLVE_AS_GPU"), "1") == 0 && type != CL_LOCAL) {
+  /* the element's developer override: a CPU taken as a GPU */
+  if (g_strcmp0 (g_getenv (CL_AS_GPU_ENV), "1") == 0 && type != CL_LOCAL) {
     type = CL_LOCAL;
-    local = MIN (local, 48 * 1024);
+    local = MIN (local, CL_AS_GPU_LOCAL_MEM);
   }
   facts->local_mem_dedicated = type == CL_LOCAL;
   facts->local_mem_size = local;
